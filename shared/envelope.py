@@ -1,0 +1,66 @@
+"""The envelope every tool outcome is wrapped in, and its error codes.
+
+A tool call either succeeds (`{"success": true, "data": ...}`) or fails with a sentence a model or a
+person can act on and one code from `ErrorCode` (`{"success": false, "error": "...", "errorCode": "..."}`).
+A Guardian block also carries `"blocked": true`.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+
+class ErrorCode(StrEnum):
+    UNKNOWN_TOOL = "UNKNOWN_TOOL"
+    """No tool of that name is routed (the error names the closest ones)."""
+    INVALID_ARGUMENTS = "INVALID_ARGUMENTS"
+    """The arguments do not fit the tool's schema or its rules."""
+    BLOCKED = "BLOCKED"
+    """Guardian (or its fail-closed mode) stopped the call."""
+    MCP_UNAVAILABLE = "MCP_UNAVAILABLE"
+    """The MCP server behind the tool is down, restarting or disabled."""
+    TIMEOUT = "TIMEOUT"
+    """The tool did not answer within its MCP's timeout."""
+    NOT_ALLOWED = "NOT_ALLOWED"
+    """Policy forbids it: a path outside the workspace, a tool the agent may not use."""
+    TOOL_ERROR = "TOOL_ERROR"
+    """The tool ran and failed."""
+
+
+class Envelope(BaseModel):
+    """The bare tool-call envelope, as `POST /tools/call` returns it."""
+
+    model_config = ConfigDict(extra="forbid", use_enum_values=True)
+
+    success: bool
+    data: Any = None
+    error: str | None = None
+    errorCode: ErrorCode | None = None  # noqa: N815 - wire name
+    blocked: bool | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The wire form: keys that carry nothing are left out (`data: null` is kept on success)."""
+        out: dict[str, Any] = {"success": self.success}
+        if self.success:
+            out["data"] = self.data
+            return out
+        if self.data is not None:
+            out["data"] = self.data
+        out["error"] = self.error or "The tool call failed."
+        out["errorCode"] = self.errorCode or ErrorCode.TOOL_ERROR
+        if self.blocked:
+            out["blocked"] = True
+        return out
+
+
+def ok(data: Any = None) -> dict[str, Any]:
+    """A success envelope in wire form."""
+    return Envelope(success=True, data=data).to_dict()
+
+
+def fail(code: ErrorCode, error: str, *, blocked: bool = False, data: Any = None) -> dict[str, Any]:
+    """A failure envelope in wire form."""
+    return Envelope(success=False, error=error, errorCode=code, blocked=blocked or None, data=data).to_dict()

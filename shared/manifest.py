@@ -1,0 +1,71 @@
+"""`manifest.json`: how an MCP package tells the hub what it is.
+
+Every top-level `*_mcp/` package of the repository ships one. Only fields that change behaviour exist;
+unknown fields are rejected so a typo does not silently do nothing.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+MANIFEST_FILENAME = "manifest.json"
+
+
+class ManifestError(Exception):
+    """A manifest file is missing fields or has wrong values; the message names the file and the fields."""
+
+
+class GuardianScan(BaseModel):
+    """Which directions Guardian scans for this MCP.
+
+    `input` is `true`/`false` or a list of tool-name globs (`["store_*", "update_*"]`): only matching tools
+    get their arguments scanned, e.g. Memorizer's writes.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    input: bool | list[str] = True
+    output: bool = True
+
+    def scans_input(self, tool: str) -> bool:
+        if isinstance(self.input, bool):
+            return self.input
+        return any(fnmatch.fnmatchcase(tool, pattern) for pattern in self.input)
+
+
+class McpManifest(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    mcpName: str = Field(pattern=r"^[a-z][a-z0-9]*$", description="Tool prefix: tools are `{mcpName}_{tool}`.")  # noqa: N815
+    transport: Literal["stdio"] = "stdio"
+    role: Literal["guardian", "channel"] | None = None
+    required: bool = Field(default=False, description="Start-up aborts if this MCP cannot start.")
+    timeout: float = Field(default=30.0, gt=0, le=600, description="Seconds a tool call may take.")
+    label: str = Field(min_length=1, description="Service name shown in `[Label | Group]` tags.")
+    toolGroup: str = Field(min_length=1)  # noqa: N815
+    keywords: list[str] = Field(default_factory=list)
+    guardianScan: GuardianScan = Field(default_factory=GuardianScan)  # noqa: N815
+    allowDestructiveTools: bool = False  # noqa: N815
+    command: str | None = Field(default=None, description="Executable for non-Python servers.")
+    args: list[str] = Field(default_factory=list)
+
+    @property
+    def env_enabled_variable(self) -> str:
+        return f"{self.mcpName.upper()}_MCP_ENABLED"
+
+
+def load_manifest(path: Path) -> McpManifest:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ManifestError(f"{path}: cannot read manifest ({exc})") from None
+    try:
+        return McpManifest.model_validate(raw)
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in exc.errors())
+        raise ManifestError(f"{path}: {problems}") from None

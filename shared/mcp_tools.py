@@ -1,0 +1,119 @@
+"""Declare MCP tools from typed functions; every result becomes an envelope the caller can read.
+
+    server = create_server("filer")
+
+    @envelope_tool(server)
+    def read_file(path: Annotated[str, Field(description="Relative to the workspace")]) -> FileContent:
+        '''Read a text file from the workspace.'''
+        ...
+
+The signature is the input schema and the docstring the description (the SDK derives both). What the
+function returns becomes `{"success": true, "data": ...}`; a `ToolFailure` it raises becomes
+`{"success": false, "error": ..., "errorCode": ...}` with `isError` set; anything else is logged with its
+traceback on the server and reaches the caller as one sentence, never a stack trace.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import logging
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import anyio.to_thread
+from mcp.server import MCPServer
+from mcp.types import CallToolResult, TextContent
+from pydantic import BaseModel, ValidationError
+
+from shared.envelope import ErrorCode, fail, ok
+from shared.logs import configure_logging
+from shared.settings import CommonSettings, ConfigError, load_settings
+
+log = logging.getLogger(__name__)
+
+FnT = TypeVar("FnT", bound=Callable[..., Any])
+
+
+class ToolFailure(Exception):
+    """A failure the caller should read: the message is shown as is, with `code` as the errorCode."""
+
+    code: ErrorCode = ErrorCode.TOOL_ERROR
+
+    def __init__(self, message: str, *, code: ErrorCode | None = None) -> None:
+        super().__init__(message)
+        if code is not None:
+            self.code = code
+
+
+class InvalidArguments(ToolFailure):
+    code = ErrorCode.INVALID_ARGUMENTS
+
+
+class NotAllowed(ToolFailure):
+    code = ErrorCode.NOT_ALLOWED
+
+
+def to_jsonable(value: Any) -> Any:
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, list | tuple):
+        return [to_jsonable(item) for item in value]
+    if isinstance(value, dict):
+        return {str(key): to_jsonable(item) for key, item in value.items()}
+    return value
+
+
+def envelope_result(envelope: dict[str, Any]) -> CallToolResult:
+    text = json.dumps(envelope, ensure_ascii=False, default=str)
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=not envelope["success"])
+
+
+def describe_validation(exc: ValidationError) -> str:
+    parts = [f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors()]
+    return "Invalid arguments: " + "; ".join(parts)
+
+
+def envelope_tool(server: MCPServer, *, name: str | None = None) -> Callable[[FnT], FnT]:
+    """Register `fn` on `server` as a tool whose outcome is always an envelope."""
+
+    def decorate(fn: FnT) -> FnT:
+        tool_name = name or fn.__name__
+        signature = inspect.signature(fn, eval_str=True)
+        is_async = inspect.iscoroutinefunction(fn)
+
+        @functools.wraps(fn)
+        async def run(*args: Any, **kwargs: Any) -> CallToolResult:
+            try:
+                if is_async:
+                    result = await fn(*args, **kwargs)
+                else:
+                    # Blocking work (disk, subprocess) runs off the loop so pings and other calls keep flowing.
+                    result = await anyio.to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+            except ToolFailure as failure:
+                return envelope_result(fail(failure.code, str(failure)))
+            except ValidationError as exc:
+                return envelope_result(fail(ErrorCode.INVALID_ARGUMENTS, describe_validation(exc)))
+            except Exception as exc:
+                log.exception("tool crashed", extra={"tool": tool_name})
+                message = f"{tool_name} failed unexpectedly ({type(exc).__name__}); the server log has details."
+                return envelope_result(fail(ErrorCode.TOOL_ERROR, message))
+            return envelope_result(ok(to_jsonable(result)))
+
+        run.__signature__ = signature.replace(return_annotation=CallToolResult)  # type: ignore[attr-defined]
+        server.add_tool(run, name=tool_name, description=inspect.cleandoc(fn.__doc__ or tool_name))
+        return fn
+
+    return decorate
+
+
+def run_stdio_server(server: MCPServer, service: str) -> None:
+    """Entry point of every `python -m <package>`: logging to file and stderr, then JSON-RPC on stdio."""
+    try:
+        settings = load_settings(CommonSettings)
+    except ConfigError as exc:
+        raise SystemExit(f"{service}: {exc}") from None
+    configure_logging(service, settings.logs_dir, settings.log_level)
+    log.info("mcp server starting", extra={"mcp": service})
+    server.run("stdio")

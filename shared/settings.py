@@ -1,0 +1,78 @@
+"""Typed settings: one class per service, read from the environment and a `.env` file.
+
+Every field maps to the environment variable of the same name in upper case (`orchestrator_port` ↔
+`ORCHESTRATOR_PORT`). `load_settings` turns pydantic's errors into one `ConfigError` whose message names each
+offending variable, so a typo in `.env` fails start-up with a sentence, not a traceback.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal, TypeVar
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+ENV_FILE_VARIABLE = "ANNABELLE_ENV_FILE"
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
+
+
+class ConfigError(Exception):
+    """The configuration is invalid; the message lists every problem by variable name."""
+
+
+class CommonSettings(BaseSettings):
+    """Settings every Annabelle process reads."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    annabelle_home: Path = Field(
+        default=Path("~/.annabelle"), description="Data, logs, sessions, skills, workspace and token."
+    )
+    annabelle_token: SecretStr | None = Field(
+        default=None, description="Master token; else read from (or created in) $ANNABELLE_HOME/annabelle.token."
+    )
+    annabelle_bind_host: str = Field(default="127.0.0.1", description="Interface the HTTP services bind to.")
+    log_level: LogLevel = Field(default="INFO", description="Level for stderr and the log files.")
+
+    @field_validator("annabelle_home", mode="after")
+    @classmethod
+    def _expand_home(cls, value: Path) -> Path:
+        return value.expanduser().resolve()
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
+    @property
+    def logs_dir(self) -> Path:
+        return self.annabelle_home / "logs"
+
+    @property
+    def data_dir(self) -> Path:
+        return self.annabelle_home / "data"
+
+
+SettingsT = TypeVar("SettingsT", bound=BaseSettings)
+
+
+def load_settings(cls: type[SettingsT], **overrides: object) -> SettingsT:
+    """Build `cls` from the environment (and `.env`), raising `ConfigError` that names each bad variable."""
+    env_file = os.environ.get(ENV_FILE_VARIABLE, ".env")
+    try:
+        return cls(_env_file=env_file, **overrides)  # type: ignore[call-arg]
+    except ValidationError as exc:
+        raise ConfigError(describe_validation_error(exc)) from None
+
+
+def describe_validation_error(exc: ValidationError) -> str:
+    lines = []
+    for error in exc.errors():
+        variable = "_".join(str(part) for part in error["loc"]).upper() or "(settings)"
+        given = error.get("input")
+        shown = f" (got {given!r})" if isinstance(given, str | int | float) else ""
+        lines.append(f"{variable}: {error['msg']}{shown}")
+    return "Invalid configuration:\n  " + "\n  ".join(lines)

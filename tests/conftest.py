@@ -1,0 +1,56 @@
+"""Test-wide rules: no test touches the real home, the real network or a real key."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+# litellm must never phone home for its price list, in tests or anywhere (see python-stack-notes.md).
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+# Variables that change behaviour: cleared so the developer's own shell cannot leak into a test.
+_BEHAVIOUR_VARIABLES = (
+    "ANNABELLE_TOKEN",
+    "ANNABELLE_BIND_HOST",
+    "ANNABELLE_ENV_FILE",
+    "ORCHESTRATOR_PORT",
+    "THINKER_PORT",
+    "AGENTS_CONFIG",
+    "EXTERNAL_MCPS_CONFIG",
+    "FILER_WORKSPACE",
+    "FILER_GRANTS_CONFIG",
+    "GUARDIAN_FAIL_MODE",
+    "GUARDIAN_SCANNER",
+    "GUARDIAN_JUDGE_MODEL",
+    "GUARDIAN_JUDGE_API_BASE",
+    "OPENAI_API_KEY",
+    "GROQ_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "TELEGRAM_BOT_TOKEN",
+    "BRAVE_API_KEY",
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+)
+
+
+@pytest.fixture(autouse=True)
+def annabelle_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Every test gets its own ANNABELLE_HOME and a clean environment; no `.env` is read."""
+    for name in _BEHAVIOUR_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    for name in list(os.environ):
+        if name.endswith("_MCP_ENABLED"):
+            monkeypatch.delenv(name, raising=False)
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("ANNABELLE_HOME", str(home))
+    monkeypatch.setenv("ANNABELLE_ENV_FILE", str(tmp_path / "no.env"))
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    yield home
