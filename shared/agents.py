@@ -20,30 +20,30 @@ class CostControls(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     enabled: bool = True
-    hardCapTokensPerHour: int = Field(default=250_000, ge=1_000)  # noqa: N815
-    shortWindowMinutes: int = Field(default=2, ge=1, le=30)  # noqa: N815
-    spikeMultiplier: float = Field(default=3.0, ge=1.5, le=10)  # noqa: N815
-    minimumBaselineTokens: int = Field(default=1_000, ge=0)  # noqa: N815
-    minimumBaselineRate: int = Field(default=10_000, ge=0)  # noqa: N815
-    notifyChatId: str | None = None  # noqa: N815
+    hardCapTokensPerHour: int = Field(default=250_000, ge=1_000)
+    shortWindowMinutes: int = Field(default=2, ge=1, le=30)
+    spikeMultiplier: float = Field(default=3.0, ge=1.5, le=10)
+    minimumBaselineTokens: int = Field(default=1_000, ge=0)
+    minimumBaselineRate: int = Field(default=10_000, ge=0)
+    notifyChatId: str | None = None
 
 
 class AgentDefinition(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    agentId: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")  # noqa: N815
+    agentId: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
     enabled: bool = True
     port: int | None = Field(default=None, ge=0, le=65535)
     url: str | None = None
     model: str = Field(default=DEFAULT_MODEL, min_length=1)
-    apiBase: str | None = None  # noqa: N815
+    apiBase: str | None = None
     temperature: float = Field(default=0.6, ge=0, le=2)
-    maxSteps: int = Field(default=8, ge=1, le=50)  # noqa: N815
-    systemPrompt: str = ""  # noqa: N815
-    allowedTools: list[str] = Field(default_factory=list)  # noqa: N815
-    deniedTools: list[str] = Field(default_factory=list)  # noqa: N815
-    idleTimeoutMinutes: int = Field(default=30, ge=1)  # noqa: N815
-    costControls: CostControls = Field(default_factory=CostControls)  # noqa: N815
+    maxSteps: int = Field(default=8, ge=1, le=50)
+    systemPrompt: str = ""
+    allowedTools: list[str] = Field(default_factory=list)
+    deniedTools: list[str] = Field(default_factory=list)
+    idleTimeoutMinutes: int = Field(default=30, ge=1)
+    costControls: CostControls = Field(default_factory=CostControls)
 
     @model_validator(mode="after")
     def _port_or_url(self) -> AgentDefinition:
@@ -56,8 +56,8 @@ class Binding(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     channel: str = Field(min_length=1)
-    chatId: str = "*"  # noqa: N815
-    agentId: str  # noqa: N815
+    chatId: str = "*"
+    agentId: str
 
 
 class AgentsConfig(BaseModel):

@@ -38,7 +38,7 @@ class Envelope(BaseModel):
     success: bool
     data: Any = None
     error: str | None = None
-    errorCode: ErrorCode | None = None  # noqa: N815 - wire name
+    errorCode: ErrorCode | None = None
     blocked: bool | None = None
 
     def to_dict(self) -> dict[str, Any]:

@@ -9,12 +9,21 @@ from __future__ import annotations
 import json
 import logging
 import logging.handlers
+import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
 # Attributes every LogRecord has; anything else on a record came from `extra=` and is logged as a field.
-_STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {"message", "asctime"}
+# (uvicorn adds `color_message`, a duplicate of the message with terminal colours.)
+_STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {
+    "message",
+    "asctime",
+    "color_message",
+}
+
+STDERR_LEVEL_VARIABLE = "ANNABELLE_STDERR_LOG_LEVEL"
+"""Set by the hub for its MCP children: their stderr carries warnings only, their log file everything."""
 
 MAX_LOG_BYTES = 10 * 1024 * 1024
 LOG_BACKUPS = 3
@@ -74,6 +83,7 @@ def configure_logging(service: str, logs_dir: Path, level: str = "INFO") -> None
     file_handler.setFormatter(JsonLineFormatter(service))
     console = logging.StreamHandler(sys.stderr)
     console.setFormatter(ConsoleFormatter(service))
+    console.setLevel(os.environ.get(STDERR_LEVEL_VARIABLE, level).upper())
     root.addHandler(file_handler)
     root.addHandler(console)
     root.setLevel(level)

@@ -41,16 +41,16 @@ class GuardianScan(BaseModel):
 class McpManifest(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
-    mcpName: str = Field(pattern=r"^[a-z][a-z0-9]*$", description="Tool prefix: tools are `{mcpName}_{tool}`.")  # noqa: N815
+    mcpName: str = Field(pattern=r"^[a-z][a-z0-9]*$", description="Tool prefix: tools are `{mcpName}_{tool}`.")
     transport: Literal["stdio"] = "stdio"
     role: Literal["guardian", "channel"] | None = None
     required: bool = Field(default=False, description="Start-up aborts if this MCP cannot start.")
     timeout: float = Field(default=30.0, gt=0, le=600, description="Seconds a tool call may take.")
     label: str = Field(min_length=1, description="Service name shown in `[Label | Group]` tags.")
-    toolGroup: str = Field(min_length=1)  # noqa: N815
+    toolGroup: str = Field(min_length=1)
     keywords: list[str] = Field(default_factory=list)
-    guardianScan: GuardianScan = Field(default_factory=GuardianScan)  # noqa: N815
-    allowDestructiveTools: bool = False  # noqa: N815
+    guardianScan: GuardianScan = Field(default_factory=GuardianScan)
+    allowDestructiveTools: bool = False
     command: str | None = Field(default=None, description="Executable for non-Python servers.")
     args: list[str] = Field(default_factory=list)
 

@@ -1,0 +1,1 @@
+"""The Annabelle hub: MCP lifecycle, Guardian-scanned tool routing and the HTTP API."""

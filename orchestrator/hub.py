@@ -1,0 +1,260 @@
+"""The hub: discovers the MCPs, starts them (Guardian first), routes tool calls and reports status.
+
+Start-up order: discovery → Guardian → every other MCP in parallel → routes. A required MCP that cannot
+start aborts start-up with `StartupError`; any other failure is reported and that MCP skipped. The hub
+starts even when Guardian does not; the fail mode then decides what a scanned call does.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+import time
+from collections.abc import Mapping
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import anyio
+import anyio.abc
+from dotenv import dotenv_values
+from pydantic import ValidationError
+
+from orchestrator.backoff import RestartPolicy
+from orchestrator.discovery import Discovery, McpSpec, discover
+from orchestrator.endpoint import DirectEndpoint, ToolEndpoint
+from orchestrator.errors import StartupError
+from orchestrator.guardian import GuardedEndpoint, GuardianGate
+from orchestrator.mcp_client import ManagedMcp
+from orchestrator.native_tools import NATIVE_TOOLS, NativeTool
+from orchestrator.router import ToolRouter, closest_names
+from orchestrator.settings import REPO_ROOT, OrchestratorSettings
+from orchestrator.stdio_transport import ChildCommand
+from shared.envelope import ErrorCode, fail, ok
+from shared.logs import STDERR_LEVEL_VARIABLE
+from shared.mcp_tools import ToolFailure, describe_validation
+from shared.settings import ENV_FILE_VARIABLE
+
+log = logging.getLogger(__name__)
+
+
+def annabelle_version() -> str:
+    try:
+        return version("annabelle")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+def effective_environment() -> dict[str, str]:
+    """The process environment over the `.env` file, as settings see it."""
+    env_file = os.environ.get(ENV_FILE_VARIABLE, ".env")
+    from_file = {key: value for key, value in dotenv_values(env_file).items() if value is not None}
+    return {**from_file, **os.environ}
+
+
+def child_command(spec: McpSpec, settings: OrchestratorSettings, environ: Mapping[str, str]) -> ChildCommand:
+    """How to run one MCP: `python -m <package>` unless the manifest names another command."""
+    manifest = spec.manifest
+    if manifest.command:
+        argv = [manifest.command, *manifest.args]
+    else:
+        argv = [sys.executable, "-m", spec.package, *manifest.args]
+    paths = [str(settings.annabelle_mcps_root), str(REPO_ROOT)]
+    if environ.get("PYTHONPATH"):
+        paths.append(environ["PYTHONPATH"])
+    env = {
+        **environ,
+        "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths)),
+        "PYTHONUNBUFFERED": "1",
+        "ANNABELLE_HOME": str(settings.annabelle_home),
+        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+        STDERR_LEVEL_VARIABLE: "WARNING",
+    }
+    return ChildCommand(argv=argv, env=env, cwd=spec.directory if manifest.command else REPO_ROOT)
+
+
+class Hub:
+    def __init__(self, settings: OrchestratorSettings) -> None:
+        self.settings = settings
+        self.router = ToolRouter()
+        self.gate = GuardianGate(None, settings.guardian_fail_mode)
+        self.mcps: dict[str, ManagedMcp] = {}
+        self.specs: dict[str, McpSpec] = {}
+        self.endpoints: dict[str, ToolEndpoint] = {}
+        self.discovery = Discovery()
+        self.ready = False
+        self.started_at = time.monotonic()
+        self.version = annabelle_version()
+
+    # -- start-up -------------------------------------------------------------------------------------------
+
+    def _managed(self, spec: McpSpec, environ: Mapping[str, str]) -> ManagedMcp:
+        policy = RestartPolicy(base_seconds=self.settings.mcp_restart_base_seconds)
+        return ManagedMcp(
+            spec.name,
+            child_command(spec, self.settings, environ),
+            call_timeout=spec.manifest.timeout,
+            policy=policy,
+            health_interval=self.settings.mcp_health_interval_seconds,
+            startup_timeout=self.settings.mcp_startup_timeout_seconds,
+            on_tools_changed=self._tools_changed,
+        )
+
+    def _tools_changed(self, mcp: ManagedMcp) -> None:
+        spec = self.specs[mcp.name]
+        if spec.manifest.role != "guardian":
+            self.router.set_tools(spec.manifest, mcp.tools)
+
+    async def start(self, tasks: anyio.abc.TaskGroup) -> None:
+        environ = effective_environment()
+        self.discovery = discover(self.settings.annabelle_mcps_root, environ)
+        for problem in self.discovery.problems:
+            log.error("mcp skipped", extra={"problem": problem})
+        for name in self.discovery.disabled:
+            log.info("mcp disabled by configuration", extra={"mcp": name})
+
+        guardian_spec = self.discovery.guardian
+        if guardian_spec is not None:
+            guardian = self._register(guardian_spec, environ)
+            self.gate.guardian = guardian
+            if not await guardian.start(tasks):
+                log.error(
+                    "guardian failed to start; scanned calls follow the fail mode",
+                    extra={"fail_mode": self.settings.guardian_fail_mode, "reason": guardian.last_error},
+                )
+        else:
+            log.warning(
+                "guardian is not running; scanned calls follow the fail mode",
+                extra={"fail_mode": self.settings.guardian_fail_mode},
+            )
+
+        others = [self._register(spec, environ) for spec in self.discovery.others]
+        async with anyio.create_task_group() as starting:
+            for mcp in others:
+                starting.start_soon(mcp.start, tasks)
+
+        failed = [mcp for mcp in others if not mcp.available]
+        required = [mcp for mcp in failed if self.specs[mcp.name].manifest.required]
+        if required:
+            details = "; ".join(f"{mcp.name}: {mcp.last_error}" for mcp in required)
+            hints = ", ".join(self.specs[mcp.name].manifest.env_enabled_variable + "=false" for mcp in required)
+            raise StartupError(f"Required MCP server(s) failed to start ({details}). Fix them or set {hints}.")
+        self.ready = True
+        log.info(
+            "hub ready",
+            extra={
+                "mcps": sorted(name for name, mcp in self.mcps.items() if mcp.available),
+                "failed": sorted(mcp.name for mcp in failed),
+                "tools": len(self.router.public_routes()),
+            },
+        )
+
+    def _register(self, spec: McpSpec, environ: Mapping[str, str]) -> ManagedMcp:
+        mcp = self._managed(spec, environ)
+        self.specs[spec.name] = spec
+        self.mcps[spec.name] = mcp
+        direct = DirectEndpoint(mcp)
+        scan = spec.manifest.guardianScan
+        scanned = scan.output or scan.input is not False
+        self.endpoints[spec.name] = GuardedEndpoint(direct, self.gate, scan) if scanned else direct
+        return mcp
+
+    async def stop(self) -> None:
+        self.ready = False
+        for mcp in self.mcps.values():
+            await mcp.stop()
+
+    # -- what clients read ----------------------------------------------------------------------------------
+
+    def tool_listing(self) -> list[dict[str, Any]]:
+        native = [tool.listing() for tool in NATIVE_TOOLS.values()]
+        return native + [route.listing() for route in self.router.public_routes()]
+
+    def mcps_metadata(self) -> dict[str, dict[str, Any]]:
+        return {
+            name: {
+                "label": spec.manifest.label,
+                "toolGroup": spec.manifest.toolGroup,
+                "keywords": spec.manifest.keywords,
+                "toolCount": len(self.router.routes_of(name)),
+                "available": self.mcps[name].available,
+            }
+            for name, spec in self.specs.items()
+            if spec.manifest.role != "guardian"
+        }
+
+    def status(self) -> dict[str, Any]:
+        return {
+            "status": "ready" if self.ready else "starting",
+            "version": self.version,
+            "uptimeSeconds": round(time.monotonic() - self.started_at, 1),
+            "mcps": {
+                name: {
+                    **mcp.describe(),
+                    "required": self.specs[name].manifest.required,
+                    "role": self.specs[name].manifest.role,
+                }
+                for name, mcp in self.mcps.items()
+            },
+            "disabledMcps": self.discovery.disabled,
+            "problems": self.discovery.problems,
+            "toolCount": len(self.tool_listing()),
+            "hiddenDestructiveTools": sorted(route.exposed for route in self.router.hidden_routes()),
+            "guardian": {
+                "available": self.gate.available,
+                "failMode": self.gate.fail_mode,
+                "scans": self.gate.stats.scans,
+                "blocked": self.gate.stats.blocked,
+                "unavailable": self.gate.stats.unavailable,
+            },
+        }
+
+    # -- calls ------------------------------------------------------------------------------------------------
+
+    async def call(self, name: str, arguments: dict[str, Any], *, privileged: bool = False) -> dict[str, Any]:
+        """Run one tool by its exposed name; every outcome is an envelope."""
+        started = time.perf_counter()
+        native = NATIVE_TOOLS.get(name)
+        if native is not None:
+            envelope = await self._call_native(native, arguments)
+        elif (route := self.router.resolve(name, privileged=privileged)) is not None:
+            envelope = await self.endpoints[route.mcp].call(route.tool, arguments, exposed=name)
+        else:
+            envelope = self._not_routed(name)
+        elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+        if envelope["success"]:
+            log.debug("tool call", extra={"tool": name, "ms": elapsed_ms})
+        else:
+            log.info(
+                "tool call failed",
+                extra={"tool": name, "ms": elapsed_ms, "code": envelope["errorCode"], "error": envelope["error"]},
+            )
+        return envelope
+
+    async def _call_native(self, tool: NativeTool, arguments: dict[str, Any]) -> dict[str, Any]:
+        try:
+            params = tool.params.model_validate(arguments)
+        except ValidationError as exc:
+            return fail(ErrorCode.INVALID_ARGUMENTS, f"{tool.name}: {describe_validation(exc)}")
+        try:
+            return ok(await tool.handler(self, params))
+        except ToolFailure as failure:
+            return fail(failure.code, str(failure))
+
+    def _not_routed(self, name: str) -> dict[str, Any]:
+        prefix = name.split("_", 1)[0]
+        if prefix in self.discovery.disabled:
+            return fail(
+                ErrorCode.MCP_UNAVAILABLE,
+                f"{name} belongs to the {prefix} MCP, which is disabled ({prefix.upper()}_MCP_ENABLED=false).",
+            )
+        mcp = self.mcps.get(prefix)
+        if mcp is not None and not mcp.available and not self.router.routes_of(prefix):
+            return fail(
+                ErrorCode.MCP_UNAVAILABLE,
+                f"{name} belongs to the {prefix} MCP, which is not running: {mcp.last_error or mcp.state.value}.",
+            )
+        names = [tool["name"] for tool in self.tool_listing()]
+        suggestions = closest_names(name, names)
+        hint = f" Did you mean {', '.join(suggestions)}?" if suggestions else ""
+        return fail(ErrorCode.UNKNOWN_TOOL, f"Unknown tool: {name}.{hint} GET /tools/list shows every tool.")

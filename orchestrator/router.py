@@ -1,0 +1,92 @@
+"""The routing table: exposed names `{mcpName}_{tool}` → (MCP, original tool). Pure logic, no I/O.
+
+Descriptions are tagged `[Label | Group]`; destructive tools (delete/remove/destroy in the name) are hidden
+from public routes unless the manifest allows them, but stay reachable through the privileged route that the
+hub's own features (slash commands) use.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from mcp.types import Tool
+
+from shared.manifest import McpManifest
+
+DESTRUCTIVE = re.compile(r"^(.*_)?(delete|remove|destroy)(_.*)?$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Route:
+    exposed: str
+    mcp: str
+    tool: str
+    description: str
+    input_schema: dict[str, Any]
+    hidden: bool = False
+
+    def listing(self) -> dict[str, Any]:
+        return {"name": self.exposed, "description": self.description, "inputSchema": self.input_schema}
+
+
+def tag(manifest: McpManifest, description: str) -> str:
+    return f"[{manifest.label} | {manifest.toolGroup}] {description}".rstrip()
+
+
+def build_routes(manifest: McpManifest, tools: list[Tool]) -> list[Route]:
+    return [
+        Route(
+            exposed=f"{manifest.mcpName}_{tool.name}",
+            mcp=manifest.mcpName,
+            tool=tool.name,
+            description=tag(manifest, (tool.description or "").strip()),
+            input_schema=dict(tool.input_schema),
+            hidden=bool(DESTRUCTIVE.match(tool.name)) and not manifest.allowDestructiveTools,
+        )
+        for tool in tools
+    ]
+
+
+class ToolRouter:
+    def __init__(self) -> None:
+        self._by_mcp: dict[str, list[Route]] = {}
+        self._routes: dict[str, Route] = {}
+
+    def set_tools(self, manifest: McpManifest, tools: list[Tool]) -> None:
+        """Replace the routes of one MCP (after a start or a restart)."""
+        self._by_mcp[manifest.mcpName] = build_routes(manifest, tools)
+        self._rebuild()
+
+    def remove_mcp(self, mcp: str) -> None:
+        self._by_mcp.pop(mcp, None)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        self._routes = {route.exposed: route for routes in self._by_mcp.values() for route in routes}
+
+    def resolve(self, name: str, *, privileged: bool = False) -> Route | None:
+        route = self._routes.get(name)
+        if route is None or (route.hidden and not privileged):
+            return None
+        return route
+
+    def public_routes(self) -> list[Route]:
+        return [route for route in self._routes.values() if not route.hidden]
+
+    def routes_of(self, mcp: str) -> list[Route]:
+        return [route for route in self._by_mcp.get(mcp, []) if not route.hidden]
+
+    def hidden_routes(self) -> list[Route]:
+        return [route for route in self._routes.values() if route.hidden]
+
+
+def closest_names(name: str, candidates: list[str], limit: int = 3) -> list[str]:
+    """Names that look most like `name`, for an `UNKNOWN_TOOL` message."""
+    close = difflib.get_close_matches(name, candidates, n=limit, cutoff=0.5)
+    if close:
+        return close
+    prefix = name.split("_", 1)[0]
+    return sorted(c for c in candidates if c.startswith(prefix + "_"))[:limit]

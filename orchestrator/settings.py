@@ -1,0 +1,27 @@
+"""The hub's settings (see the configuration table in the README)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+
+from shared.settings import CommonSettings
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+class OrchestratorSettings(CommonSettings):
+    orchestrator_port: int = Field(default=8010, ge=1, le=65535, description="Port of the hub's HTTP API.")
+    guardian_fail_mode: Literal["closed", "open"] = Field(
+        default="closed", description="When Guardian cannot scan: `closed` blocks the call, `open` lets it through."
+    )
+    annabelle_public_docs: bool = Field(default=False, description="Serve /docs and /openapi.json without a token.")
+    orchestrator_max_body_bytes: int = Field(default=10 * 1024 * 1024, ge=1024, description="Request size cap.")
+    annabelle_mcps_root: Path = Field(
+        default=REPO_ROOT, description="Folder whose `*_mcp/manifest.json` packages are discovered."
+    )
+    mcp_health_interval_seconds: float = Field(default=15.0, gt=0, description="Ping interval per MCP.")
+    mcp_restart_base_seconds: float = Field(default=0.5, gt=0, description="First restart delay; doubles up to 30 s.")
+    mcp_startup_timeout_seconds: float = Field(default=60.0, gt=0, description="Time an MCP gets to initialise.")

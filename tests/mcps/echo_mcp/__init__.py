@@ -1,0 +1,1 @@
+"""A test MCP: echo, sleep, crash on demand, and a destructive tool the hub must hide."""

@@ -1,0 +1,37 @@
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+import anyio
+from mcp.server import MCPServer
+from pydantic import Field
+
+from shared.mcp_tools import envelope_tool
+
+server = MCPServer("echo")
+
+
+@envelope_tool(server)
+async def echo(text: Annotated[str, Field(description="Text to send back")], repeat: int = 1) -> dict[str, Any]:
+    """Send the text back."""
+    return {"text": text * repeat, "pid": os.getpid()}
+
+
+@envelope_tool(server)
+async def sleep(seconds: Annotated[float, Field(ge=0, le=60)]) -> dict[str, float]:
+    """Sleep, then answer."""
+    await anyio.sleep(seconds)
+    return {"slept": seconds}
+
+
+@envelope_tool(server)
+async def crash() -> None:
+    """Exit the process at once, as a crash would."""
+    os._exit(3)
+
+
+@envelope_tool(server)
+async def delete_everything() -> str:
+    """A destructive tool: hidden by the hub because the manifest does not allow destructive tools."""
+    return "deleted"
