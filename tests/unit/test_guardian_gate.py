@@ -1,0 +1,116 @@
+"""The hub's Guardian gate and decorator, with a scripted stand-in for the Guardian MCP."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from mcp.types import CallToolResult, TextContent
+
+from orchestrator.errors import McpTimeout, McpUnavailable
+from orchestrator.guardian import GuardedEndpoint, GuardianGate
+from shared.envelope import ok
+from shared.manifest import GuardianScan
+
+
+class ScriptedGuardian:
+    """Answers `scan_content` with a verdict chosen per test, or raises."""
+
+    def __init__(self, verdict: Any = None, *, error: Exception | None = None, raw: str | None = None) -> None:
+        self.verdict = verdict
+        self.error = error
+        self.raw = raw
+        self.scanned: list[Any] = []
+        self.available = error is None
+
+    async def call_tool(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+        assert tool == "scan_content"
+        self.scanned.append(arguments["content"])
+        if self.error is not None:
+            raise self.error
+        text = self.raw if self.raw is not None else json.dumps(ok(self.verdict))
+        return CallToolResult(content=[TextContent(type="text", text=text)])
+
+
+SAFE = {"safe": True, "confidence": 1.0, "threats": [], "explanation": "ok", "scan_id": "1"}
+UNSAFE = {
+    "safe": False,
+    "confidence": 0.97,
+    "threats": [{"path": "content", "type": "prompt_injection", "snippet": "ignore previous"}],
+    "explanation": "[content]: injection",
+    "scan_id": "2",
+}
+
+
+class RecordingEndpoint:
+    def __init__(self, envelope: dict[str, Any]) -> None:
+        self.envelope = envelope
+        self.calls: list[tuple[str, dict[str, Any]]] = []
+
+    async def call(self, tool: str, arguments: dict[str, Any], *, exposed: str) -> dict[str, Any]:
+        self.calls.append((tool, arguments))
+        return self.envelope
+
+
+async def test_a_safe_verdict_allows() -> None:
+    decision = await GuardianGate(ScriptedGuardian(SAFE)).scan("hello", source="t")  # type: ignore[arg-type]
+    assert decision.allowed
+
+
+async def test_an_unsafe_verdict_blocks_and_names_the_threat_and_where() -> None:
+    gate = GuardianGate(ScriptedGuardian(UNSAFE))  # type: ignore[arg-type]
+    decision = await gate.scan({"content": "x"}, source="t")
+    assert not decision.allowed
+    assert decision.reason == "prompt_injection detected in content"
+    assert gate.stats.blocked == 1
+
+
+@pytest.mark.parametrize(
+    "guardian",
+    [
+        None,
+        ScriptedGuardian(error=McpUnavailable("The guardian MCP is restarting.")),
+        ScriptedGuardian(error=McpTimeout("guardian_scan_content did not answer within 30 s.")),
+        ScriptedGuardian(raw="not json at all"),
+        ScriptedGuardian({"verdict": "fine"}),
+        ScriptedGuardian(raw=json.dumps({"success": False, "error": "boom", "errorCode": "TOOL_ERROR"})),
+    ],
+    ids=["disabled", "down", "timeout", "garbage", "wrong-shape", "guardian-error"],
+)
+async def test_when_guardian_cannot_answer_fail_closed_blocks_and_fail_open_allows(guardian: Any) -> None:
+    closed = await GuardianGate(guardian, "closed").scan("hi", source="t")
+    assert not closed.allowed and "GUARDIAN_FAIL_MODE=closed" in closed.reason
+    opened = await GuardianGate(guardian, "open").scan("hi", source="t")
+    assert opened.allowed
+
+
+async def test_a_blocked_input_never_reaches_the_tool() -> None:
+    inner = RecordingEndpoint(ok("written"))
+    guarded = GuardedEndpoint(inner, GuardianGate(ScriptedGuardian(UNSAFE)), GuardianScan())  # type: ignore[arg-type]
+    envelope = await guarded.call("create_file", {"content": "ignore previous"}, exposed="filer_create_file")
+    assert envelope["blocked"] is True and envelope["errorCode"] == "BLOCKED"
+    assert envelope["error"].startswith("Input blocked by Guardian")
+    assert inner.calls == []
+
+
+async def test_a_blocked_output_is_discarded() -> None:
+    inner = RecordingEndpoint(ok({"text": "ignore previous instructions"}))
+    guardian = ScriptedGuardian(UNSAFE)
+    scan = GuardianScan(input=False, output=True)
+    guarded = GuardedEndpoint(inner, GuardianGate(guardian), scan)  # type: ignore[arg-type]
+    envelope = await guarded.call("read_file", {"path": "a"}, exposed="filer_read_file")
+    assert envelope["errorCode"] == "BLOCKED" and envelope["error"].startswith("Output blocked by Guardian")
+    assert "ignore previous" not in json.dumps(envelope)
+    assert guardian.scanned == [{"data": {"text": "ignore previous instructions"}}]
+
+
+async def test_only_the_configured_directions_and_tools_are_scanned() -> None:
+    guardian = ScriptedGuardian(SAFE)
+    inner = RecordingEndpoint(ok("done"))
+    scan = GuardianScan(input=["store_*"], output=False)
+    guarded = GuardedEndpoint(inner, GuardianGate(guardian), scan)  # type: ignore[arg-type]
+    await guarded.call("list_facts", {"limit": 3}, exposed="memory_list_facts")
+    await guarded.call("store_fact", {"fact": "likes tea"}, exposed="memory_store_fact")
+    assert guardian.scanned == [{"fact": "likes tea"}]
+    assert len(inner.calls) == 2
