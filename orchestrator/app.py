@@ -50,7 +50,7 @@ class BodySizeLimit:
             return
         declared = dict(scope.get("headers") or []).get(b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
-            await self._too_large(send)
+            await self._too_large(scope, receive, send)
             return
         received = 0
 
@@ -65,11 +65,11 @@ class BodySizeLimit:
         try:
             await self.app(scope, counted, send)
         except _TooLarge:
-            await self._too_large(send)
+            await self._too_large(scope, receive, send)
 
-    async def _too_large(self, send: Send) -> None:
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send) -> None:
         response = JSONResponse({"error": f"Request body is larger than {self.limit} bytes."}, status_code=413)
-        await response(None, None, send)  # type: ignore[arg-type]
+        await response(scope, receive, send)
 
 
 class _TooLarge(Exception):

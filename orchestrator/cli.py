@@ -110,7 +110,11 @@ def serve() -> None:
         timeout_graceful_shutdown=5,
     )
     server = uvicorn.Server(config)
-    server.run()
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        # uvicorn re-raises Ctrl-C after its graceful shutdown; the shutdown is done, exit quietly.
+        return
     if not server.started:
         sys.exit(1)
 

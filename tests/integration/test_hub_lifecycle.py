@@ -1,0 +1,200 @@
+"""The real hub with a test MCP: HTTP contract, timeouts, crashes and restarts, start-up failures."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.hub_process import RunningHub, launch_hub, start_hub
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHub]:
+    workdir = tmp_path_factory.mktemp("hub")
+    home = workdir / "home"
+    running = start_hub(workdir, home, ["echo_mcp"], env={"ECHO_MCP_ENABLED": "true"})
+    yield running
+    assert running.stop() == 0, running.log()
+
+
+def test_health_is_open_and_everything_else_needs_the_token(hub: RunningHub) -> None:
+    assert httpx.get(f"{hub.url}/health").json()["status"] == "ok"
+    for method, path in [
+        ("GET", "/status"),
+        ("GET", "/tools/list"),
+        ("POST", "/tools/call"),
+        ("GET", "/docs"),
+        ("GET", "/openapi.json"),
+    ]:
+        missing = httpx.request(method, hub.url + path, json={"name": "get_status"})
+        wrong = httpx.request(
+            method, hub.url + path, json={"name": "get_status"}, headers={"X-Annabelle-Token": hub.token + "x"}
+        )
+        assert missing.status_code == 401 and wrong.status_code == 401, path
+        assert "X-Annabelle-Token" in missing.json()["error"]
+
+
+def test_the_tool_list_has_prefixed_tagged_tools_and_mcp_metadata(hub: RunningHub) -> None:
+    with hub.client() as client:
+        listing = client.get("/tools/list").json()
+    names = [tool["name"] for tool in listing["tools"]]
+    assert {"get_status", "get_tool_catalog", "echo_echo", "echo_sleep"} <= set(names)
+    assert "echo_delete_everything" not in names
+    echo = next(tool for tool in listing["tools"] if tool["name"] == "echo_echo")
+    assert echo["description"].startswith("[Echo | Testing] ")
+    assert echo["inputSchema"]["required"] == ["text"]
+    assert listing["mcps"]["echo"] == {
+        "label": "Echo",
+        "toolGroup": "Testing",
+        "keywords": ["echo"],
+        "toolCount": 3,
+        "available": True,
+    }
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "fragment"),
+    [
+        (b"{not json", 400, "not valid JSON"),
+        (b"{}", 400, "name: Field required"),
+        (b'{"name": ""}', 400, "name"),
+        (b'{"name": "echo_echo", "arguments": [1, 2]}', 400, "arguments"),
+        (b'{"name": "echo_echo", "extra": 1}', 400, "extra"),
+        (b"", 400, "needs a JSON body"),
+    ],
+)
+def test_malformed_requests_get_a_readable_400(hub: RunningHub, body: bytes, status: int, fragment: str) -> None:
+    with hub.client() as client:
+        response = client.post("/tools/call", content=body)
+    assert response.status_code == status
+    assert fragment in response.json()["error"]
+
+
+def test_a_body_over_the_cap_is_refused_with_413(hub: RunningHub) -> None:
+    payload = json.dumps({"name": "echo_echo", "arguments": {"text": "x" * (11 * 1024 * 1024)}})
+    with hub.client() as client:
+        response = client.post("/tools/call", content=payload)
+    assert response.status_code == 413 and "larger than" in response.json()["error"]
+
+
+def test_a_round_trip_returns_the_bare_envelope(hub: RunningHub) -> None:
+    assert hub.call("echo_echo", {"text": "hi", "repeat": 2})["data"]["text"] == "hihi"
+
+
+def test_wrong_arguments_are_invalid_arguments_naming_the_field(hub: RunningHub) -> None:
+    envelope = hub.call("echo_echo", {"text": 5})
+    assert envelope["errorCode"] == "INVALID_ARGUMENTS" and "text" in envelope["error"]
+
+
+def test_an_unknown_tool_names_the_closest_tools(hub: RunningHub) -> None:
+    envelope = hub.call("echo_ecko")
+    assert envelope["errorCode"] == "UNKNOWN_TOOL" and "echo_echo" in envelope["error"]
+
+
+def test_a_hidden_destructive_tool_is_unknown_to_callers(hub: RunningHub) -> None:
+    assert hub.call("echo_delete_everything")["errorCode"] == "UNKNOWN_TOOL"
+    assert "echo_delete_everything" in hub.status()["hiddenDestructiveTools"]
+
+
+def test_the_manifest_timeout_is_really_applied(hub: RunningHub) -> None:
+    started = time.monotonic()
+    envelope = hub.call("echo_sleep", {"seconds": 10})
+    elapsed = time.monotonic() - started
+    assert envelope["errorCode"] == "TIMEOUT" and "2 s" in envelope["error"]
+    assert elapsed < 5
+
+
+def test_native_tools_answer_through_the_same_endpoint(hub: RunningHub) -> None:
+    status = hub.call("get_status")["data"]
+    assert status["mcps"]["echo"]["available"] is True
+    catalog = hub.call("get_tool_catalog", {"mcp_name": "echo"})["data"]
+    assert {"name": "echo_echo", "description": "Send the text back."} in catalog["catalog"]["echo"]
+    assert hub.call("get_tool_catalog", {"nope": 1})["errorCode"] == "INVALID_ARGUMENTS"
+
+
+def test_a_crashed_mcp_fails_fast_while_restarting_then_serves_with_its_tools_intact(hub: RunningHub) -> None:
+    before = hub.status()["mcps"]["echo"]
+    tools_before = {t["name"] for t in hub.client().get("/tools/list").json()["tools"]}
+    os.kill(before["pid"], signal.SIGKILL)
+    started = time.monotonic()
+    envelope = hub.call("echo_echo", {"text": "during"})
+    assert time.monotonic() - started < 1.0
+    if not envelope["success"]:  # the restart may already be done on a fast machine
+        assert envelope["errorCode"] == "MCP_UNAVAILABLE"
+    deadline = time.monotonic() + 15
+    while not (envelope := hub.call("echo_echo", {"text": "after"}))["success"]:
+        assert envelope["errorCode"] == "MCP_UNAVAILABLE"
+        assert time.monotonic() < deadline, hub.log()
+        time.sleep(0.1)
+    after = hub.status()["mcps"]["echo"]
+    assert after["pid"] != before["pid"] and after["restarts"] == before["restarts"] + 1
+    assert {t["name"] for t in hub.client().get("/tools/list").json()["tools"]} == tools_before
+
+
+def test_openapi_docs_are_served_with_the_token(hub: RunningHub) -> None:
+    with hub.client() as client:
+        spec = client.get("/openapi.json").json()
+        assert client.get("/docs").status_code == 200
+    assert "/tools/call" in spec["paths"]
+
+
+def _write_package(root: Path, name: str, manifest: dict[str, object], main: str) -> None:
+    package = root / name
+    package.mkdir(parents=True)
+    (package / "manifest.json").write_text(json.dumps(manifest))
+    (package / "__init__.py").write_text("")
+    (package / "__main__.py").write_text(main)
+
+
+def test_a_required_mcp_that_cannot_start_aborts_start_up_with_a_clear_message(tmp_path: Path) -> None:
+    root = tmp_path / "mcps-root"
+    _write_package(
+        root,
+        "broken_mcp",
+        {"mcpName": "broken", "label": "B", "toolGroup": "B", "required": True},
+        "import sys\nsys.exit(4)\n",
+    )
+    process, log_path, _ = launch_hub(tmp_path, tmp_path / "home", ["echo_mcp"])
+    try:
+        assert process.wait(timeout=60) != 0
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise
+    log = log_path.read_text()
+    assert "Required MCP server(s) failed to start (broken: process exited with code 4)" in log
+    assert "BROKEN_MCP_ENABLED=false" in log
+    assert "Traceback" not in log
+
+
+def test_a_non_required_mcp_that_cannot_start_is_reported_and_skipped(tmp_path: Path) -> None:
+    root = tmp_path / "mcps-root"
+    _write_package(root, "flaky_mcp", {"mcpName": "flaky", "label": "F", "toolGroup": "F"}, "raise SystemExit(2)\n")
+    running = start_hub(tmp_path, tmp_path / "home", ["echo_mcp"])
+    try:
+        flaky = running.status()["mcps"]["flaky"]
+        assert flaky["state"] == "failed" and "code 2" in flaky["lastError"]
+        envelope = running.call("flaky_anything")
+        assert envelope["errorCode"] == "MCP_UNAVAILABLE" and "not running" in envelope["error"]
+        assert running.call("echo_echo", {"text": "ok"})["success"]
+    finally:
+        running.stop()
+
+
+def test_a_disabled_mcp_is_not_started_and_its_tools_say_so(tmp_path: Path) -> None:
+    running = start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env={"ECHO_MCP_ENABLED": "false"})
+    try:
+        assert running.status()["disabledMcps"] == ["echo"]
+        envelope = running.call("echo_echo", {"text": "x"})
+        assert envelope["errorCode"] == "MCP_UNAVAILABLE" and "ECHO_MCP_ENABLED=false" in envelope["error"]
+    finally:
+        running.stop()
