@@ -1,6 +1,7 @@
 """The hub: discovers the MCPs, starts them (Guardian first), routes tool calls and reports status.
 
-Start-up order: discovery → Guardian → every other MCP in parallel → routes. A required MCP that cannot
+Start-up order: discovery → Guardian spawned first, every other MCP right after, all initialising in
+parallel → routes → serve. A required MCP that cannot
 start aborts start-up with `StartupError`; any other failure is reported and that MCP skipped. The hub
 starts even when Guardian does not; the fail mode then decides what a scanned call does.
 """
@@ -113,25 +114,23 @@ class Hub:
         for name in self.discovery.disabled:
             log.info("mcp disabled by configuration", extra={"mcp": name})
 
+        # Guardian is spawned first, the others right after it, all initialising in parallel: nothing is
+        # served (so nothing is scanned) until every one of them is ready or has failed.
         guardian_spec = self.discovery.guardian
-        if guardian_spec is not None:
-            guardian = self._register(guardian_spec, environ)
-            self.gate.guardian = guardian
-            if not await guardian.start(tasks):
-                log.error(
-                    "guardian failed to start; scanned calls follow the fail mode",
-                    extra={"fail_mode": self.settings.guardian_fail_mode, "reason": guardian.last_error},
-                )
-        else:
-            log.warning(
-                "guardian is not running; scanned calls follow the fail mode",
-                extra={"fail_mode": self.settings.guardian_fail_mode},
-            )
-
+        guardian = self._register(guardian_spec, environ) if guardian_spec is not None else None
+        self.gate.guardian = guardian
         others = [self._register(spec, environ) for spec in self.discovery.others]
         async with anyio.create_task_group() as starting:
-            for mcp in others:
+            for mcp in [guardian, *others] if guardian is not None else others:
                 starting.start_soon(mcp.start, tasks)
+        if guardian is None or not guardian.available:
+            log.error(
+                "guardian is not running; scanned calls follow the fail mode",
+                extra={
+                    "fail_mode": self.settings.guardian_fail_mode,
+                    "reason": guardian.last_error if guardian is not None else "not discovered or disabled",
+                },
+            )
 
         failed = [mcp for mcp in others if not mcp.available]
         required = [mcp for mcp in failed if self.specs[mcp.name].manifest.required]

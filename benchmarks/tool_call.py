@@ -1,0 +1,259 @@
+"""Benchmark: what the hub adds to a tool call, and how fast it starts.
+
+All figures are ratios to baselines measured in the same run (these machines are shared and noisy):
+
+- latency: `/tools/call` for a trivial Filer call (`filer_read_file` of a 100-byte file) through the hub, with
+  Filer's Guardian scanning off and on, against (a) the same call on a direct `mcp` ClientSession to a Filer
+  process and (b) a bare FastAPI echo endpoint on uvicorn. Target: hub p50 ≤ 1.2 × (direct p50 + echo p50).
+- throughput with 32 concurrent clients: hub (scanning off) against the bare echo endpoint. Target ≥ 0.5 ×.
+- start-up to all MCPs ready against the spawn-and-initialise time of the slowest single MCP. Target ≤ 1.5 ×.
+
+    python benchmarks/tool_call.py [--calls 2000] [--concurrency 32]
+
+The last line printed is the JSON summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from mcp import Client, StdioServerParameters
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from tests.hub_process import free_port, start_hub  # noqa: E402
+
+FIRST_PARTY = ["guardian_mcp", "filer_mcp"]
+
+ECHO_APP = textwrap.dedent(
+    """
+    from fastapi import FastAPI, Request
+    from fastapi.responses import JSONResponse
+    app = FastAPI()
+
+    @app.post("/echo")
+    async def echo(request: Request) -> JSONResponse:
+        return JSONResponse({"success": True, "data": await request.json()})
+    """
+)
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(int(q * len(ordered)), len(ordered) - 1)]
+
+
+def summary(samples_s: list[float]) -> dict[str, float]:
+    ms = [s * 1000 for s in samples_s]
+    return {"p50_ms": round(statistics.median(ms), 3), "p99_ms": round(percentile(ms, 0.99), 3), "n": len(ms)}
+
+
+async def timed(calls: int, one: Callable[[], Awaitable[Any]], warmup: int = 50) -> list[float]:
+    for _ in range(warmup):
+        await one()
+    samples = []
+    for _ in range(calls):
+        started = time.perf_counter()
+        await one()
+        samples.append(time.perf_counter() - started)
+    return samples
+
+
+async def throughput(total: int, concurrency: int, one: Callable[[], Awaitable[Any]]) -> float:
+    for _ in range(50):
+        await one()
+    remaining = total
+
+    async def worker() -> None:
+        nonlocal remaining
+        while remaining > 0:
+            remaining -= 1
+            await one()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return total / (time.perf_counter() - started)
+
+
+def filer_env(home: Path, workspace: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "ANNABELLE_HOME": str(home),
+        "FILER_WORKSPACE": str(workspace),
+        "ANNABELLE_STDERR_LOG_LEVEL": "WARNING",
+        "PYTHONPATH": str(REPO_ROOT),
+    }
+
+
+async def spawn_and_initialise(package: str, env: dict[str, str]) -> float:
+    params = StdioServerParameters(command=sys.executable, args=["-m", package], env=env, cwd=str(REPO_ROOT))
+    started = time.perf_counter()
+    async with Client(params) as client:
+        await client.list_tools()
+        return time.perf_counter() - started
+
+
+async def direct_filer(calls: int, env: dict[str, str]) -> list[float]:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "filer_mcp"], env=env, cwd=str(REPO_ROOT))
+    async with Client(params) as client:
+        return await timed(calls, lambda: client.call_tool("read_file", {"path": "note.txt"}))
+
+
+def start_echo_server() -> tuple[subprocess.Popen[bytes], str]:
+    folder = Path(tempfile.mkdtemp(prefix="echo-app-"))
+    (folder / "echo_app.py").write_text(ECHO_APP)
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "echo_app:app",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+        cwd=folder,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(200):
+        try:
+            httpx.post(f"{url}/echo", json={}, timeout=1)
+            return process, url
+        except httpx.HTTPError:
+            time.sleep(0.05)
+    raise RuntimeError("echo server did not start")
+
+
+def hub_root_with_filer_scan(workdir: Path, scan: bool) -> list[str]:
+    """Copy Filer beside Guardian with its `guardianScan` switched as asked; returns the packages to link."""
+    copy = workdir / "mcps-root" / "filer_mcp"
+    shutil.copytree(REPO_ROOT / "filer_mcp", copy, ignore=shutil.ignore_patterns("__pycache__"))
+    manifest = json.loads((copy / "manifest.json").read_text())
+    manifest["guardianScan"] = {"input": scan, "output": scan}
+    (copy / "manifest.json").write_text(json.dumps(manifest))
+    return ["guardian_mcp"]
+
+
+async def measure_hub(url: str, token: str, calls: int, concurrency: int, with_throughput: bool) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=url, headers={"X-Annabelle-Token": token}, limits=limits) as client:
+        body = {"name": "filer_read_file", "arguments": {"path": "note.txt"}}
+
+        async def one() -> None:
+            response = await client.post("/tools/call", json=body)
+            assert response.json()["success"], response.text
+
+        result: dict[str, Any] = {"latency": summary(await timed(calls, one))}
+        if with_throughput:
+            result["throughput_rps"] = round(await throughput(calls * 2, concurrency, one), 1)
+        return result
+
+
+async def measure_echo(url: str, calls: int, concurrency: int) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+    async with httpx.AsyncClient(base_url=url, limits=limits) as client:
+        body = {"name": "filer_read_file", "arguments": {"path": "note.txt"}}
+
+        async def one() -> None:
+            (await client.post("/echo", json=body)).raise_for_status()
+
+        return {
+            "latency": summary(await timed(calls, one)),
+            "throughput_rps": round(await throughput(calls * 2, concurrency, one), 1),
+        }
+
+
+def run_hub(workdir: Path, scan: bool) -> tuple[Any, float]:
+    home = workdir / "home"
+    workspace = home / "workspace"
+    workspace.mkdir(parents=True)
+    (workspace / "note.txt").write_text("A short note kept in the workspace for the benchmark. " * 2)
+    packages = hub_root_with_filer_scan(workdir, scan)
+    started = time.perf_counter()
+    hub = start_hub(workdir, home, packages, env={"FILER_WORKSPACE": str(workspace), "LOG_LEVEL": "WARNING"})
+    return hub, time.perf_counter() - started
+
+
+async def main(calls: int, concurrency: int) -> dict[str, Any]:
+    scratch = Path(tempfile.mkdtemp(prefix="bench-tool-call-"))
+    results: dict[str, Any] = {"calls": calls, "concurrency": concurrency}
+
+    # Baseline 1: spawn-and-initialise of each MCP alone.
+    home = scratch / "single-home"
+    workspace = home / "workspace"
+    workspace.mkdir(parents=True)
+    (workspace / "note.txt").write_text("A short note kept in the workspace for the benchmark. " * 2)
+    env = filer_env(home, workspace)
+    spawn = {package: await spawn_and_initialise(package, env) for package in FIRST_PARTY}
+    results["spawn_and_initialise_s"] = {package: round(seconds, 3) for package, seconds in spawn.items()}
+
+    # Baseline 2: the same Filer call on a direct MCP session.
+    results["direct_mcp"] = summary(await direct_filer(calls, env))
+
+    # Baseline 3: a bare FastAPI echo endpoint.
+    echo_process, echo_url = start_echo_server()
+    try:
+        results["bare_echo"] = await measure_echo(echo_url, calls, concurrency)
+    finally:
+        echo_process.terminate()
+        echo_process.wait()
+
+    # The hub, Filer's scanning off, then on.
+    for label, scan in (("hub_scan_off", False), ("hub_scan_on", True)):
+        hub, startup = run_hub(scratch / label, scan)
+        try:
+            results[label] = await measure_hub(hub.url, hub.token, calls, concurrency, with_throughput=not scan)
+            results[label]["startup_s"] = round(startup, 3)
+        finally:
+            hub.stop()
+
+    direct_p50 = results["direct_mcp"]["p50_ms"]
+    echo_p50 = results["bare_echo"]["latency"]["p50_ms"]
+    slowest_spawn = max(spawn.values())
+    results["ratios"] = {
+        "hub_p50_over_direct_plus_echo": round(
+            results["hub_scan_off"]["latency"]["p50_ms"] / (direct_p50 + echo_p50), 3
+        ),
+        "hub_scan_on_p50_over_direct_plus_echo": round(
+            results["hub_scan_on"]["latency"]["p50_ms"] / (direct_p50 + echo_p50), 3
+        ),
+        "throughput_hub_over_echo": round(
+            results["hub_scan_off"]["throughput_rps"] / results["bare_echo"]["throughput_rps"], 3
+        ),
+        "startup_over_slowest_spawn": round(results["hub_scan_off"]["startup_s"] / slowest_spawn, 3),
+    }
+    results["targets"] = {
+        "hub_p50_over_direct_plus_echo": "<= 1.2",
+        "throughput_hub_over_echo": ">= 0.5",
+        "startup_over_slowest_spawn": "<= 1.5",
+    }
+    shutil.rmtree(scratch, ignore_errors=True)
+    return results
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=2000, help="timed calls per measurement (default 2000)")
+    parser.add_argument("--concurrency", type=int, default=32, help="concurrent clients for throughput (default 32)")
+    options = parser.parse_args()
+    outcome = asyncio.run(main(options.calls, options.concurrency))
+    print(json.dumps(outcome))
