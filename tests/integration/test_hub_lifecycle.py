@@ -198,3 +198,40 @@ def test_a_disabled_mcp_is_not_started_and_its_tools_say_so(tmp_path: Path) -> N
         assert envelope["errorCode"] == "MCP_UNAVAILABLE" and "ECHO_MCP_ENABLED=false" in envelope["error"]
     finally:
         running.stop()
+
+
+@pytest.fixture
+def cli_env(hub: RunningHub, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANNABELLE_HOME", str(hub.home))
+    monkeypatch.setenv("ORCHESTRATOR_URL", hub.url)
+
+
+def test_the_cli_shows_status_lists_and_calls_tools(cli_env: None) -> None:
+    from typer.testing import CliRunner
+
+    from orchestrator.cli import app
+
+    runner = CliRunner()
+    status = runner.invoke(app, ["status"])
+    assert status.exit_code == 0 and "echo" in status.output and "Guardian: UNAVAILABLE" in status.output
+    listing = runner.invoke(app, ["tools", "list", "--mcp", "echo"])
+    assert listing.exit_code == 0 and "echo_echo" in listing.output and "3 tools" in listing.output
+    called = runner.invoke(app, ["tools", "call", "echo_echo", "--args", '{"text": "cli"}'])
+    assert called.exit_code == 0 and json.loads(called.output)["data"]["text"] == "cli"
+    failed = runner.invoke(app, ["tools", "call", "echo_nope"])
+    assert failed.exit_code == 1 and "UNKNOWN_TOOL" in failed.output
+    bad = runner.invoke(app, ["tools", "call", "echo_echo", "--args", "[1]"])
+    assert bad.exit_code == 2 and "JSON object" in bad.output
+
+
+def test_the_cli_says_how_to_start_the_hub_when_it_is_not_running(
+    monkeypatch: pytest.MonkeyPatch, annabelle_home: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from orchestrator.cli import app
+
+    (annabelle_home / "annabelle.token").write_text("t")
+    monkeypatch.setenv("ORCHESTRATOR_URL", "http://127.0.0.1:9")
+    result = CliRunner().invoke(app, ["status"])
+    assert result.exit_code == 1 and "make run" in result.output
