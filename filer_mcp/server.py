@@ -1,0 +1,269 @@
+"""The Filer MCP server: 13 tools over a workspace folder, with grants and an audit log.
+
+The tools are thin: each hands its arguments to `service.Filer`, which the lifespan builds from the settings
+(`FILER_*`, `ANNABELLE_HOME`) when a session starts. A configuration problem does not stop the server: every
+tool then answers with the sentence that says what to fix.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Annotated
+
+import anyio.to_thread
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from filer_mcp.models import (
+    AuditLogPage,
+    Copied,
+    Deleted,
+    FileContent,
+    FileList,
+    FileWritten,
+    GrantCheck,
+    GrantList,
+    GrantRequest,
+    Moved,
+    SearchResults,
+    WorkspaceInfo,
+)
+from filer_mcp.paths import Permission
+from filer_mcp.service import Filer, SearchIn, SearchType
+from filer_mcp.settings import FilerSettings
+from shared.mcp_tools import ToolFailure, envelope_tool
+from shared.settings import ConfigError, load_settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class FilerState:
+    """What the lifespan hands to every tool: a ready Filer, or the reason there is none."""
+
+    filer: Filer | None
+    problem: str | None = None
+
+    def require(self) -> Filer:
+        if self.filer is None:
+            raise ToolFailure(self.problem or "The Filer is not configured.")
+        return self.filer
+
+
+@asynccontextmanager
+async def lifespan(_server: MCPServer[FilerState]) -> AsyncIterator[FilerState]:
+    try:
+        settings = load_settings(FilerSettings)
+        filer = await anyio.to_thread.run_sync(Filer.start, settings)
+    except (ConfigError, OSError) as exc:
+        log.error("filer cannot start: %s", exc)
+        state = FilerState(None, f"The Filer cannot work until its configuration is fixed: {exc}")
+    else:
+        log.info("filer ready", extra={"workspace": str(filer.workspace)})
+        state = FilerState(filer)
+    yield state
+
+
+server: MCPServer[FilerState] = MCPServer(
+    "filer",
+    instructions=(
+        "Files in the user's workspace folder. Paths are relative to the workspace; absolute paths work only "
+        "for reading inside folders the user granted (see list_grants)."
+    ),
+    lifespan=lifespan,
+)
+
+FilerContext = Context[FilerState]
+
+WorkspacePath = Annotated[
+    str,
+    Field(description="Path relative to the workspace, e.g. 'notes/todo.md'. '..' and '~' are not allowed."),
+]
+ReadablePath = Annotated[
+    str,
+    Field(description="Path relative to the workspace, or an absolute path inside a granted folder."),
+]
+
+
+def _filer(ctx: FilerContext) -> Filer:
+    return ctx.request_context.lifespan_context.require()
+
+
+@envelope_tool(server)
+def create_file(
+    path: WorkspacePath,
+    content: Annotated[str, Field(description="The full text to write (UTF-8).")],
+    ctx: FilerContext,
+    overwrite: Annotated[bool, Field(description="Replace the file if it already exists.")] = False,
+) -> FileWritten:
+    """Create a text file in the workspace.
+
+    Missing folders are created. Fails if the file exists, unless `overwrite` is true.
+    """
+    return _filer(ctx).create_file(path, content, overwrite)
+
+
+@envelope_tool(server)
+def read_file(path: ReadablePath, ctx: FilerContext) -> FileContent:
+    """Read a text file from the workspace or a granted folder.
+
+    Returns the content with its size and modification time; binary and oversized files are refused.
+    """
+    return _filer(ctx).read_file(path)
+
+
+@envelope_tool(server)
+def list_files(
+    ctx: FilerContext,
+    path: Annotated[
+        str, Field(description="Folder relative to the workspace ('.' = its root), or an absolute granted folder.")
+    ] = ".",
+    recursive: Annotated[bool, Field(description="Also list the contents of subfolders.")] = False,
+) -> FileList:
+    """List the files and folders in a workspace or granted folder.
+
+    Folder names end with '/'. Symbolic links are shown but never followed.
+    """
+    return _filer(ctx).list_files(path, recursive)
+
+
+@envelope_tool(server)
+def update_file(
+    path: WorkspacePath,
+    content: Annotated[str, Field(description="The new full text of the file (UTF-8).")],
+    ctx: FilerContext,
+    create_backup: Annotated[
+        bool, Field(description="First copy the current version to '<file>.bak' beside it.")
+    ] = True,
+) -> FileWritten:
+    """Replace the content of an existing workspace file.
+
+    The old version is kept as '<file>.bak' unless `create_backup` is false.
+    """
+    return _filer(ctx).update_file(path, content, create_backup)
+
+
+@envelope_tool(server)
+def delete_file(path: WorkspacePath, ctx: FilerContext) -> Deleted:
+    """Delete a file (or an empty folder) in the workspace.
+
+    A symbolic link is removed itself; what it points to is untouched.
+    """
+    return _filer(ctx).delete_file(path)
+
+
+@envelope_tool(server)
+def move_file(
+    source: Annotated[str, Field(description="The file or folder to move, relative to the workspace.")],
+    destination: Annotated[str, Field(description="Its new path relative to the workspace; must not exist yet.")],
+    ctx: FilerContext,
+) -> Moved:
+    """Move or rename a file or folder within the workspace.
+
+    Missing folders of the destination are created; an existing destination is never replaced.
+    """
+    return _filer(ctx).move_file(source, destination)
+
+
+@envelope_tool(server)
+def copy_file(
+    source: Annotated[
+        str, Field(description="The file to copy: relative to the workspace, or an absolute granted path.")
+    ],
+    destination: Annotated[
+        str, Field(description="Where the copy goes, relative to the workspace; must not exist yet.")
+    ],
+    ctx: FilerContext,
+) -> Copied:
+    """Copy a file into the workspace.
+
+    The source may be in the workspace or a granted folder; the destination is always in the workspace.
+    """
+    return _filer(ctx).copy_file(source, destination)
+
+
+@envelope_tool(server)
+def search_files(
+    query: Annotated[
+        str,
+        Field(description="Text to find: part of a file name (wildcards * and ? allowed) or of the file's text."),
+    ],
+    ctx: FilerContext,
+    search_in: Annotated[
+        SearchIn, Field(description="'workspace', 'granted' (all granted folders) or 'all'.")
+    ] = "workspace",
+    search_type: Annotated[
+        SearchType, Field(description="'filename' matches names; 'content' matches text inside files.")
+    ] = "filename",
+    file_types: Annotated[
+        list[str] | None, Field(description="Only files with these extensions, e.g. ['.md', '.txt'].")
+    ] = None,
+) -> SearchResults:
+    """Search files by name or by content in the workspace and granted folders.
+
+    Case-insensitive; at most 100 results, content matches with a snippet.
+    """
+    return _filer(ctx).search_files(query, search_in, search_type, file_types)
+
+
+@envelope_tool(server)
+def check_grant(
+    path: Annotated[str, Field(description="An absolute path (or a workspace path) to check.")],
+    ctx: FilerContext,
+) -> GrantCheck:
+    """Check whether a path may be accessed, and through which grant.
+
+    Workspace paths need no grant; protected locations are never accessible.
+    """
+    return _filer(ctx).check_grant(path)
+
+
+@envelope_tool(server)
+def request_grant(
+    path: Annotated[str, Field(description="Absolute path of the folder or file outside the workspace.")],
+    permission: Annotated[Permission, Field(description="'read' or 'read-write'.")],
+    reason: Annotated[str, Field(min_length=1, max_length=500, description="Why access is needed, for the user.")],
+    ctx: FilerContext,
+) -> GrantRequest:
+    """Explain how the user can grant access to a folder outside the workspace.
+
+    Nothing is granted here: the answer (status 'configure_required') names the grants file and the entry
+    the user must add. Protected locations are 'denied'.
+    """
+    return _filer(ctx).request_grant(path, permission, reason)
+
+
+@envelope_tool(server)
+def list_grants(ctx: FilerContext) -> GrantList:
+    """List the folders outside the workspace the user has granted.
+
+    Shows each grant's resolved path, permission and whether it exists.
+    """
+    return _filer(ctx).list_grants()
+
+
+@envelope_tool(server)
+def get_workspace_info(ctx: FilerContext) -> WorkspaceInfo:
+    """Show the workspace location, file count, total size and temp file count."""
+    return _filer(ctx).get_workspace_info()
+
+
+@envelope_tool(server)
+def get_audit_log(
+    ctx: FilerContext,
+    path_filter: Annotated[str | None, Field(description="Only entries whose path contains this text.")] = None,
+    operation_filter: Annotated[str | None, Field(description="Only this operation, e.g. 'delete_file'.")] = None,
+    date_from: Annotated[
+        str | None, Field(description="Only entries at or after this ISO date/time, e.g. '2026-11-21'.")
+    ] = None,
+    limit: Annotated[int, Field(ge=1, le=1000, description="Most entries to return, newest first.")] = 100,
+) -> AuditLogPage:
+    """Show recent file operations from the audit log, newest first.
+
+    Every operation is recorded, refused ones included, with its error; file contents never are.
+    """
+    return _filer(ctx).get_audit_log(path_filter, operation_filter, date_from, limit)

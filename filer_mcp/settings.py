@@ -1,0 +1,59 @@
+"""The Filer's settings: where the workspace, the grants file and the audit log live, and its limits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pydantic import Field, field_validator
+
+from shared.settings import CommonSettings
+
+DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024
+
+
+class FilerSettings(CommonSettings):
+    """`FILER_*` variables; unset paths default to places under `$ANNABELLE_HOME`."""
+
+    filer_workspace: Path | None = Field(
+        default=None, description="The folder the Filer works in (default $ANNABELLE_HOME/workspace)."
+    )
+    filer_grants_config: Path | None = Field(
+        default=None,
+        description="JSON file of folders outside the workspace it may read (default …/filer/grants.json).",
+    )
+    filer_audit_log: Path | None = Field(
+        default=None, description="JSONL audit log of file operations (default …/logs/fileops-audit.jsonl)."
+    )
+    filer_temp_cleanup_days: int = Field(
+        default=7,
+        ge=0,
+        description="Files under the workspace's temp/ older than this are removed at start; 0 = never.",
+    )
+    filer_max_read_bytes: int = Field(
+        default=DEFAULT_MAX_READ_BYTES, ge=1, description="Largest file read_file returns (and create/update write)."
+    )
+
+    @field_validator("filer_workspace", "filer_grants_config", "filer_audit_log", mode="before")
+    @classmethod
+    def _blank_is_unset(cls, value: object) -> object:
+        # `FILER_WORKSPACE=` in a .env file means "use the default", not "the current directory".
+        if isinstance(value, str) and not value.strip():
+            return None
+        return value
+
+    @field_validator("filer_workspace", "filer_grants_config", "filer_audit_log", mode="after")
+    @classmethod
+    def _absolute(cls, value: Path | None) -> Path | None:
+        return None if value is None else Path(value).expanduser().absolute()
+
+    @property
+    def workspace(self) -> Path:
+        return self.filer_workspace or self.annabelle_home / "workspace"
+
+    @property
+    def grants_config(self) -> Path:
+        return self.filer_grants_config or self.annabelle_home / "filer" / "grants.json"
+
+    @property
+    def audit_log(self) -> Path:
+        return self.filer_audit_log or self.logs_dir / "fileops-audit.jsonl"
