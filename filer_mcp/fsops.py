@@ -87,18 +87,28 @@ def open_directory(base: Path, parts: Sequence[str], *, create: bool = False) ->
     try:
         for part in parts:
             try:
-                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                child = _open_child_directory(fd, part)
             except FileNotFoundError:
                 if not create:
                     raise
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, 0o777, dir_fd=fd)
-                child = os.open(part, _DIR_FLAGS, dir_fd=fd)
+                child = _open_child_directory(fd, part)
             os.close(fd)
             fd = child
         yield fd
     finally:
         os.close(fd)
+
+
+def _open_child_directory(dir_fd: int, name: str) -> int:
+    try:
+        return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
+    except NotADirectoryError:
+        # Linux answers ENOTDIR for a symlink under O_DIRECTORY | O_NOFOLLOW; report it as the symlink it is.
+        if stat.S_ISLNK(os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode):
+            raise OSError(errno.ELOOP, "symbolic link refused", name) from None
+        raise
 
 
 def lstat_entry(base: Path, parts: Sequence[str]) -> os.stat_result:
@@ -297,7 +307,7 @@ def walk(
             entries.append(Entry(entry_parts, kind, status.st_size, status.st_mtime))
             if kind == "directory" and recursive and depth < max_depth:
                 try:
-                    child = os.open(item.name, _DIR_FLAGS, dir_fd=dir_fd)
+                    child = _open_child_directory(dir_fd, item.name)
                 except OSError:
                     continue
                 try:

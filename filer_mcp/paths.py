@@ -34,7 +34,10 @@ RealPath = Callable[[str | os.PathLike[str]], str]
 # Characters with a meaning in path syntax. A non-ASCII character whose compatibility form contains one of
 # these (U+FF0E FULLWIDTH FULL STOP, U+2024 ONE DOT LEADER, U+FF0F FULLWIDTH SOLIDUS...) is refused: a later
 # NFKC step anywhere (a sync tool, another OS) would turn it into a real `.` or `/`.
-_PATH_SYNTAX = frozenset("./\\:~%")
+_PATH_SYNTAX = frozenset("./\\%")
+# Look-alikes of these only matter at the very start (`~user`, `C:`), and U+FF5E and U+FF1A are ordinary in
+# Japanese titles, so they are allowed further in.
+_LEADING_SYNTAX = frozenset("~:")
 # Other non-ASCII slashes that NFKC leaves alone but that render as `/`.
 _SLASH_LOOKALIKES = frozenset("\u2215\u2044\u29f8\u29f9\u2571\u2572\u3033\u30fb\uff3c\ufe68\u1735\u2cfa")
 _DRIVE_LETTER = re.compile(r"^[A-Za-z]:")
@@ -167,7 +170,7 @@ def describe_char(char: str) -> str:
 
 
 def _check_characters(text: str) -> None:
-    for char in text:
+    for index, char in enumerate(text):
         category = unicodedata.category(char)
         if category in _REFUSED_CATEGORIES:
             raise InvalidPath(
@@ -176,10 +179,11 @@ def _check_characters(text: str) -> None:
             )
         if char.isascii():
             continue
-        if char in _SLASH_LOOKALIKES or _PATH_SYNTAX & set(unicodedata.normalize("NFKC", char)):
+        compatible = set(unicodedata.normalize("NFKC", char))
+        if char in _SLASH_LOOKALIKES or _PATH_SYNTAX & compatible or (index == 0 and _LEADING_SYNTAX & compatible):
             raise PathNotAllowed(
                 f"The path contains {describe_char(char)}, which some systems read as path syntax "
-                "(a dot, slash or colon); use plain ASCII '.' and '/'."
+                "(a dot, slash, tilde or colon); use plain ASCII '.' and '/'."
             )
 
 
