@@ -26,8 +26,6 @@ from orchestrator.stdio_transport import ChildCommand, ChildProcess, open_child
 
 log = logging.getLogger(__name__)
 
-PING_TIMEOUT_SECONDS = 10.0
-
 
 class McpState(StrEnum):
     STARTING = "starting"
@@ -46,6 +44,7 @@ class ManagedMcp:
         call_timeout: float,
         policy: RestartPolicy,
         health_interval: float,
+        ping_timeout: float,
         startup_timeout: float,
         on_tools_changed: Callable[[ManagedMcp], None] = lambda _: None,
         clock: Callable[[], float] = time.monotonic,
@@ -54,6 +53,7 @@ class ManagedMcp:
         self.command = command
         self.call_timeout = call_timeout
         self.health_interval = health_interval
+        self.ping_timeout = ping_timeout
         self.startup_timeout = startup_timeout
         self.state = McpState.STOPPED
         self.tools: list[Tool] = []
@@ -187,10 +187,10 @@ class ManagedMcp:
                 while True:
                     await anyio.sleep(self.health_interval)
                     try:
-                        with anyio.fail_after(PING_TIMEOUT_SECONDS):
+                        with anyio.fail_after(self.ping_timeout):
                             await client.send_ping()
                     except (TimeoutError, MCPError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-                        outcome = f"health check failed (no answer to ping within {PING_TIMEOUT_SECONDS:g} s)"
+                        outcome = f"health check failed (no answer to ping within {self.ping_timeout:g} s)"
                         watchers.cancel_scope.cancel()
                         return
 
@@ -243,7 +243,7 @@ class ManagedMcp:
         if client is None:
             return False
         try:
-            with anyio.fail_after(PING_TIMEOUT_SECONDS):
+            with anyio.fail_after(self.ping_timeout):
                 await client.send_ping()
         except (TimeoutError, MCPError, anyio.BrokenResourceError, anyio.ClosedResourceError):
             return False

@@ -57,7 +57,7 @@ def test_the_tool_list_has_prefixed_tagged_tools_and_mcp_metadata(hub: RunningHu
         "label": "Echo",
         "toolGroup": "Testing",
         "keywords": ["echo"],
-        "toolCount": 3,
+        "toolCount": 4,
         "available": True,
     }
 
@@ -215,7 +215,7 @@ def test_the_cli_shows_status_lists_and_calls_tools(cli_env: None) -> None:
     status = runner.invoke(app, ["status"])
     assert status.exit_code == 0 and "echo" in status.output and "Guardian: UNAVAILABLE" in status.output
     listing = runner.invoke(app, ["tools", "list", "--mcp", "echo"])
-    assert listing.exit_code == 0 and "echo_echo" in listing.output and "3 tools" in listing.output
+    assert listing.exit_code == 0 and "echo_echo" in listing.output and "4 tools" in listing.output
     called = runner.invoke(app, ["tools", "call", "echo_echo", "--args", '{"text": "cli"}'])
     assert called.exit_code == 0 and json.loads(called.output)["data"]["text"] == "cli"
     failed = runner.invoke(app, ["tools", "call", "echo_nope"])
@@ -235,3 +235,20 @@ def test_the_cli_says_how_to_start_the_hub_when_it_is_not_running(
     monkeypatch.setenv("ORCHESTRATOR_URL", "http://127.0.0.1:9")
     result = CliRunner().invoke(app, ["status"])
     assert result.exit_code == 1 and "make run" in result.output
+
+
+def test_a_hung_mcp_is_caught_by_the_health_check_and_restarted(tmp_path: Path) -> None:
+    env = {"MCP_HEALTH_INTERVAL_SECONDS": "0.3", "MCP_PING_TIMEOUT_SECONDS": "0.5"}
+    running = start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env=env)
+    try:
+        pid = running.status()["mcps"]["echo"]["pid"]
+        # The ping (0.5 s) notices before the call's own timeout (2 s): the call ends when the child is replaced.
+        assert running.call("echo_freeze")["errorCode"] in {"MCP_UNAVAILABLE", "TIMEOUT"}
+        deadline = time.monotonic() + 15
+        while (echo := running.status()["mcps"]["echo"])["pid"] in (pid, None) or not echo["available"]:
+            assert time.monotonic() < deadline, running.log()
+            time.sleep(0.1)
+        assert "health check failed" in echo["lastError"]
+        assert running.call("echo_echo", {"text": "back"})["success"]
+    finally:
+        running.stop()

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import os
+import time
 from typing import Annotated, Any
 
 import anyio
@@ -29,6 +30,12 @@ async def sleep(seconds: Annotated[float, Field(ge=0, le=60)]) -> dict[str, floa
 async def crash() -> None:
     """Exit the process at once, as a crash would."""
     os._exit(3)
+
+
+@envelope_tool(server)
+async def freeze() -> None:
+    """Block the whole process (no pings answered), as a hung server would."""
+    time.sleep(3600)  # noqa: ASYNC251 - blocking the loop on purpose
 
 
 @envelope_tool(server)
