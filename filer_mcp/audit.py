@@ -69,6 +69,8 @@ def select_entries(
         if date_from is not None and when < date_from:
             continue
         chosen.append((when, entry))
+    # Lines are appended in order: among equal timestamps the later line is the newer one.
+    chosen.reverse()
     chosen.sort(key=lambda pair: pair[0], reverse=True)
     return [entry for _, entry in chosen[:limit]]
 

@@ -105,3 +105,9 @@ def test_dates_are_read_in_iso_form_and_naive_ones_taken_as_utc(text: str, expec
 def test_a_date_that_is_not_iso_is_refused() -> None:
     with pytest.raises(ValueError):
         parse_date_from("last tuesday")
+
+
+def test_entries_with_the_same_timestamp_keep_the_order_they_were_written_in_newest_first() -> None:
+    same = "2026-11-01T10:00:00.000+00:00"
+    entries = [_entry(same, path="first"), _entry(same, path="second"), _entry(same, path="third")]
+    assert [entry.path for entry in select_entries(entries)] == ["third", "second", "first"]
