@@ -38,7 +38,10 @@ class AuditEntry(BaseModel):
 
 
 def _clip(text: str) -> str:
-    return text if len(text) <= MAX_RECORDED_CHARS else text[:MAX_RECORDED_CHARS] + "…"
+    # Lone surrogates (a caller's "\\ud800", a non-UTF-8 file name) are kept visible as escapes, so every line
+    # is plain UTF-8 that get_audit_log can send back.
+    safe = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return safe if len(safe) <= MAX_RECORDED_CHARS else safe[:MAX_RECORDED_CHARS] + "…"
 
 
 def parse_date_from(value: str) -> datetime:
@@ -99,8 +102,8 @@ class AuditLog:
             line["destination"] = _clip(destination)
         line["success"] = success
         if error is not None:
-            line["error"] = error
-        data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8", errors="backslashreplace")
+            line["error"] = _clip(error)
+        data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
         with self._lock:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,8 @@
-"""What the tools return (the `data` of the envelope). Field names follow the original Filer where it had one."""
+"""What the tools return (the `data` of the envelope).
+
+Field names follow the original Filer, except that workspace paths are given relative to the workspace (what
+the other tools take) rather than absolute.
+"""
 
 from __future__ import annotations
 
@@ -18,27 +22,34 @@ class FileContent(BaseModel):
     modified_at: str
 
 
-class FileWritten(BaseModel):
+class FileCreated(BaseModel):
     path: str
     size_bytes: int
-    overwritten: bool = False
-    backup_path: str | None = None
+    created_at: str
+    overwritten: bool
+
+
+class FileUpdated(BaseModel):
+    path: str
+    size_bytes: int
+    updated_at: str
+    backup_path: str | None
 
 
 class Deleted(BaseModel):
-    path: str
+    deleted_path: str
     type: EntryKind
 
 
 class Moved(BaseModel):
-    source: str
-    destination: str
+    old_path: str
+    new_path: str
     type: EntryKind
 
 
 class Copied(BaseModel):
-    source: str
-    destination: str
+    source_path: str
+    destination_path: str
     size_bytes: int
 
 
@@ -72,15 +83,15 @@ class SearchResults(BaseModel):
 
 class GrantCheck(BaseModel):
     path: str
-    granted: bool
+    has_access: bool
     scope: Zone | None = None
     permission: Permission | None = None
-    grant_path: str | None = None
+    granted_path: str | None = None
     reason: str | None = None
 
 
 class GrantRequest(BaseModel):
-    status: Literal["configure_required", "already_granted", "denied"]
+    status: Literal["configure_required", "granted", "denied"]
     message: str
     grants_file: str
     entry: dict[str, str] | None = None

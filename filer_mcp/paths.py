@@ -160,8 +160,18 @@ class SafePath:
     def display(self) -> str:
         """How results and messages name it: relative for the workspace, absolute for a grant."""
         if self.zone == "workspace":
-            return "/".join(self.parts) or "."
-        return str(self.absolute)
+            return printable("/".join(self.parts) or ".")
+        return printable(str(self.absolute))
+
+
+def printable(text: str | os.PathLike[str]) -> str:
+    """`text` safe to send as UTF-8.
+
+    A file name that is not valid UTF-8 reaches Python with lone surrogates (`surrogateescape`), which no JSON
+    encoder will send; such bytes are shown as U+FFFD instead. (Such a file cannot be named back to the Filer:
+    `parse_path` refuses surrogates.)
+    """
+    return os.fspath(text).encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def describe_char(char: str) -> str:

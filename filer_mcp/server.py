@@ -23,8 +23,9 @@ from filer_mcp.models import (
     Copied,
     Deleted,
     FileContent,
+    FileCreated,
     FileList,
-    FileWritten,
+    FileUpdated,
     GrantCheck,
     GrantList,
     GrantRequest,
@@ -99,7 +100,7 @@ def create_file(
     content: Annotated[str, Field(description="The full text to write (UTF-8).")],
     ctx: FilerContext,
     overwrite: Annotated[bool, Field(description="Replace the file if it already exists.")] = False,
-) -> FileWritten:
+) -> FileCreated:
     """Create a text file in the workspace.
 
     Missing folders are created. Fails if the file exists, unless `overwrite` is true.
@@ -139,7 +140,7 @@ def update_file(
     create_backup: Annotated[
         bool, Field(description="First copy the current version to '<file>.bak' beside it.")
     ] = True,
-) -> FileWritten:
+) -> FileUpdated:
     """Replace the content of an existing workspace file.
 
     The old version is kept as '<file>.bak' unless `create_backup` is false.
@@ -232,7 +233,7 @@ def request_grant(
     """Explain how the user can grant access to a folder outside the workspace.
 
     Nothing is granted here: the answer (status 'configure_required') names the grants file and the entry
-    the user must add. Protected locations are 'denied'.
+    the user must add; 'granted' if access already exists; 'denied' for protected locations.
     """
     return _filer(ctx).request_grant(path, permission, reason)
 

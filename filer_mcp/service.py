@@ -28,9 +28,10 @@ from filer_mcp.models import (
     Copied,
     Deleted,
     FileContent,
+    FileCreated,
     FileInfo,
     FileList,
-    FileWritten,
+    FileUpdated,
     GrantCheck,
     GrantInfo,
     GrantList,
@@ -52,6 +53,7 @@ from filer_mcp.paths import (
     RealPath,
     SafePath,
     parse_path,
+    printable,
     protected_locations,
     resolve_path,
 )
@@ -270,7 +272,7 @@ class Filer:
 
     # -- the tools ------------------------------------------------------------------------------------------
 
-    def create_file(self, path: str, content: str, overwrite: bool = False) -> FileWritten:
+    def create_file(self, path: str, content: str, overwrite: bool = False) -> FileCreated:
         with self._audited("create_file", path):
             target = self._resolve_file_target(path)
             data = _content_bytes(content, self.max_read_bytes)
@@ -281,7 +283,9 @@ class Filer:
                         f"{_label(target)} already exists: pass overwrite=true to replace it, or use update_file."
                     )
                 size = fsops.atomic_write(target.base, target.parts, [data], overwrite=overwrite)
-            return FileWritten(path=target.display, size_bytes=size, overwritten=existed)
+            return FileCreated(
+                path=target.display, size_bytes=size, created_at=_timestamp(time.time()), overwritten=existed
+            )
 
     def read_file(self, path: str) -> FileContent:
         with self._audited("read_file", path):
@@ -295,7 +299,7 @@ class Filer:
                 modified_at=_timestamp(status.st_mtime),
             )
 
-    def update_file(self, path: str, content: str, create_backup: bool = True) -> FileWritten:
+    def update_file(self, path: str, content: str, create_backup: bool = True) -> FileUpdated:
         with self._audited("update_file", path):
             target = self._resolve_file_target(path)
             data = _content_bytes(content, self.max_read_bytes)
@@ -311,7 +315,9 @@ class Filer:
             backup = None
             if backup_name is not None:
                 backup = SafePath(target.base, (*target.parts[:-1], backup_name), target.zone).display
-            return FileWritten(path=target.display, size_bytes=size, overwritten=True, backup_path=backup)
+            return FileUpdated(
+                path=target.display, size_bytes=size, updated_at=_timestamp(time.time()), backup_path=backup
+            )
 
     def delete_file(self, path: str) -> Deleted:
         with self._audited("delete_file", path):
@@ -323,7 +329,7 @@ class Filer:
                 raise NotAllowed(f"{_label(target)} holds a protected location; it cannot be deleted.")
             with _os_errors(_label(target)):
                 kind = fsops.remove_entry(target.base, target.parts)
-            return Deleted(path=target.display, type=kind)
+            return Deleted(deleted_path=target.display, type=kind)
 
     def move_file(self, source: str, destination: str) -> Moved:
         with self._audited("move_file", source, destination):
@@ -337,7 +343,7 @@ class Filer:
                 raise InvalidArguments(f"{_label(origin)} cannot be moved into itself.")
             with _os_errors(_label(origin), destination=_label(target)):
                 kind = fsops.rename_entry(self.workspace, origin.parts, target.parts)
-            return Moved(source=origin.display, destination=target.display, type=kind)
+            return Moved(old_path=origin.display, new_path=target.display, type=kind)
 
     def copy_file(self, source: str, destination: str) -> Copied:
         with self._audited("copy_file", source, destination):
@@ -345,7 +351,7 @@ class Filer:
             target = self._resolve_file_target(destination, follow_final=False)
             with _os_errors(_label(origin), destination=_label(target)):
                 size = fsops.copy_file(origin.base, origin.parts, target.base, target.parts)
-            return Copied(source=origin.display, destination=target.display, size_bytes=size)
+            return Copied(source_path=origin.display, destination_path=target.display, size_bytes=size)
 
     def list_files(self, path: str = ".", recursive: bool = False) -> FileList:
         with self._audited("list_files", path):
@@ -363,7 +369,7 @@ class Filer:
                 )
             files = []
             for entry in found.entries:
-                name = "/".join(entry.parts) + ("/" if entry.kind == "directory" else "")
+                name = printable("/".join(entry.parts)) + ("/" if entry.kind == "directory" else "")
                 where = SafePath(folder.base, (*folder.parts, *entry.parts), folder.zone)
                 files.append(
                     FileInfo(
@@ -413,7 +419,7 @@ class Filer:
                 found = self._candidates(root, policy)
             except (OSError, fsops.FsError):
                 continue
-            searched.append(root.display if root.zone == "granted" else str(self.workspace))
+            searched.append(root.display if root.zone == "granted" else printable(self.workspace))
             truncated = truncated or found.truncated
             for entry in found.entries:
                 if entry.kind != "file":
@@ -485,21 +491,21 @@ class Filer:
             try:
                 safe = resolve_path(parsed, self._policy(rules), Access.READ, realpath=self._realpath)
             except PathNotAllowed as exc:
-                return GrantCheck(path=parsed.text, granted=False, reason=str(exc))
+                return GrantCheck(path=parsed.text, has_access=False, reason=str(exc))
             if safe.zone == "workspace":
                 return GrantCheck(
                     path=safe.display,
-                    granted=True,
+                    has_access=True,
                     scope="workspace",
                     permission="read-write",
                     reason="Paths in the workspace need no grant.",
                 )
             return GrantCheck(
                 path=safe.display,
-                granted=True,
+                has_access=True,
                 scope="granted",
                 permission=safe.grant.permission if safe.grant else None,
-                grant_path=str(safe.grant.path) if safe.grant else None,
+                granted_path=printable(safe.grant.path) if safe.grant else None,
             )
 
     def request_grant(self, path: str, permission: Permission, reason: str) -> GrantRequest:
@@ -510,7 +516,7 @@ class Filer:
                     "request_grant takes an absolute path outside the workspace; workspace paths need no grant."
                 )
             rules = self._grant_rules()
-            grants_file = str(self.grants.path)
+            grants_file = printable(self.grants.path)
             try:
                 safe = resolve_path(parsed, self._policy(rules), Access.READ, realpath=self._realpath)
             except NoGrant:
@@ -519,7 +525,7 @@ class Filer:
                 return GrantRequest(status="denied", message=str(exc), grants_file=grants_file)
             if safe is not None and safe.zone == "workspace":
                 return GrantRequest(
-                    status="already_granted",
+                    status="granted",
                     message=f"'{parsed.text}' is inside the workspace; it needs no grant.",
                     grants_file=grants_file,
                 )
@@ -529,7 +535,7 @@ class Filer:
                 and (permission == "read" or safe.grant.permission == "read-write")
             ):
                 return GrantRequest(
-                    status="already_granted",
+                    status="granted",
                     message=f"Access is already granted by the grant for {safe.grant.path}.",
                     grants_file=grants_file,
                 )
@@ -547,12 +553,12 @@ class Filer:
             )
 
     def list_grants(self) -> GrantList:
-        with self._audited("list_grants", str(self.grants.path)):
+        with self._audited("list_grants", printable(self.grants.path)):
             rules = self._grant_rules()
             return GrantList(
-                grants_file=str(self.grants.path),
+                grants_file=printable(self.grants.path),
                 grants=[
-                    GrantInfo(path=str(rule.path), permission=rule.permission, exists=rule.path.exists())
+                    GrantInfo(path=printable(rule.path), permission=rule.permission, exists=rule.path.exists())
                     for rule in rules
                 ],
             )
@@ -563,7 +569,7 @@ class Filer:
                 found = fsops.walk(self.workspace, (), recursive=True, max_entries=1_000_000)
             files = [entry for entry in found.entries if entry.kind == "file"]
             return WorkspaceInfo(
-                workspace_path=str(self.workspace),
+                workspace_path=printable(self.workspace),
                 total_files=len(files),
                 total_size_mb=round(sum(entry.size for entry in files) / (1024 * 1024), 2),
                 temp_files=sum(1 for entry in files if entry.parts[0] == TEMP_DIR),

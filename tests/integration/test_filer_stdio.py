@@ -50,3 +50,24 @@ async def test_the_spawned_server_lists_thirteen_tools_and_round_trips_a_file(
     assert any(json.loads(line)["msg"] == "filer ready" for line in log_lines)
     audit = (annabelle_home / "logs" / "fileops-audit.jsonl").read_text(encoding="utf-8")
     assert [json.loads(line)["operation"] for line in audit.splitlines()] == ["create_file", "read_file", "read_file"]
+
+
+def plant_non_utf8_name(workspace: Path) -> None:
+    workspace.mkdir()
+    with open(os.path.join(os.fsencode(workspace), b"caf\xe9.txt"), "wb") as handle:
+        handle.write(b"latin-1 name")
+
+
+async def test_a_file_name_that_is_not_utf8_is_listed_instead_of_breaking_the_connection(
+    annabelle_home: Path, tmp_path: Path
+) -> None:
+    # Regression: such a name reached the JSON encoder as a lone surrogate and killed the stdio session.
+    workspace = tmp_path / "ws"
+    plant_non_utf8_name(workspace)
+    async with Client(server_parameters(annabelle_home, workspace, tmp_path)) as client:
+        listing = envelope(await client.call_tool("list_files", {}))
+        found = envelope(await client.call_tool("search_files", {"query": "caf"}))
+        info = envelope(await client.call_tool("get_workspace_info", {}))
+    assert [entry["name"] for entry in listing["data"]["files"]] == ["caf\ufffd.txt", "temp/"]
+    assert [hit["path"] for hit in found["data"]["results"]] == ["caf\ufffd.txt"]
+    assert info["data"]["total_files"] == 1

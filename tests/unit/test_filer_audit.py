@@ -111,3 +111,13 @@ def test_entries_with_the_same_timestamp_keep_the_order_they_were_written_in_new
     same = "2026-11-01T10:00:00.000+00:00"
     entries = [_entry(same, path="first"), _entry(same, path="second"), _entry(same, path="third")]
     assert [entry.path for entry in select_entries(entries)] == ["third", "second", "first"]
+
+
+def test_lone_surrogates_in_a_path_are_logged_as_visible_escapes_in_plain_utf8(tmp_path: Path) -> None:
+    log = AuditLog(tmp_path / "audit.jsonl")
+    log.record("read_file", "bad\udcff.txt\ud800", success=False, error="refused \udcff")
+    raw = (tmp_path / "audit.jsonl").read_bytes()
+    raw.decode("utf-8")
+    entry = log.entries()[0]
+    assert entry.path == "bad\\udcff.txt\\ud800"
+    assert entry.error == "refused \\udcff"

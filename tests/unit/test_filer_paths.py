@@ -19,6 +19,7 @@ from filer_mcp.paths import (
     PathNotAllowed,
     PathPolicy,
     parse_path,
+    printable,
     protected_locations,
     resolve_path,
 )
@@ -411,3 +412,10 @@ def test_without_a_known_home_the_system_locations_are_still_protected() -> None
     found = protected_locations(user_home=None, annabelle_home=Path("/srv/annabelle"), realpath=os.fspath)
     assert Path("/etc") in found
     assert not any(path.name == ".ssh" for path in found)
+
+
+def test_names_that_are_not_utf8_are_printed_with_a_replacement_character() -> None:
+    name = os.fsdecode(b"bad\xff.txt")
+    assert printable(name) == "bad\ufffd.txt"
+    assert printable(Path("/srv") / name) == "/srv/bad\ufffd.txt"
+    assert printable("ordinary é.txt") == "ordinary é.txt"

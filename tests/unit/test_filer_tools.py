@@ -136,7 +136,12 @@ async def test_a_created_file_reads_back_with_its_size_and_time(workspace: Path)
     async with Client(server) as client:
         created = ok(await call(client, "create_file", path="notes/todo.md", content="buy milk ✓"))
         read = ok(await call(client, "read_file", path="notes/todo.md"))
-    assert created == {"path": "notes/todo.md", "size_bytes": 12, "overwritten": False, "backup_path": None}
+    assert created == {
+        "path": "notes/todo.md",
+        "size_bytes": 12,
+        "created_at": created["created_at"],
+        "overwritten": False,
+    }
     assert read["content"] == "buy milk ✓"
     assert read["size_bytes"] == 12
     assert read["path"] == "notes/todo.md"
@@ -203,7 +208,12 @@ async def test_updating_keeps_the_previous_version_as_bak(workspace: Path) -> No
         ok(await call(client, "create_file", path="doc.md", content="v1"))
         updated = ok(await call(client, "update_file", path="doc.md", content="v2"))
         ok(await call(client, "update_file", path="doc.md", content="v3", create_backup=False))
-    assert updated == {"path": "doc.md", "size_bytes": 2, "overwritten": True, "backup_path": "doc.md.bak"}
+    assert updated == {
+        "path": "doc.md",
+        "size_bytes": 2,
+        "updated_at": updated["updated_at"],
+        "backup_path": "doc.md.bak",
+    }
     assert (workspace / "doc.md").read_text() == "v3"
     assert (workspace / "doc.md.bak").read_text() == "v1"
 
@@ -222,8 +232,8 @@ async def test_deleting_removes_files_and_empty_folders_but_not_full_ones(worksp
     async with Client(server) as client:
         ok(await call(client, "create_file", path="d/f.txt", content="x"))
         assert "not empty" in refused(await call(client, "delete_file", path="d"), "TOOL_ERROR")
-        assert ok(await call(client, "delete_file", path="d/f.txt")) == {"path": "d/f.txt", "type": "file"}
-        assert ok(await call(client, "delete_file", path="d")) == {"path": "d", "type": "directory"}
+        assert ok(await call(client, "delete_file", path="d/f.txt")) == {"deleted_path": "d/f.txt", "type": "file"}
+        assert ok(await call(client, "delete_file", path="d")) == {"deleted_path": "d", "type": "directory"}
         assert "does not exist" in refused(await call(client, "delete_file", path="d"), "TOOL_ERROR")
 
 
@@ -242,7 +252,7 @@ async def test_moving_renames_within_the_workspace_and_never_replaces(workspace:
             await call(client, "move_file", source="a.txt", destination="b.txt"), "TOOL_ERROR"
         )
         moved = ok(await call(client, "move_file", source="a.txt", destination="archive/2026/a.txt"))
-        assert moved == {"source": "a.txt", "destination": "archive/2026/a.txt", "type": "file"}
+        assert moved == {"old_path": "a.txt", "new_path": "archive/2026/a.txt", "type": "file"}
         refused(await call(client, "move_file", source="archive", destination="archive/inner"), "INVALID_ARGUMENTS")
     assert (workspace / "archive" / "2026" / "a.txt").read_text() == "a"
     assert (workspace / "b.txt").read_text() == "b"
@@ -255,7 +265,7 @@ async def test_copying_brings_a_granted_file_into_the_workspace_but_never_writes
     source = str(outside / "report.txt")
     async with Client(server) as client:
         copied = ok(await call(client, "copy_file", source=source, destination="inbox/report.txt"))
-        assert copied == {"source": source, "destination": "inbox/report.txt", "size_bytes": 17}
+        assert copied == {"source_path": source, "destination_path": "inbox/report.txt", "size_bytes": 17}
         refused(
             await call(client, "copy_file", source="inbox/report.txt", destination=str(outside / "x.txt")),
             "NOT_ALLOWED",
@@ -356,11 +366,11 @@ async def test_check_grant_tells_workspace_granted_ungranted_and_protected_apart
         granted = ok(await call(client, "check_grant", path=str(outside / "report.txt")))
         ungranted = ok(await call(client, "check_grant", path=str(outside.parent / "elsewhere")))
         protected = ok(await call(client, "check_grant", path="/etc/passwd"))
-    assert (inside["granted"], inside["scope"], inside["permission"]) == (True, "workspace", "read-write")
-    assert (granted["granted"], granted["scope"], granted["permission"]) == (True, "granted", "read")
-    assert granted["grant_path"] == str(outside)
-    assert ungranted["granted"] is False and "request_grant" in ungranted["reason"]
-    assert protected["granted"] is False and "protected" in protected["reason"]
+    assert (inside["has_access"], inside["scope"], inside["permission"]) == (True, "workspace", "read-write")
+    assert (granted["has_access"], granted["scope"], granted["permission"]) == (True, "granted", "read")
+    assert granted["granted_path"] == str(outside)
+    assert ungranted["has_access"] is False and "request_grant" in ungranted["reason"]
+    assert protected["has_access"] is False and "protected" in protected["reason"]
 
 
 async def test_request_grant_explains_the_file_to_edit_and_grants_nothing(
@@ -384,7 +394,7 @@ async def test_request_grant_explains_the_file_to_edit_and_grants_nothing(
     assert answer["grants_file"] == str(grants_file)
     assert answer["entry"] == {"path": str(outside), "permission": "read"}
     assert str(grants_file) in answer["message"] and json.dumps(answer["entry"]) in answer["message"]
-    assert again["status"] == "already_granted"
+    assert again["status"] == "granted"
     assert upgrade["status"] == "configure_required"
     assert denied["status"] == "denied"
 
