@@ -294,14 +294,19 @@ def protected_locations(
     user_home: Path | None,
     annabelle_home: Path,
     extra: Iterable[Path] = (),
+    broad: bool = True,
     realpath: RealPath = os.path.realpath,
 ) -> tuple[Path, ...]:
-    """The locations no path may reach, each in its written and its symlink-resolved form."""
-    personal = [] if user_home is None else [user_home / name for name in (".ssh", ".gnupg", ".aws", ".config")]
+    """The locations no path may reach, each in its written and its symlink-resolved form.
+
+    `broad=False` leaves out `/var` and `~/.config`, which may legitimately hold a workspace
+    (`/var/lib/annabelle/workspace` in a container); everything else may never hold one.
+    """
+    personal = [".ssh", ".gnupg", ".aws", *([".config"] if broad else [])]
     written: Sequence[Path] = (
-        *personal,
+        *([] if user_home is None else [user_home / name for name in personal]),
         Path("/etc"),
-        Path("/var"),
+        *([Path("/var")] if broad else []),
         Path("/proc"),
         Path("/sys"),
         annabelle_home / "data",
@@ -314,3 +319,29 @@ def protected_locations(
         found[absolute] = None
         found[Path(realpath(absolute))] = None
     return tuple(found)
+
+
+def workspace_problem(
+    workspace: Path,
+    *,
+    user_home: Path | None,
+    annabelle_home: Path,
+    realpath: RealPath = os.path.realpath,
+) -> str | None:
+    """Why `workspace` (resolved) must not be the workspace, or None when it is fine."""
+    home = Path(realpath(os.path.abspath(annabelle_home)))
+    if home.is_relative_to(workspace):
+        return (
+            f"the workspace {workspace} contains ANNABELLE_HOME ({home}), so the assistant could rewrite its own "
+            "data, skills and settings. Set FILER_WORKSPACE to a folder that does not contain it "
+            "(the default is $ANNABELLE_HOME/workspace)."
+        )
+    for location in protected_locations(
+        user_home=user_home, annabelle_home=annabelle_home, broad=False, realpath=realpath
+    ):
+        if workspace.is_relative_to(location):
+            return (
+                f"the workspace {workspace} lies inside {location}, a protected location. "
+                "Set FILER_WORKSPACE to another folder."
+            )
+    return None

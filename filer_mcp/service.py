@@ -56,9 +56,11 @@ from filer_mcp.paths import (
     printable,
     protected_locations,
     resolve_path,
+    workspace_problem,
 )
 from filer_mcp.settings import FilerSettings
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
+from shared.settings import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -178,14 +180,27 @@ class Filer:
 
     @classmethod
     def start(cls, settings: FilerSettings) -> Filer:
-        """Create the workspace (and its temp/), clear old temp files, and return the ready Filer."""
-        settings.workspace.mkdir(parents=True, exist_ok=True)
-        workspace = Path(os.path.realpath(settings.workspace))
-        (workspace / TEMP_DIR).mkdir(exist_ok=True)
+        """Check and create the workspace (and its temp/), clear old temp files, and return the ready Filer.
+
+        Raises `ConfigError` when the workspace would expose protected locations or Annabelle's own home.
+        """
         try:
             user_home: Path | None = Path.home()
         except RuntimeError:
             user_home = None
+
+        def refuse_if_unsafe(candidate: Path) -> None:
+            problem = workspace_problem(candidate, user_home=user_home, annabelle_home=settings.annabelle_home)
+            if problem is not None:
+                raise ConfigError(f"FILER_WORKSPACE: {problem}")
+
+        # Checked before anything is created, so a wrong setting never makes a folder inside ~/.ssh, and again
+        # on the folder as it really is once it exists.
+        refuse_if_unsafe(Path(os.path.realpath(settings.workspace)))
+        settings.workspace.mkdir(parents=True, exist_ok=True)
+        workspace = Path(os.path.realpath(settings.workspace))
+        refuse_if_unsafe(workspace)
+        (workspace / TEMP_DIR).mkdir(exist_ok=True)
         protected = protected_locations(
             user_home=user_home,
             annabelle_home=settings.annabelle_home,

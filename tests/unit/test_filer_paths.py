@@ -22,6 +22,7 @@ from filer_mcp.paths import (
     printable,
     protected_locations,
     resolve_path,
+    workspace_problem,
 )
 
 # -- parse_path: strings that are fine --------------------------------------------------------------------
@@ -419,3 +420,32 @@ def test_names_that_are_not_utf8_are_printed_with_a_replacement_character() -> N
     assert printable(name) == "bad\ufffd.txt"
     assert printable(Path("/srv") / name) == "/srv/bad\ufffd.txt"
     assert printable("ordinary é.txt") == "ordinary é.txt"
+
+
+@pytest.mark.parametrize(
+    ("workspace", "problem"),
+    [
+        ("/home/me/.annabelle/workspace", None),
+        ("/srv/files", None),
+        ("/var/lib/annabelle/workspace", None),
+        ("/home/me/.config/annabelle/workspace", None),
+        ("/home/me/.annabelle", "contains ANNABELLE_HOME"),
+        ("/home/me", "contains ANNABELLE_HOME"),
+        ("/", "contains ANNABELLE_HOME"),
+        ("/home/me/.ssh/work", "inside /home/me/.ssh"),
+        ("/home/me/.aws", "inside /home/me/.aws"),
+        ("/etc/annabelle", "inside /etc"),
+        ("/proc/self", "inside /proc"),
+        ("/home/me/.annabelle/data/files", "inside /home/me/.annabelle/data"),
+    ],
+)
+def test_a_workspace_that_would_expose_protected_locations_or_annabelles_home_is_refused(
+    workspace: str, problem: str | None
+) -> None:
+    found = workspace_problem(
+        Path(workspace), user_home=Path("/home/me"), annabelle_home=Path("/home/me/.annabelle"), realpath=os.fspath
+    )
+    if problem is None:
+        assert found is None
+    else:
+        assert found is not None and problem in found and "FILER_WORKSPACE" in found

@@ -440,6 +440,17 @@ async def test_a_bad_setting_makes_every_tool_say_what_to_fix_instead_of_crashin
     assert "FILER_MAX_READ_BYTES" in error
 
 
+@pytest.mark.parametrize("inside", ["", "data/files"])
+async def test_a_workspace_that_would_expose_annabelles_own_files_is_refused_before_anything_is_created(
+    annabelle_home: Path, monkeypatch: pytest.MonkeyPatch, inside: str
+) -> None:
+    monkeypatch.setenv("FILER_WORKSPACE", str(annabelle_home / inside))
+    async with Client(server) as client:
+        error = refused(await call(client, "list_files"), "TOOL_ERROR")
+    assert "FILER_WORKSPACE" in error
+    assert "temp" not in names(annabelle_home) and "data" not in names(annabelle_home)
+
+
 async def test_old_temp_files_are_removed_at_start(workspace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     stale = make_file(workspace / "temp" / "stale.txt", "old", age_days=30)
     fresh = make_file(workspace / "temp" / "fresh.txt", "new")
