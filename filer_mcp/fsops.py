@@ -82,18 +82,21 @@ def kind_of(mode: int) -> EntryKind:
 
 @contextlib.contextmanager
 def open_directory(base: Path, parts: Sequence[str], *, create: bool = False) -> Iterator[int]:
-    """A descriptor of the directory `base/parts`, reached without following any symlink below `base`."""
-    fd = os.open(base, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    """A descriptor of the directory `base/parts`, reached without following any symlink below `base`.
+
+    `base` itself was resolved when it was checked; `O_NOFOLLOW` makes a base later swapped for a symlink fail too.
+    """
+    fd = _open_directory_nofollow(base)
     try:
         for part in parts:
             try:
-                child = _open_child_directory(fd, part)
+                child = _open_directory_nofollow(part, fd)
             except FileNotFoundError:
                 if not create:
                     raise
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, 0o777, dir_fd=fd)
-                child = _open_child_directory(fd, part)
+                child = _open_directory_nofollow(part, fd)
             os.close(fd)
             fd = child
         yield fd
@@ -101,7 +104,7 @@ def open_directory(base: Path, parts: Sequence[str], *, create: bool = False) ->
         os.close(fd)
 
 
-def _open_child_directory(dir_fd: int, name: str) -> int:
+def _open_directory_nofollow(name: str | Path, dir_fd: int | None = None) -> int:
     try:
         return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
     except NotADirectoryError:
@@ -307,7 +310,7 @@ def walk(
             entries.append(Entry(entry_parts, kind, status.st_size, status.st_mtime))
             if kind == "directory" and recursive and depth < max_depth:
                 try:
-                    child = _open_child_directory(dir_fd, item.name)
+                    child = _open_directory_nofollow(item.name, dir_fd)
                 except OSError:
                     continue
                 try:

@@ -217,3 +217,11 @@ def test_old_files_are_removed_from_temp_and_new_ones_and_folders_kept(base: Pat
 
 def test_cleaning_a_missing_temp_folder_removes_nothing(base: Path) -> None:
     assert fsops.remove_files_older_than(base, ("temp",), time.time()) == 0
+
+
+def test_a_base_folder_swapped_for_a_symlink_after_it_was_resolved_is_refused(tmp_path: Path, outside: Path) -> None:
+    granted = tmp_path / "granted"
+    granted.symlink_to(outside)
+    with pytest.raises(OSError) as caught:
+        fsops.read_bytes(granted, ("canary.txt",), 1000)
+    assert caught.value.errno == errno.ELOOP
