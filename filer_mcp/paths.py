@@ -38,8 +38,9 @@ _PATH_SYNTAX = frozenset("./\\%")
 # Look-alikes of these only matter at the very start (`~user`, `C:`), and U+FF5E and U+FF1A are ordinary in
 # Japanese titles, so they are allowed further in.
 _LEADING_SYNTAX = frozenset("~:")
-# Non-ASCII characters that NFKC leaves alone but that look like a slash or backslash (division and fraction, big
-# solidi, box-drawing diagonals, the combining long solidus overlay, the Philippine single punctuation).
+# Non-ASCII characters that NFKC leaves alone but that look like a slash or backslash: the division and
+# fraction slashes, big solidi, box-drawing diagonals, the combining long solidus overlay, the Philippine single
+# punctuation.
 _SLASH_LOOKALIKES = frozenset("\u2215\u2044\u29f8\u29f9\u2571\u2572\u0338\u1735")
 _DRIVE_LETTER = re.compile(r"^[A-Za-z]:")
 _PERCENT_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
