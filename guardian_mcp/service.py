@@ -1,0 +1,153 @@
+"""What the two tools do, apart from the MCP plumbing: scan every text in a content, audit, read the log."""
+
+from __future__ import annotations
+
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import anyio
+from pydantic import BaseModel
+
+from guardian_mcp.audit import AuditEntry, AuditLog, AuditThreat, content_hash, utc_timestamp
+from guardian_mcp.extract import canonical_text, extract_texts
+from guardian_mcp.scanner import MisconfiguredScanner, Scanner, build_scanner
+from guardian_mcp.settings import GuardianSettings
+from guardian_mcp.verdict import Verdict, scan_error
+from shared.settings import CommonSettings, ConfigError, load_settings
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CONCURRENCY = 4
+
+
+class ThreatReport(BaseModel):
+    path: str
+    type: str
+    snippet: str
+
+
+class ScanReport(BaseModel):
+    safe: bool
+    confidence: float
+    threats: list[ThreatReport]
+    explanation: str
+    scan_id: str
+
+
+class ScanLog(BaseModel):
+    entries: list[AuditEntry]
+    count: int
+
+
+def summarise(paths: list[str], verdicts: list[Verdict]) -> tuple[bool, float, list[ThreatReport], str]:
+    """Fold per-text verdicts into the report fields: safe only if every text is; the lowest confidence."""
+    safe = all(verdict.safe for verdict in verdicts)
+    confidence = min((verdict.confidence for verdict in verdicts), default=1.0)
+    threats = [
+        ThreatReport(path=path, type=threat.type.value, snippet=threat.snippet)
+        for path, verdict in zip(paths, verdicts, strict=True)
+        for threat in verdict.threats
+    ]
+    if safe:
+        explanation = f"Scanned {len(verdicts)} text field(s) - no threats detected"
+    else:
+        explanation = "\n".join(
+            f"[{path or 'content'}]: {verdict.explanation}"
+            for path, verdict in zip(paths, verdicts, strict=True)
+            if not verdict.safe
+        )
+    return safe, confidence, threats, explanation
+
+
+class GuardianService:
+    def __init__(
+        self,
+        scanner: Scanner,
+        audit: AuditLog,
+        *,
+        concurrency: int = DEFAULT_CONCURRENCY,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.scanner = scanner
+        self.audit = audit
+        self.concurrency = concurrency
+        self.clock = clock
+
+    async def _scan_one(self, text: str, source: str, context: str) -> Verdict:
+        try:
+            return await self.scanner.scan(text, source=source, context=context)
+        except Exception as exc:
+            log.exception("scanner crashed", extra={"scanner": self.scanner.name})
+            return scan_error(self.scanner.name, f"The scanner failed unexpectedly ({type(exc).__name__}).")
+
+    async def _scan_all(self, texts: list[str], source: str, context: str) -> list[Verdict]:
+        results: list[Verdict | None] = [None] * len(texts)
+        limiter = anyio.CapacityLimiter(self.concurrency)
+
+        async def run(index: int) -> None:
+            async with limiter:
+                results[index] = await self._scan_one(texts[index], source, context)
+
+        async with anyio.create_task_group() as group:
+            for index in range(len(texts)):
+                group.start_soon(run, index)
+        return [verdict for verdict in results if verdict is not None]
+
+    async def scan_content(self, content: Any, source: str = "", context: str = "") -> ScanReport:
+        started = self.clock()
+        found = list(extract_texts(content))
+        paths = [path for path, _ in found]
+        verdicts = await self._scan_all([text for _, text in found], source, context)
+        safe, confidence, threats, explanation = summarise(paths, verdicts)
+        report = ScanReport(
+            safe=safe,
+            confidence=round(confidence, 3),
+            threats=threats,
+            explanation=explanation,
+            scan_id=uuid.uuid4().hex,
+        )
+        whole = canonical_text(content)
+        entry = AuditEntry(
+            scan_id=report.scan_id,
+            timestamp=utc_timestamp(),
+            source=source,
+            content_hash=content_hash(whole),
+            content_length=len(whole),
+            safe=report.safe,
+            confidence=report.confidence,
+            threats=[AuditThreat(path=threat.path, type=threat.type) for threat in threats],
+            scanner=self.scanner.name,
+            latency_ms=round((self.clock() - started) * 1000, 3),
+        )
+        try:
+            self.audit.append(entry)
+        except OSError as exc:
+            # The verdict stands even if the disk is full; losing an audit line is logged, not fatal.
+            log.error("cannot write the audit log", extra={"audit_log": str(self.audit.path), "error": str(exc)})
+        return report
+
+    def scan_log(self, scan_id: str | None = None, limit: int = 50, threats_only: bool = False) -> ScanLog:
+        entries = self.audit.read(scan_id=scan_id, limit=limit, threats_only=threats_only)
+        return ScanLog(entries=entries, count=len(entries))
+
+
+def build_service() -> GuardianService:
+    """The service the settings describe. Invalid settings give a Guardian that blocks everything, saying why."""
+    try:
+        settings = load_settings(GuardianSettings)
+    except ConfigError as exc:
+        log.error("invalid guardian configuration; every scan will report scan_error", extra={"error": str(exc)})
+        problem = f"Guardian's configuration is invalid, so nothing is cleared until it is fixed. {exc}"
+        try:
+            audit_path = load_settings(CommonSettings).logs_dir / "guardian-audit.jsonl"
+        except ConfigError:
+            audit_path = GuardianSettings.model_construct().audit_log_path
+        return GuardianService(MisconfiguredScanner(problem), AuditLog(audit_path))
+    scanner = build_scanner(settings)
+    if isinstance(scanner, MisconfiguredScanner):
+        log.error("guardian scanner misconfigured; every scan will report scan_error", extra={"error": scanner.problem})
+    log.info("guardian ready", extra={"scanner": scanner.name, "audit_log": str(settings.audit_log_path)})
+    return GuardianService(scanner, AuditLog(settings.audit_log_path))
