@@ -67,6 +67,9 @@ def to_jsonable(value: Any) -> Any:
 
 def envelope_result(envelope: dict[str, Any]) -> CallToolResult:
     text = json.dumps(envelope, ensure_ascii=False, default=str)
+    # A file name that is not valid UTF-8 arrives as lone surrogates; sent as is they would break the UTF-8
+    # JSON-RPC stream (and the hub's response after it), so they become '?' here.
+    text = text.encode("utf-8", "replace").decode("utf-8")
     return CallToolResult(content=[TextContent(type="text", text=text)], is_error=not envelope["success"])
 
 

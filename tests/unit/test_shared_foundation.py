@@ -116,3 +116,11 @@ def test_bindings_must_name_existing_agents() -> None:
         AgentsConfig.model_validate(
             {"agents": [{"agentId": "a"}], "bindings": [{"channel": "telegram", "agentId": "ghost"}]}
         )
+
+
+def test_an_envelope_with_lone_surrogates_still_encodes_as_utf8() -> None:
+    from shared.mcp_tools import envelope_result
+
+    result = envelope_result({"success": True, "data": {"name": "caf\udce9.txt"}})
+    text = result.content[0].text  # type: ignore[union-attr]
+    assert text.encode("utf-8") and "caf?.txt" in text
