@@ -97,7 +97,7 @@ class Hub:
             call_timeout=spec.manifest.timeout,
             policy=policy,
             health_interval=self.settings.mcp_health_interval_seconds,
-            ping_timeout=self.settings.mcp_ping_timeout_seconds,
+            health_timeout=self.settings.mcp_health_timeout_seconds,
             startup_timeout=self.settings.mcp_startup_timeout_seconds,
             on_tools_changed=self._tools_changed,
         )

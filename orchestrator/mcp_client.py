@@ -27,6 +27,10 @@ from orchestrator.stdio_transport import ChildCommand, ChildProcess, open_child
 log = logging.getLogger(__name__)
 
 
+def _signature(tools: list[Tool]) -> list[tuple[str, str | None, str]]:
+    return [(tool.name, tool.description, repr(tool.input_schema)) for tool in tools]
+
+
 class McpState(StrEnum):
     STARTING = "starting"
     READY = "ready"
@@ -44,7 +48,7 @@ class ManagedMcp:
         call_timeout: float,
         policy: RestartPolicy,
         health_interval: float,
-        ping_timeout: float,
+        health_timeout: float,
         startup_timeout: float,
         on_tools_changed: Callable[[ManagedMcp], None] = lambda _: None,
         clock: Callable[[], float] = time.monotonic,
@@ -53,7 +57,7 @@ class ManagedMcp:
         self.command = command
         self.call_timeout = call_timeout
         self.health_interval = health_interval
-        self.ping_timeout = ping_timeout
+        self.health_timeout = health_timeout
         self.startup_timeout = startup_timeout
         self.state = McpState.STOPPED
         self.tools: list[Tool] = []
@@ -170,7 +174,7 @@ class ManagedMcp:
             self._client = None
 
     async def _watch(self, client: Client) -> str:
-        """Return when the child exits or stops answering pings."""
+        """Return when the child exits or stops answering the health probe."""
         child = self._child
         assert child is not None
         outcome = "stopped"
@@ -182,20 +186,30 @@ class ManagedMcp:
                 outcome = f"process exited with code {child.returncode}"
                 watchers.cancel_scope.cancel()
 
-            async def on_ping_failure() -> None:
+            async def on_probe_failure() -> None:
+                # The probe is `tools/list`, not `ping`: servers on the 2026-07-28 protocol answer `ping` with
+                # "Method not found". Listing also notices a server whose tools changed.
                 nonlocal outcome
                 while True:
                     await anyio.sleep(self.health_interval)
                     try:
-                        with anyio.fail_after(self.ping_timeout):
-                            await client.send_ping()
-                    except (TimeoutError, MCPError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-                        outcome = f"health check failed (no answer to ping within {self.ping_timeout:g} s)"
-                        watchers.cancel_scope.cancel()
-                        return
+                        with anyio.fail_after(self.health_timeout):
+                            tools = await self._list_all_tools(client)
+                    except TimeoutError:
+                        outcome = f"health check failed (no answer within {self.health_timeout:g} s)"
+                    except (MCPError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+                        outcome = f"health check failed ({exc})"
+                    else:
+                        if _signature(tools) != _signature(self.tools):
+                            self.tools = tools
+                            log.info("mcp tools changed", extra={"mcp": self.name, "tools": len(tools)})
+                            self._on_tools_changed(self)
+                        continue
+                    watchers.cancel_scope.cancel()
+                    return
 
             watchers.start_soon(on_exit)
-            watchers.start_soon(on_ping_failure)
+            watchers.start_soon(on_probe_failure)
         return outcome
 
     @staticmethod
@@ -237,14 +251,3 @@ class ManagedMcp:
                     f"The {self.name} MCP stopped while running {tool}; it is being restarted, retry shortly."
                 ) from None
             raise McpCallError(f"The {self.name} MCP rejected the call to {tool}: {exc}") from None
-
-    async def ping(self) -> bool:
-        client = self._client
-        if client is None:
-            return False
-        try:
-            with anyio.fail_after(self.ping_timeout):
-                await client.send_ping()
-        except (TimeoutError, MCPError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-            return False
-        return True

@@ -22,9 +22,11 @@ class OrchestratorSettings(CommonSettings):
     annabelle_mcps_root: Path = Field(
         default=REPO_ROOT, description="Folder whose `*_mcp/manifest.json` packages are discovered."
     )
-    mcp_health_interval_seconds: float = Field(default=15.0, gt=0, description="Ping interval per MCP.")
-    mcp_ping_timeout_seconds: float = Field(
-        default=10.0, gt=0, description="A ping unanswered this long restarts the MCP."
+    mcp_health_interval_seconds: float = Field(
+        default=15.0, gt=0, description="Health probe (tools/list) interval per MCP."
+    )
+    mcp_health_timeout_seconds: float = Field(
+        default=10.0, gt=0, description="A health probe unanswered this long restarts the MCP."
     )
     mcp_restart_base_seconds: float = Field(default=0.5, gt=0, description="First restart delay; doubles up to 30 s.")
     mcp_startup_timeout_seconds: float = Field(default=60.0, gt=0, description="Time an MCP gets to initialise.")

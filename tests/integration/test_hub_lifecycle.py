@@ -238,17 +238,27 @@ def test_the_cli_says_how_to_start_the_hub_when_it_is_not_running(
 
 
 def test_a_hung_mcp_is_caught_by_the_health_check_and_restarted(tmp_path: Path) -> None:
-    env = {"MCP_HEALTH_INTERVAL_SECONDS": "0.3", "MCP_PING_TIMEOUT_SECONDS": "0.5"}
+    env = {"MCP_HEALTH_INTERVAL_SECONDS": "0.3", "MCP_HEALTH_TIMEOUT_SECONDS": "0.5"}
     running = start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env=env)
     try:
         pid = running.status()["mcps"]["echo"]["pid"]
-        # The ping (0.5 s) notices before the call's own timeout (2 s): the call ends when the child is replaced.
+        # The probe (0.5 s) notices before the call's own timeout (2 s): the call ends when the child is replaced.
         assert running.call("echo_freeze")["errorCode"] in {"MCP_UNAVAILABLE", "TIMEOUT"}
         deadline = time.monotonic() + 15
         while (echo := running.status()["mcps"]["echo"])["pid"] in (pid, None) or not echo["available"]:
             assert time.monotonic() < deadline, running.log()
             time.sleep(0.1)
-        assert "health check failed" in echo["lastError"]
+        assert "health check failed (no answer within 0.5 s)" in echo["lastError"]
         assert running.call("echo_echo", {"text": "back"})["success"]
+    finally:
+        running.stop()
+
+
+def test_a_healthy_mcp_passes_many_health_probes_without_a_restart(tmp_path: Path) -> None:
+    running = start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env={"MCP_HEALTH_INTERVAL_SECONDS": "0.05"})
+    try:
+        time.sleep(1.5)
+        echo = running.status()["mcps"]["echo"]
+        assert echo["restarts"] == 0 and echo["available"], echo
     finally:
         running.stop()
