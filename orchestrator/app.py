@@ -120,7 +120,7 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
             yield
             await hub.stop()
 
-    def require_token(request: Request) -> None:
+    async def require_token(request: Request) -> None:
         if not tokens_equal(request.headers.get(TOKEN_HEADER), master_token):
             raise StarletteHTTPException(
                 401, f"Missing or wrong {TOKEN_HEADER} header (the token is in $ANNABELLE_HOME/annabelle.token)."

@@ -167,7 +167,7 @@ class Hub:
     # -- what clients read ----------------------------------------------------------------------------------
 
     def tool_listing(self) -> list[dict[str, Any]]:
-        native = [tool.listing() for tool in NATIVE_TOOLS.values()]
+        native = [tool.listing for tool in NATIVE_TOOLS.values()]
         return native + [route.listing() for route in self.router.public_routes()]
 
     def mcps_metadata(self) -> dict[str, dict[str, Any]]:

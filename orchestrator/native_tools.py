@@ -6,6 +6,7 @@ its input schema comes from the model, its description from the docstring.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -21,14 +22,16 @@ if TYPE_CHECKING:
 Handler = Callable[["Hub", Any], Awaitable[Any]]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class NativeTool:
     name: str
     description: str
     params: type[BaseModel]
     handler: Handler
 
+    @functools.cached_property
     def listing(self) -> dict[str, Any]:
+        # Building a JSON schema takes a fraction of a millisecond: once per process is enough.
         return {"name": self.name, "description": self.description, "inputSchema": self.params.model_json_schema()}
 
 
