@@ -20,6 +20,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from filer_mcp.paths import GrantRule, Permission, RealPath
+from shared.validation import error_lines
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +68,7 @@ def parse_grants(text: str, source: Path) -> GrantsFile:
     try:
         return GrantsFile.model_validate(raw)
     except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in exc.errors())
+        problems = "; ".join(error_lines(exc))
         raise GrantsConfigError(
             f"The grants file {source} is invalid: {problems}. "
             'Expected {"grants": [{"path": "/absolute/folder", "permission": "read" or "read-write"}]}; '

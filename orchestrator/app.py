@@ -25,6 +25,7 @@ from orchestrator.errors import StartupError
 from orchestrator.hub import Hub
 from orchestrator.settings import OrchestratorSettings
 from shared.auth import TOKEN_HEADER, load_or_create_token, tokens_equal
+from shared.validation import error_lines
 
 log = logging.getLogger(__name__)
 
@@ -78,13 +79,9 @@ class _TooLarge(Exception):
 
 
 def _describe_request_error(exc: RequestValidationError) -> str:
-    problems = []
-    for error in exc.errors():
-        if error.get("type") == "json_invalid":
-            return "The request body is not valid JSON."
-        where = ".".join(str(part) for part in error["loc"] if part != "body") or "body"
-        problems.append(f"{where}: {error['msg']}")
-    return "Invalid request: " + "; ".join(problems)
+    if any(error.get("type") == "json_invalid" for error in exc.errors()):
+        return "The request body is not valid JSON."
+    return "Invalid request: " + "; ".join(error_lines(exc, root="body", drop=("body",)))
 
 
 def _json_body(model: type[BaseModel]) -> dict[str, Any]:

@@ -7,11 +7,12 @@ unknown fields are rejected so a typo does not silently do nothing.
 from __future__ import annotations
 
 import fnmatch
-import json
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
+
+from shared.validation import load_json_model
 
 MANIFEST_FILENAME = "manifest.json"
 
@@ -60,12 +61,4 @@ class McpManifest(BaseModel):
 
 
 def load_manifest(path: Path) -> McpManifest:
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ManifestError(f"{path}: cannot read manifest ({exc})") from None
-    try:
-        return McpManifest.model_validate(raw)
-    except ValidationError as exc:
-        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or '(root)'}: {e['msg']}" for e in exc.errors())
-        raise ManifestError(f"{path}: {problems}") from None
+    return load_json_model(path, McpManifest, what="manifest", error=ManifestError)

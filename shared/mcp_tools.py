@@ -30,6 +30,7 @@ from pydantic import BaseModel, ValidationError
 from shared.envelope import ErrorCode, fail, ok
 from shared.logs import configure_logging
 from shared.settings import CommonSettings, ConfigError, load_settings
+from shared.validation import error_lines
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +75,7 @@ def envelope_result(envelope: dict[str, Any]) -> CallToolResult:
 
 
 def describe_validation(exc: ValidationError) -> str:
-    parts = [f"{'.'.join(map(str, e['loc'])) or 'arguments'}: {e['msg']}" for e in exc.errors()]
-    return "Invalid arguments: " + "; ".join(parts)
+    return "Invalid arguments: " + "; ".join(error_lines(exc, root="arguments"))
 
 
 def envelope_tool(server: MCPServer, *, name: str | None = None) -> Callable[[FnT], FnT]:
