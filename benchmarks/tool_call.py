@@ -6,6 +6,8 @@ All figures are ratios to baselines measured in the same run (these machines are
   Filer's Guardian scanning off and on, against (a) the same call on a direct `mcp` ClientSession to a Filer
   process and (b) a bare FastAPI echo endpoint on uvicorn. Target: hub p50 ≤ 1.2 × (direct p50 + echo p50).
 - throughput with 32 concurrent clients: hub (scanning off) against the bare echo endpoint. Target ≥ 0.5 ×.
+  The CPU each process (hub, each MCP child, echo server, the benchmark's own client) spends per request is
+  printed beside it, so a shortfall can be placed.
 - start-up to all MCPs ready against the spawn-and-initialise time of the slowest single MCP. Target ≤ 1.5 ×.
 
     python benchmarks/tool_call.py [--calls 2000] [--concurrency 32]
@@ -90,6 +92,27 @@ async def throughput(total: int, concurrency: int, one: Callable[[], Awaitable[A
     return total / (time.perf_counter() - started)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of one process so far (Linux /proc); 0 where /proc is missing."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def throughput_with_cpu(
+    total: int, concurrency: int, one: Callable[[], Awaitable[Any]], servers: dict[str, int]
+) -> dict[str, Any]:
+    """Requests per second, and the CPU milliseconds each process spent per request meanwhile."""
+    before = {name: cpu_seconds(pid) for name, pid in servers.items()}
+    client_before = time.process_time()
+    rps = await throughput(total, concurrency, one)
+    cpu = {name: round((cpu_seconds(pid) - before[name]) / total * 1000, 3) for name, pid in servers.items()}
+    cpu["benchmark_client"] = round((time.process_time() - client_before) / total * 1000, 3)
+    return {"throughput_rps": round(rps, 1), "cpu_ms_per_call": cpu}
+
+
 def filer_env(home: Path, workspace: Path) -> dict[str, str]:
     return {
         **os.environ,
@@ -153,9 +176,10 @@ def hub_root_with_filer_scan(workdir: Path, scan: bool) -> list[str]:
     return ["guardian_mcp"]
 
 
-async def measure_hub(url: str, token: str, calls: int, concurrency: int, with_throughput: bool) -> dict[str, Any]:
+async def measure_hub(hub: Any, calls: int, concurrency: int, with_throughput: bool) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=url, headers={"X-Annabelle-Token": token}, limits=limits) as client:
+    headers = {"X-Annabelle-Token": hub.token}
+    async with httpx.AsyncClient(base_url=hub.url, headers=headers, limits=limits) as client:
         body = {"name": "filer_read_file", "arguments": {"path": "note.txt"}}
 
         async def one() -> None:
@@ -164,11 +188,13 @@ async def measure_hub(url: str, token: str, calls: int, concurrency: int, with_t
 
         result: dict[str, Any] = {"latency": summary(await timed(calls, one))}
         if with_throughput:
-            result["throughput_rps"] = round(await throughput(calls * 2, concurrency, one), 1)
+            servers = {"hub": hub.process.pid}
+            servers.update({f"mcp_{name}": mcp["pid"] for name, mcp in hub.status()["mcps"].items()})
+            result.update(await throughput_with_cpu(calls * 2, concurrency, one, servers))
         return result
 
 
-async def measure_echo(url: str, calls: int, concurrency: int) -> dict[str, Any]:
+async def measure_echo(url: str, pid: int, calls: int, concurrency: int) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
     async with httpx.AsyncClient(base_url=url, limits=limits) as client:
         body = {"name": "filer_read_file", "arguments": {"path": "note.txt"}}
@@ -176,10 +202,8 @@ async def measure_echo(url: str, calls: int, concurrency: int) -> dict[str, Any]
         async def one() -> None:
             (await client.post("/echo", json=body)).raise_for_status()
 
-        return {
-            "latency": summary(await timed(calls, one)),
-            "throughput_rps": round(await throughput(calls * 2, concurrency, one), 1),
-        }
+        latency = summary(await timed(calls, one))
+        return {"latency": latency, **await throughput_with_cpu(calls * 2, concurrency, one, {"echo_server": pid})}
 
 
 def run_hub(workdir: Path, scan: bool) -> tuple[Any, float]:
@@ -212,7 +236,7 @@ async def main(calls: int, concurrency: int) -> dict[str, Any]:
     # Baseline 3: a bare FastAPI echo endpoint.
     echo_process, echo_url = start_echo_server()
     try:
-        results["bare_echo"] = await measure_echo(echo_url, calls, concurrency)
+        results["bare_echo"] = await measure_echo(echo_url, echo_process.pid, calls, concurrency)
     finally:
         echo_process.terminate()
         echo_process.wait()
@@ -221,7 +245,7 @@ async def main(calls: int, concurrency: int) -> dict[str, Any]:
     for label, scan in (("hub_scan_off", False), ("hub_scan_on", True)):
         hub, startup = run_hub(scratch / label, scan)
         try:
-            results[label] = await measure_hub(hub.url, hub.token, calls, concurrency, with_throughput=not scan)
+            results[label] = await measure_hub(hub, calls, concurrency, with_throughput=not scan)
             results[label]["startup_s"] = round(startup, 3)
         finally:
             hub.stop()
