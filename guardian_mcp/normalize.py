@@ -135,7 +135,7 @@ def _unescape(match: re.Match[str]) -> str:
 
 
 def decode_layers(text: str) -> str:
-    """Decode `\\uXXXX` escapes, percent-encoding and HTML entities, repeatedly (double encoding is common)."""
+    """Decode `\\u` escapes (`\\u0041`), percent-encoding and HTML entities, repeatedly (double encoding is common)."""
     for _ in range(_MAX_DECODE_ROUNDS):
         before = text
         if "\\" in text:

@@ -61,6 +61,12 @@ class RunningHub:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
+    def __enter__(self) -> RunningHub:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.stop()
+
     def stop(self) -> int:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGINT)

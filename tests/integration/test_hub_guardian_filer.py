@@ -98,8 +98,7 @@ def test_killing_filer_fails_calls_fast_until_it_is_back_with_its_tools(stack: R
 )
 def test_without_guardian_scanned_calls_follow_the_fail_mode(tmp_path: Path, fail_mode: str, allowed: bool) -> None:
     env = {"GUARDIAN_MCP_ENABLED": "false", "GUARDIAN_FAIL_MODE": fail_mode}
-    running = start_hub(tmp_path, tmp_path / "home", ["guardian_mcp", "filer_mcp"], env=env)
-    try:
+    with start_hub(tmp_path, tmp_path / "home", ["guardian_mcp", "filer_mcp"], env=env) as running:
         assert running.status()["guardian"]["available"] is False
         created = running.call("filer_create_file", {"path": "a.txt", "content": "plain text"})
         listed = running.call("filer_list_files", {})
@@ -108,5 +107,3 @@ def test_without_guardian_scanned_calls_follow_the_fail_mode(tmp_path: Path, fai
             assert created["blocked"] is True and "GUARDIAN_FAIL_MODE=closed" in created["error"]
             assert not (tmp_path / "home" / "workspace" / "a.txt").exists()
         assert running.call("get_status")["success"]  # the hub's own tools are not scanned
-    finally:
-        running.stop()

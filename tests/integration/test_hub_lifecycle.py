@@ -179,25 +179,19 @@ def test_a_required_mcp_that_cannot_start_aborts_start_up_with_a_clear_message(t
 def test_a_non_required_mcp_that_cannot_start_is_reported_and_skipped(tmp_path: Path) -> None:
     root = tmp_path / "mcps-root"
     _write_package(root, "flaky_mcp", {"mcpName": "flaky", "label": "F", "toolGroup": "F"}, "raise SystemExit(2)\n")
-    running = start_hub(tmp_path, tmp_path / "home", ["echo_mcp"])
-    try:
+    with start_hub(tmp_path, tmp_path / "home", ["echo_mcp"]) as running:
         flaky = running.status()["mcps"]["flaky"]
         assert flaky["state"] == "failed" and "code 2" in flaky["lastError"]
         envelope = running.call("flaky_anything")
         assert envelope["errorCode"] == "MCP_UNAVAILABLE" and "not running" in envelope["error"]
         assert running.call("echo_echo", {"text": "ok"})["success"]
-    finally:
-        running.stop()
 
 
 def test_a_disabled_mcp_is_not_started_and_its_tools_say_so(tmp_path: Path) -> None:
-    running = start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env={"ECHO_MCP_ENABLED": "false"})
-    try:
+    with start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env={"ECHO_MCP_ENABLED": "false"}) as running:
         assert running.status()["disabledMcps"] == ["echo"]
         envelope = running.call("echo_echo", {"text": "x"})
         assert envelope["errorCode"] == "MCP_UNAVAILABLE" and "ECHO_MCP_ENABLED=false" in envelope["error"]
-    finally:
-        running.stop()
 
 
 @pytest.fixture
@@ -239,8 +233,7 @@ def test_the_cli_says_how_to_start_the_hub_when_it_is_not_running(
 
 def test_a_hung_mcp_is_caught_by_the_health_check_and_restarted(tmp_path: Path) -> None:
     env = {"MCP_HEALTH_INTERVAL_SECONDS": "0.3", "MCP_HEALTH_TIMEOUT_SECONDS": "0.5"}
-    running = start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env=env)
-    try:
+    with start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env=env) as running:
         pid = running.status()["mcps"]["echo"]["pid"]
         # The probe (0.5 s) notices before the call's own timeout (2 s): the call ends when the child is replaced.
         assert running.call("echo_freeze")["errorCode"] in {"MCP_UNAVAILABLE", "TIMEOUT"}
@@ -250,15 +243,10 @@ def test_a_hung_mcp_is_caught_by_the_health_check_and_restarted(tmp_path: Path) 
             time.sleep(0.1)
         assert "health check failed (no answer within 0.5 s)" in echo["lastError"]
         assert running.call("echo_echo", {"text": "back"})["success"]
-    finally:
-        running.stop()
 
 
 def test_a_healthy_mcp_passes_many_health_probes_without_a_restart(tmp_path: Path) -> None:
-    running = start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env={"MCP_HEALTH_INTERVAL_SECONDS": "0.05"})
-    try:
+    with start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env={"MCP_HEALTH_INTERVAL_SECONDS": "0.05"}) as running:
         time.sleep(1.5)
         echo = running.status()["mcps"]["echo"]
         assert echo["restarts"] == 0 and echo["available"], echo
-    finally:
-        running.stop()
