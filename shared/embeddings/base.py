@@ -1,0 +1,60 @@
+"""The embedder contract every provider implements."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from pydantic import Field
+
+from shared.settings import CommonSettings
+
+
+class EmbeddingError(Exception):
+    """Embedding failed (server unreachable, model missing, bad answer); the message says what to fix.
+
+    Callers must treat it as "no vectors this time", never as a reason to lose a write.
+    """
+
+
+class EmbeddingSettings(CommonSettings):
+    embedding_provider: Literal["local", "ollama", "none"] = Field(
+        default="local", description="`local` (MiniLM, offline), `ollama`, or `none` (no vectors)."
+    )
+    embedding_model: str | None = Field(
+        default=None, description="Model name; default all-MiniLM-L6-v2 (local) or nomic-embed-text (ollama)."
+    )
+    ollama_host: str = Field(default="http://localhost:11434", description="Ollama server for `ollama`.")
+    embedding_cache_dir: Path | None = Field(
+        default=None, description="Vector cache folder; default $ANNABELLE_HOME/data/embedding-cache."
+    )
+
+
+class Embedder(ABC):
+    """Turns texts into L2-normalised float32 vectors of one fixed dimension."""
+
+    provider: str
+    model: str
+
+    @property
+    @abstractmethod
+    def dimension(self) -> int:
+        """Length of every vector (known without loading the model)."""
+
+    @abstractmethod
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed a batch: shape (len(texts), dimension), float32, each row of unit length.
+
+        Raises `EmbeddingError` when the provider cannot answer.
+        """
+
+    async def embed_one(self, text: str) -> np.ndarray:
+        return (await self.embed([text]))[0]
+
+    @property
+    def key(self) -> str:
+        """`provider/model/dimension`: vectors from different keys are never compared or mixed."""
+        return f"{self.provider}/{self.model}/{self.dimension}"
