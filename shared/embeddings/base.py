@@ -54,6 +54,9 @@ class Embedder(ABC):
     async def embed_one(self, text: str) -> np.ndarray:
         return (await self.embed([text]))[0]
 
+    async def aclose(self) -> None:  # noqa: B027 - optional hook, most providers hold nothing open
+        """Release open files and connections (call at shutdown); a later `embed` opens them again."""
+
     @property
     def key(self) -> str:
         """`provider/model/dimension`: vectors from different keys are never compared or mixed."""
