@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.openai_server import FakeOpenAI
 
 
@@ -19,4 +20,11 @@ from tests.fakes.openai_server import FakeOpenAI
 def fake_llm() -> Iterator[FakeOpenAI]:
     """A fresh scripted OpenAI-compatible server on 127.0.0.1 (see tests/fakes/openai_server.py)."""
     with FakeOpenAI() as server:
+        yield server
+
+
+@pytest.fixture
+def fake_ollama() -> Iterator[FakeOllama]:
+    """A fresh fake Ollama embeddings server on 127.0.0.1 (see tests/fakes/ollama_server.py)."""
+    with FakeOllama() as server:
         yield server
