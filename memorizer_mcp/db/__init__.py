@@ -1,0 +1,1 @@
+"""The SQLite database: connection and pragmas (`connection`), and the schema as ordered migrations (`migrations`)."""
