@@ -47,7 +47,7 @@ def _error_text(body: bytes) -> str:
     except ValueError:
         return body.decode("utf-8", "replace").strip()[:300]
     if isinstance(data, dict) and isinstance(data.get("error"), str):
-        return data["error"]
+        return str(data["error"])
     return str(data)[:300]
 
 
@@ -140,7 +140,7 @@ class OllamaEmbedder(Embedder):
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         batch = list(texts)
         if not batch:
-            width = self._dimension or await anyio.to_thread.run_sync(lambda: self.dimension)
+            width: int = await anyio.to_thread.run_sync(self._read_dimension)
             return np.zeros((0, width), dtype=np.float32)
         parts = []
         async with httpx.AsyncClient(timeout=self._timeout, transport=self._transport) as client:
@@ -152,6 +152,9 @@ class OllamaEmbedder(Embedder):
                     raise self._transport_error(exc) from None
                 parts.append(self._parse(response, len(chunk)))
         return np.concatenate(parts)
+
+    def _read_dimension(self) -> int:
+        return self.dimension
 
     def _checked(self, send: Callable[[], httpx.Response], expected: int) -> np.ndarray:
         try:
