@@ -14,6 +14,7 @@ from typing import Any
 
 from memorizer_mcp.learning import TIME_BUDGET, Budget
 from memorizer_mcp.paths import confine
+from memorizer_mcp.secret_filter import find_secret_in, refusal
 from memorizer_mcp.service import Memory
 from memorizer_mcp.timestamps import db_moment
 from memorizer_mcp.transfer import (
@@ -111,6 +112,9 @@ class Exchange:
             raise InvalidArguments(str(exc)) from None
         result: dict[str, Any] = {"changes_applied": 0, "fields_updated": []}
         if data.profile is not None:
+            kind = find_secret_in(data.profile)
+            if kind is not None:
+                raise InvalidArguments(refusal(f"The profile in {name}", kind))
             await memory.offload(memory.profiles.replace, agent_id, data.profile, f"Imported from {name}", memory.now())
             result.update(changes_applied=1, fields_updated=["profile"])
             return result

@@ -16,23 +16,13 @@ from memorizer_mcp.dotpath import PathError, set_path
 from memorizer_mcp.params import MAX_TEXT_BYTES, TIMELINE_SOURCES, limit_text, require_text
 from memorizer_mcp.profiles import default_profile
 from memorizer_mcp.projects import project_dict, source_dict
-from memorizer_mcp.secret_filter import find_secret, refusal
+from memorizer_mcp.secret_filter import find_secret_in, refusal
 from memorizer_mcp.service import Memory
 from memorizer_mcp.skills import skill_dict
 from memorizer_mcp.timestamps import db_moment
 from shared.mcp_tools import InvalidArguments, ToolFailure
 
 ALL_AGENTS = "*"
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [text for key, item in value.items() for text in (*_strings(key), *_strings(item))]
-    if isinstance(value, list):
-        return [text for item in value for text in _strings(item)]
-    return []
 
 
 def _moment(field: str, value: str | None) -> str | None:
@@ -66,7 +56,7 @@ class Records:
         stored, _ = self.memory.profiles.get(agent_id)
         profile = stored if stored is not None else default_profile()
         for path, value in updates.items():
-            kind = next((k for k in map(find_secret, _strings(value)) if k), None)
+            kind = find_secret_in(value)
             if kind is not None:
                 raise InvalidArguments(refusal(f"The value for {path}", kind))
             try:

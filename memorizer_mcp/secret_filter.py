@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 # Assignment-style secrets: `password = hunter2`, `pwd: "x"`, `secret=...`. The value is anything up to
 # whitespace or a quote, as in the original.
@@ -68,6 +69,19 @@ def find_secret(text: str) -> str | None:
         if secret.pattern.search(text):
             return secret.kind
     return None
+
+
+def find_secret_in(value: Any) -> str | None:
+    """`find_secret` over every string inside a JSON value (object keys included)."""
+    if isinstance(value, str):
+        return find_secret(value)
+    if isinstance(value, dict):
+        items: list[Any] = [*value.keys(), *value.values()]
+    elif isinstance(value, list):
+        items = value
+    else:
+        return None
+    return next(filter(None, map(find_secret_in, items)), None)
 
 
 def is_safe(text: str) -> bool:

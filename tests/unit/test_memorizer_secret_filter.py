@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memorizer_mcp.secret_filter import PATTERNS, find_secret, is_safe, redact, refusal
+from memorizer_mcp.secret_filter import PATTERNS, find_secret, find_secret_in, is_safe, redact, refusal
 
 # Fake credentials assembled at run time, so this file never holds a string a secret scanner would flag.
 A = "a1B2c3D4e5F6g7H8i9J0"  # 20 characters
@@ -104,3 +104,9 @@ def test_the_filter_stays_fast_on_a_megabyte_of_text() -> None:
     started = time.perf_counter()
     assert find_secret(text) is None
     assert time.perf_counter() - started < 2.0
+
+
+def test_secrets_are_found_anywhere_inside_a_json_value() -> None:
+    assert find_secret_in({"user_info": {"name": "Ana", "notes": ["wifi", "pwd: x1"]}}) == "password"
+    assert find_secret_in({"password: hunter2": True}) == "password"
+    assert find_secret_in({"tools": ["vim", 3, None], "name": "Ana"}) is None

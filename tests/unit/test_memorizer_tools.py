@@ -524,6 +524,10 @@ async def test_imported_facts_pass_the_secret_filter_and_bad_entries_are_reporte
             ("Likes jazz", 0.9, "2025-05-01 10:00:00")
         ]
         await refused(client, "import_memory", "TOOL_ERROR", file_path="missing.json")
+        (folder / "profile.json").write_text('{"accounts": {"bank": "password=letmein"}}', encoding="utf-8")
+        error = await refused(client, "import_memory", "INVALID_ARGUMENTS", file_path="profile.json")
+        assert "password" in error and "letmein" not in error
+        assert (await ok(client, "get_profile"))["last_updated"] is None
         (folder / "bad.json").write_text("{not json", encoding="utf-8")
         assert "not valid JSON" in await refused(client, "import_memory", "INVALID_ARGUMENTS", file_path="bad.json")
 
