@@ -164,13 +164,23 @@ class FactStore:
                     deleted.append(fact_id)
         return updated, deleted
 
-    def store_vectors(self, key: str, items: list[tuple[int, np.ndarray]], now: str) -> None:
+    def store_vectors(self, key: str, items: list[tuple[int, str, np.ndarray]], now: str) -> list[int]:
+        """Save `(fact id, the text embedded, vector)`; the ids saved.
+
+        A vector is saved only if its fact still exists with that text: an embedding can finish after the fact
+        was deleted or rewritten, and must then not come back as a stale vector.
+        """
+        saved = []
         with self.db.transaction() as conn:
-            conn.executemany(
-                "INSERT OR REPLACE INTO fact_vectors (fact_id, embedder_key, vector, created_at)"
-                " SELECT id, ?, ?, ? FROM facts WHERE id = ?",
-                [(key, vector_blob(vector), now, fact_id) for fact_id, vector in items],
-            )
+            for fact_id, text, vector in items:
+                cursor = conn.execute(
+                    "INSERT OR REPLACE INTO fact_vectors (fact_id, embedder_key, vector, created_at)"
+                    " SELECT id, ?, ?, ? FROM facts WHERE id = ? AND fact = ?",
+                    (key, vector_blob(vector), now, fact_id, text),
+                )
+                if cursor.rowcount:
+                    saved.append(fact_id)
+        return saved
 
     def mark_accessed(self, fact_ids: list[int], now: str) -> None:
         if not fact_ids:

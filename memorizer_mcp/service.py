@@ -162,18 +162,19 @@ class Memory:
                     extra={"embedder": embedder.key, "error": str(exc), "facts": len(items) - stored},
                 )
                 return stored
-            pairs = [
-                (fact_id, np.asarray(vector, dtype=np.float32))
-                for (fact_id, _), vector in zip(batch, vectors, strict=True)
+            triples = [
+                (fact_id, text, np.asarray(vector, dtype=np.float32))
+                for (fact_id, text), vector in zip(batch, vectors, strict=True)
             ]
-            await self.offload(self._save_vectors, embedder.key, agent_id, pairs)
-            stored += len(pairs)
+            stored += await self.offload(self._save_vectors, embedder.key, agent_id, triples)
         return stored
 
-    def _save_vectors(self, key: str, agent_id: str, pairs: list[tuple[int, np.ndarray]]) -> None:
-        # SQLite first (the store of record), then the in-memory matrix if it is loaded.
-        self.facts.store_vectors(key, pairs, self.now())
-        self.index.upsert(key, agent_id, pairs)
+    def _save_vectors(self, key: str, agent_id: str, triples: list[tuple[int, str, np.ndarray]]) -> int:
+        # SQLite first (the store of record), then the in-memory matrix if it is loaded: only the vectors SQLite
+        # kept, so a fact deleted or rewritten while it was being embedded leaves no ghost in the matrix.
+        saved = set(self.facts.store_vectors(key, triples, self.now()))
+        self.index.upsert(key, agent_id, [(fact_id, vector) for fact_id, _, vector in triples if fact_id in saved])
+        return len(saved)
 
     # -- fact tools ----------------------------------------------------------------------------------------------
 

@@ -1,16 +1,23 @@
-"""The facts store below the tools: similarity candidates at scale, and writes from many threads at once."""
+"""The facts store below the tools: similarity candidates at scale, writes from many threads at once, and
+vectors that finish after their fact changed."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from memorizer_mcp import facts as facts_module
 from memorizer_mcp.db.connection import Database
 from memorizer_mcp.db.migrations import migrate
 from memorizer_mcp.facts import FactStore
+from memorizer_mcp.service import Memory
+from memorizer_mcp.settings import MemorizerSettings
+from tests.fakes.embedder import FakeEmbedder
 
 NOW = "2026-11-21 10:00:00"
 
@@ -75,3 +82,42 @@ def test_concurrent_writes_lose_nothing_and_store_each_text_once(store: FactStor
     assert errors == []
     _, total = store.list("annabelle", None, 1)
     assert total == 40 + 6 * 40
+
+
+class SlowEmbedder(FakeEmbedder):
+    """Waits for `release` before answering: lets a test change a fact while it is being embedded."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.started = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.started.set()
+        await self.release.wait()
+        return await super().embed(texts)
+
+
+async def test_a_fact_deleted_or_rewritten_while_being_embedded_gets_no_stale_vector(tmp_path: Path) -> None:
+    embedder = SlowEmbedder()
+    settings = MemorizerSettings(annabelle_home=tmp_path, _env_file=None)  # type: ignore[call-arg]
+    memory = Memory.open(settings, embedder)
+    gone = asyncio.create_task(memory.store_fact("annabelle", "Owns a kayak", "background", None))
+    await embedder.started.wait()
+    await memory.offload(memory.facts.delete, "annabelle", 1)
+    embedder.release.set()
+    assert (await gone)["vector"].startswith("missing")
+
+    embedder.started.clear()
+    embedder.release.clear()
+    kept = asyncio.create_task(memory.store_fact("annabelle", "Owns a canoe", "background", None))
+    await embedder.started.wait()
+    await memory.offload(memory.facts.update, "annabelle", 2, "Owns a sailing boat", None, memory.now())
+    embedder.release.set()
+    await kept
+    assert memory.facts.count_with_vectors("annabelle", embedder.key) == 0
+    # The rewritten fact is embedded again by a backfill, from its current text.
+    assert (await memory.backfill_embeddings("annabelle", 10))["embedded"] == 1
+    found = await memory.search_facts("annabelle", "sailing boat", 1)
+    assert (found.fact_ids, found.mode) == ([2], "hybrid")
+    memory.close()
