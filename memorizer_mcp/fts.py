@@ -15,6 +15,10 @@ MAX_TOKENS = 64
 """More tokens than this add nothing to relevance but make every query slower."""
 
 MAX_LIKE_KEYWORDS = 32
+MAX_LIKE_KEYWORD_CHARS = 200
+"""SQLite refuses LIKE patterns over 50,000 bytes; a keyword is cut to its first 200 characters long before."""
+MAX_SUBSTRING_QUERY_CHARS = 1000
+"""The longest text a tool searches for as one substring (search_conversations, timeline, contact names)."""
 _TOKEN = re.compile(r"[^\W_]+")
 
 
@@ -45,9 +49,9 @@ def escape_like(text: str) -> str:
 
 def like_keywords(text: str) -> list[str]:
     """The original's fallback keywords: lower-cased words longer than two characters, else the whole text."""
-    words = [word for word in text.lower().split() if len(word) > 2]
+    words = [word[:MAX_LIKE_KEYWORD_CHARS] for word in text.lower().split() if len(word) > 2]
     if not words:
-        stripped = text.strip().lower()
+        stripped = text.strip().lower()[:MAX_LIKE_KEYWORD_CHARS]
         return [stripped] if stripped else []
     return list(dict.fromkeys(words))[:MAX_LIKE_KEYWORDS]
 

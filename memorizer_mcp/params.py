@@ -10,6 +10,7 @@ from typing import Annotated, Literal, get_args
 
 from pydantic import Field
 
+from memorizer_mcp.fts import MAX_SUBSTRING_QUERY_CHARS
 from shared.mcp_tools import InvalidArguments
 
 DEFAULT_AGENT_ID = "annabelle"
@@ -49,6 +50,15 @@ def limit_text(field: str, value: str | None) -> None:
         raise InvalidArguments(
             f"{field} is too long: {size:,} bytes; the limit is 1 MB ({MAX_TEXT_BYTES:,} bytes). "
             "Store a summary instead, or keep the full text in a file."
+        )
+
+
+def limit_substring_query(field: str, value: str | None) -> None:
+    """A text searched for as one substring must stay short enough for SQLite's LIKE (and useful)."""
+    if value is not None and len(value) > MAX_SUBSTRING_QUERY_CHARS:
+        raise InvalidArguments(
+            f"{field} is {len(value):,} characters; a substring search takes at most {MAX_SUBSTRING_QUERY_CHARS:,}. "
+            "Search for a distinctive part of the text."
         )
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from memorizer_mcp.contacts import contact_dict
 from memorizer_mcp.conversations import conversation_dict
 from memorizer_mcp.dotpath import PathError, set_path
-from memorizer_mcp.params import MAX_TEXT_BYTES, TIMELINE_SOURCES, limit_text, require_text
+from memorizer_mcp.params import MAX_TEXT_BYTES, TIMELINE_SOURCES, limit_substring_query, limit_text, require_text
 from memorizer_mcp.profiles import default_profile
 from memorizer_mcp.projects import project_dict, source_dict
 from memorizer_mcp.secret_filter import find_secret_in, refusal
@@ -75,6 +75,7 @@ class Records:
         self, agent_id: str, query: str, limit: int, date_from: str | None, date_to: str | None
     ) -> dict[str, Any]:
         query = require_text("query", query)
+        limit_substring_query("query", query)
         start = _moment("date_from", date_from)
         try:
             end = db_moment(date_to, end_of_day=True) if date_to else None
@@ -147,6 +148,7 @@ class Records:
         return {"contact_id": contact_id, "created_at": self.memory.now()}
 
     def list_contacts(self, agent_id: str, filters: dict[str, Any], limit: int) -> dict[str, Any]:
+        limit_substring_query("name", filters.get("name"))
         rows, total = self.memory.contacts.list(agent_id, filters, limit)
         return {"contacts": [contact_dict(row) for row in rows], "total_count": total}
 
@@ -272,7 +274,7 @@ class Records:
         assert start is not None
         if end < start:
             raise InvalidArguments(f"date_to ({end}) is before date_from ({start}).")
-        limit_text("query", query)
+        limit_substring_query("query", query)
         sources = list(dict.fromkeys(categories)) if categories else list(TIMELINE_SOURCES)
         keyword = query.strip() if query and query.strip() else None
         events, total = self.memory.timeline.query(agent_id, start, end, sources, keyword, limit)

@@ -74,7 +74,7 @@ async def test_no_search_text_makes_retrieval_fail(embedder: FakeEmbedder, query
     async with Client(server) as client:
         await ok(client, "store_fact", fact="Likes green tea (not coffee) AND cake*", category="preference")
         found = await ok(client, "retrieve_memories", query=query)
-        events = await ok(client, "query_timeline", date_from="2020-01-01", query=query)
+        events = await ok(client, "query_timeline", date_from="2020-01-01", query=query[:1000])
     assert found["search_mode"] in {"hybrid", "fts", "like"}
     assert isinstance(events["events"], list)
 
@@ -185,3 +185,32 @@ async def test_odd_but_valid_unicode_is_kept_exactly(embedder: FakeEmbedder) -> 
         found = await call(client, "retrieve_memories", query="café 日本語")
     assert listed["facts"][0]["fact"] == text
     assert found["success"]
+
+
+async def test_a_giant_single_word_query_falls_back_without_overflowing_like(embedder: FakeEmbedder) -> None:
+    # SQLite refuses LIKE patterns over 50,000 bytes ("pattern too complex"): keywords are cut well before.
+    word = "z" * 60_000
+    async with Client(server) as client:
+        await ok(client, "store_fact", fact="Likes tea", category="preference")
+        await ok(client, "store_conversation", user_message="hello there", agent_response="hi")
+        found = await ok(client, "retrieve_memories", query=word)
+    assert found["facts"][0]["fact"] == "Likes tea"  # the vector side always proposes neighbours
+    assert found["conversations"] == []
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "field"),
+    [
+        ("search_conversations", {"query": "q" * 1001}, "query"),
+        ("query_timeline", {"date_from": "2020-01-01", "query": "q" * 1001}, "query"),
+        ("list_contacts", {"name": "n" * 1001}, "name"),
+    ],
+)
+async def test_substring_searches_refuse_texts_too_long_to_be_a_substring(
+    embedder: FakeEmbedder, tool: str, arguments: dict[str, Any], field: str
+) -> None:
+    async with Client(server) as client:
+        await ok(client, "store_conversation", user_message="hello there", agent_response="hi")
+        await ok(client, "create_contact", name="Ana", email="ana@example.com")
+        error = await refused(client, tool, "INVALID_ARGUMENTS", **arguments)
+    assert error.startswith(f"{field} is 1,001 characters")
