@@ -195,7 +195,7 @@ async def measure_size(size: int, queries: int, stores: int, folder: Path) -> di
     plain_s = time.perf_counter() - started
     memory.close()
 
-    result = {
+    result: dict[str, Any] = {
         "facts": size,
         "build_s": round(build_s, 2),
         "load_ms": round(first_s * 1000, 1),

@@ -40,7 +40,7 @@ class ContactStore:
             )
             return int(cursor.lastrowid or 0), None
 
-    def list(self, agent_id: str, filters: dict[str, Any], limit: int) -> tuple[list[Row], int]:
+    def listing(self, agent_id: str, filters: dict[str, Any], limit: int) -> tuple[list[Row], int]:
         where, params = ["agent_id = ?"], [agent_id]
         if filters.get("email"):
             where.append("lower(email) = lower(?)")

@@ -102,11 +102,13 @@ class ConversationStore:
         )
         params = [value for pattern in patterns for value in (pattern, pattern)]
         with self.db.reading() as conn:
-            return conn.execute(
-                f"SELECT * FROM conversations WHERE agent_id = ? AND ({condition})"
-                " ORDER BY created_at DESC, rowid DESC LIMIT ?",
-                (agent_id, *params, limit),
-            ).fetchall()
+            return list(
+                conn.execute(
+                    f"SELECT * FROM conversations WHERE agent_id = ? AND ({condition})"
+                    " ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                    (agent_id, *params, limit),
+                )
+            )
 
     _UNPROCESSED = (
         "FROM conversations c WHERE c.agent_id = ? AND c.facts_extracted_at IS NULL"
@@ -128,10 +130,12 @@ class ConversationStore:
 
     def recent(self, agent_id: str, limit: int) -> list[Row]:
         with self.db.reading() as conn:
-            return conn.execute(
-                "SELECT * FROM conversations WHERE agent_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
-                (agent_id, limit),
-            ).fetchall()
+            return list(
+                conn.execute(
+                    "SELECT * FROM conversations WHERE agent_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                    (agent_id, limit),
+                )
+            )
 
     def stats(self, agent_id: str) -> dict[str, Any]:
         with self.db.reading() as conn:

@@ -51,14 +51,17 @@ def parse_path(path: str) -> list[Step]:
 def _child_container(parent: dict[str, Any], step: Step, walked: str) -> dict[str, Any] | list[Any]:
     """The object (or list, for `key[n]`) at `parent[step.key]`, created if missing or null."""
     current = parent.get(step.key)
-    want: type = list if step.index is not None else dict
+    want_list = step.index is not None
     if current is None:
-        current = want()
-        parent[step.key] = current
-    if not isinstance(current, want):
-        shape = "a list" if isinstance(current, list) else "an object" if isinstance(current, dict) else "a value"
-        raise PathError(f"'{walked}' is {shape}, not {'a list' if want is list else 'an object'}; it is left unchanged")
-    return current
+        created: dict[str, Any] | list[Any] = [] if want_list else {}
+        parent[step.key] = created
+        return created
+    if want_list and isinstance(current, list):
+        return current
+    if not want_list and isinstance(current, dict):
+        return current
+    shape = "a list" if isinstance(current, list) else "an object" if isinstance(current, dict) else "a value"
+    raise PathError(f"'{walked}' is {shape}, not {'a list' if want_list else 'an object'}; it is left unchanged")
 
 
 def set_path(document: dict[str, Any], path: str, value: Any) -> None:

@@ -94,7 +94,8 @@ class FactStore:
         taking 30 ms. The overlap rule itself is then applied exactly (dedup.similar).
         """
         words = sorted(dedup.keywords(text))[:MAX_KEYWORDS]
-        rare, common = [], []
+        rare: list[str] = []
+        common: list[str] = []
         for word in words:
             query = fts_query(word)
             if query is None:
@@ -200,7 +201,7 @@ class FactStore:
         with self.db.reading():
             return self._get(agent_id, fact_id)
 
-    def list(self, agent_id: str, category: str | None, limit: int, offset: int = 0) -> tuple[list[Row], int]:
+    def listing(self, agent_id: str, category: str | None, limit: int, offset: int = 0) -> tuple[list[Row], int]:
         where, params = "agent_id = ?", [agent_id]
         if category:
             where += " AND category = ?"
@@ -215,10 +216,12 @@ class FactStore:
 
     def oldest(self, agent_id: str, category: str, limit: int) -> list[Row]:
         with self.db.reading() as conn:
-            return conn.execute(
-                "SELECT * FROM facts WHERE agent_id = ? AND category = ? ORDER BY created_at ASC, id ASC LIMIT ?",
-                (agent_id, category, limit),
-            ).fetchall()
+            return list(
+                conn.execute(
+                    "SELECT * FROM facts WHERE agent_id = ? AND category = ? ORDER BY created_at ASC, id ASC LIMIT ?",
+                    (agent_id, category, limit),
+                )
+            )
 
     def by_ids(self, agent_id: str, fact_ids: list[int]) -> dict[int, Row]:
         if not fact_ids:
@@ -302,9 +305,11 @@ class FactStore:
 
     def all_for_export(self, agent_id: str) -> list[Row]:
         with self.db.reading() as conn:
-            return conn.execute(
-                "SELECT * FROM facts WHERE agent_id = ? ORDER BY category, created_at DESC, id DESC", (agent_id,)
-            ).fetchall()
+            return list(
+                conn.execute(
+                    "SELECT * FROM facts WHERE agent_id = ? ORDER BY category, created_at DESC, id DESC", (agent_id,)
+                )
+            )
 
     def fts_available(self) -> bool:
         with self.db.reading() as conn:

@@ -80,7 +80,7 @@ class ProjectStore:
             ).fetchone()
             return row
 
-    def list(self, agent_id: str, filters: dict[str, Any], limit: int) -> tuple[list[Row], int]:
+    def listing(self, agent_id: str, filters: dict[str, Any], limit: int) -> tuple[list[Row], int]:
         where, params = ["agent_id = ?"], [agent_id]
         for column in ("status", "type", "company", "priority"):
             if filters.get(column):
@@ -165,7 +165,8 @@ class ProjectStore:
             return str(row["name"])
 
     def sources(self, agent_id: str, project_id: int | None, mcp_name: str | None, limit: int) -> tuple[list[Row], int]:
-        where, params = ["p.agent_id = ?"], [agent_id]
+        where: list[str] = ["p.agent_id = ?"]
+        params: list[Any] = [agent_id]
         if project_id is not None:
             where.append("ps.project_id = ?")
             params.append(project_id)
@@ -187,4 +188,4 @@ class ProjectStore:
                 " AND project_id IN (SELECT id FROM projects WHERE agent_id = ?)",
                 (status, checked_at, now, source_id, agent_id),
             )
-            return cursor.rowcount > 0
+            return bool(cursor.rowcount > 0)

@@ -100,7 +100,7 @@ class Records:
         return result
 
     def list_skills(self, agent_id: str, enabled: bool | None, trigger_type: str | None) -> dict[str, Any]:
-        rows = self.memory.skills.list(None if agent_id == ALL_AGENTS else agent_id, enabled, trigger_type)
+        rows = self.memory.skills.listing(None if agent_id == ALL_AGENTS else agent_id, enabled, trigger_type)
         return {"skills": [skill_dict(row) for row in rows], "total_count": len(rows)}
 
     def get_skill(self, agent_id: str, skill_id: int) -> dict[str, Any]:
@@ -149,7 +149,7 @@ class Records:
 
     def list_contacts(self, agent_id: str, filters: dict[str, Any], limit: int) -> dict[str, Any]:
         limit_substring_query("name", filters.get("name"))
-        rows, total = self.memory.contacts.list(agent_id, filters, limit)
+        rows, total = self.memory.contacts.listing(agent_id, filters, limit)
         return {"contacts": [contact_dict(row) for row in rows], "total_count": total}
 
     def update_contact(self, agent_id: str, contact_id: int, changes: dict[str, Any]) -> dict[str, Any]:
@@ -192,7 +192,7 @@ class Records:
         return {"project_id": project_id, "created_at": self.memory.now()}
 
     def list_projects(self, agent_id: str, filters: dict[str, Any], limit: int) -> dict[str, Any]:
-        rows, total = self.memory.projects.list(agent_id, filters, limit)
+        rows, total = self.memory.projects.listing(agent_id, filters, limit)
         return {"projects": [project_dict(row) for row in rows], "total_count": total}
 
     def update_project(self, agent_id: str, project_id: int, changes: dict[str, Any]) -> dict[str, Any]:
@@ -262,7 +262,7 @@ class Records:
         agent_id: str,
         date_from: str,
         date_to: str | None,
-        categories: list[str] | None,
+        categories: Sequence[str] | None,
         query: str | None,
         limit: int,
     ) -> dict[str, Any]:

@@ -219,7 +219,7 @@ class Memory:
         return {"deleted_fact": row["fact"], "fact_id": fact_id}
 
     def list_facts(self, agent_id: str, category: str | None, limit: int) -> dict[str, Any]:
-        rows, total = self.facts.list(agent_id, category, limit)
+        rows, total = self.facts.listing(agent_id, category, limit)
         return {"facts": [fact_dict(row) for row in rows], "total_count": total}
 
     # -- search ------------------------------------------------------------------------------------------------

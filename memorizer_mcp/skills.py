@@ -107,8 +107,9 @@ class SkillStore:
             )
             return int(cursor.lastrowid or 0), False
 
-    def list(self, agent_id: str | None, enabled: bool | None, trigger_type: str | None) -> list[Row]:
-        where, params = ["1 = 1"], []
+    def listing(self, agent_id: str | None, enabled: bool | None, trigger_type: str | None) -> list[Row]:
+        where: list[str] = ["1 = 1"]
+        params: list[Any] = []
         if agent_id is not None:
             where.append("agent_id = ?")
             params.append(agent_id)
@@ -119,9 +120,11 @@ class SkillStore:
             where.append("trigger_type = ?")
             params.append(trigger_type)
         with self.db.reading() as conn:
-            return conn.execute(
-                f"SELECT * FROM skills WHERE {' AND '.join(where)} ORDER BY created_at DESC, id DESC", params
-            ).fetchall()
+            return list(
+                conn.execute(
+                    f"SELECT * FROM skills WHERE {' AND '.join(where)} ORDER BY created_at DESC, id DESC", params
+                )
+            )
 
     def get(self, agent_id: str, skill_id: int) -> Row | None:
         with self.db.reading() as conn:
@@ -147,7 +150,7 @@ class SkillStore:
                 f"UPDATE skills SET {', '.join([*assignments, 'updated_at = ?'])} WHERE id = ? AND agent_id = ?",
                 (*values, now, skill_id, agent_id),
             )
-            return cursor.rowcount > 0
+            return bool(cursor.rowcount > 0)
 
     def delete(self, agent_id: str, skill_id: int) -> Row | None:
         with self.db.transaction() as conn:

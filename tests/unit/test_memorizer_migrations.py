@@ -209,7 +209,7 @@ def test_the_original_database_then_serves_the_memorizer(tmp_path: Path) -> None
     from memorizer_mcp.facts import FactStore
 
     facts = FactStore(db)
-    rows, total = facts.list("main", None, 10)
+    rows, total = facts.listing("main", None, 10)
     assert total == 1 and rows[0]["fact"] == "Prefers dark mode"
     # No vectors survive from the original (their model is unknown): every fact is waiting for a backfill.
     _, missing = facts.missing_vectors("hexa-puffs", "local/all-MiniLM-L6-v2/384", 10)

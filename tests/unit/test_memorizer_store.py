@@ -80,7 +80,7 @@ def test_concurrent_writes_lose_nothing_and_store_each_text_once(store: FactStor
     for thread in threads:
         thread.join()
     assert errors == []
-    _, total = store.list("annabelle", None, 1)
+    _, total = store.listing("annabelle", None, 1)
     assert total == 40 + 6 * 40
 
 
