@@ -1,0 +1,1 @@
+"""The Thinker: the agent runtime (context, LLM loop, sessions, cost controls)."""
