@@ -4,12 +4,12 @@ Tool outcomes are always HTTP 200 with the bare envelope; 4xx is only for faults
 (auth, malformed JSON, missing `name`, body too large), each with a readable `error`.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: FastAPI reads the endpoint annotations at runtime, and the
+# `Depends(caller)` they name is local to create_app.
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import anyio
 from fastapi import APIRouter, Depends, FastAPI, Request
@@ -21,15 +21,46 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from orchestrator.agents import AgentError, AgentManager, child_environment
 from orchestrator.errors import StartupError
 from orchestrator.hub import Hub
 from orchestrator.settings import OrchestratorSettings
+from shared.agents import AgentDefinition, load_agents_config
 from shared.auth import TOKEN_HEADER, load_or_create_token, tokens_equal
 from shared.validation import error_lines
 
 log = logging.getLogger(__name__)
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+class MessageRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    message: str = Field(min_length=1, max_length=100_000, description="What the user says.")
+    chatId: str = Field(
+        default="http", min_length=1, max_length=200, description="Conversation id on the http channel."
+    )
+
+
+class ResumeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    resetWindow: bool = Field(default=False, description="Also forget the token usage that caused the pause.")
+
+
+class SkillRequest(BaseModel):
+    """The Thinker's `/execute-skill` body, checked here so mistakes get a 400 from the hub."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    skillId: int | str | None = None
+    skillName: str | None = None
+    instructions: str = Field(min_length=1)
+    maxSteps: int = Field(default=10, ge=1, le=50)
+    noTools: bool = False
+    requiredTools: list[str] | None = None
+    chatId: str | None = None
 
 
 class ToolCallRequest(BaseModel):
@@ -101,9 +132,18 @@ async def _parse_body(request: Request, model: type[ModelT]) -> ModelT:
 
 
 def create_app(settings: OrchestratorSettings) -> FastAPI:
+    """Build the hub's app; raises `AgentsConfigError` when agents.json is invalid."""
     token = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
     master_token = token or load_or_create_token(settings.annabelle_home)
     hub = Hub(settings)
+    agents = AgentManager(
+        load_agents_config(settings.agents_config),
+        config_path=settings.agents_config,
+        hub_url=f"http://127.0.0.1:{settings.orchestrator_port}",
+        default_port=settings.thinker_port,
+        startup_timeout=settings.thinker_startup_timeout_seconds,
+        environ=child_environment(),
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -114,14 +154,27 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
                 log.critical(str(exc))
                 await hub.stop()
                 raise
+            agents.attach(tasks)
             yield
+            await agents.stop()
             await hub.stop()
 
+    unauthorized = f"Missing or wrong {TOKEN_HEADER} header (the token is in $ANNABELLE_HOME/annabelle.token)."
+
     async def require_token(request: Request) -> None:
+        """The master token: everything but the tool endpoints needs it."""
         if not tokens_equal(request.headers.get(TOKEN_HEADER), master_token):
-            raise StarletteHTTPException(
-                401, f"Missing or wrong {TOKEN_HEADER} header (the token is in $ANNABELLE_HOME/annabelle.token)."
-            )
+            raise StarletteHTTPException(401, unauthorized)
+
+    async def caller(request: Request) -> AgentDefinition | None:
+        """The master token (None) or an agent's token (that agent, limited to its tools)."""
+        given = request.headers.get(TOKEN_HEADER)
+        if tokens_equal(given, master_token):
+            return None
+        agent = agents.agent_for_token(given)
+        if agent is None:
+            raise StarletteHTTPException(401, unauthorized)
+        return agent
 
     app = FastAPI(
         title="Annabelle hub",
@@ -133,6 +186,7 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         openapi_url=None,
     )
     app.state.hub = hub
+    app.state.agents = agents
     app.add_middleware(BodySizeLimit, limit=settings.orchestrator_max_body_bytes)
 
     @app.exception_handler(RequestValidationError)
@@ -169,22 +223,78 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         return get_swagger_ui_html(openapi_url="/openapi.json", title="Annabelle hub API")
 
     api = APIRouter(dependencies=[Depends(require_token)])
+    tools_api = APIRouter()
 
     @api.get("/status", tags=["hub"])
     async def status() -> dict[str, Any]:
         """MCP servers (state, pid, restarts, last error), tool counts and Guardian statistics."""
         return hub.status()
 
-    @api.get("/tools/list", tags=["tools"])
-    async def tools_list() -> dict[str, Any]:
-        """Every routed tool (`{mcpName}_{tool}`, tagged descriptions, input schemas) and per-MCP metadata."""
-        return {"tools": hub.tool_listing(), "mcps": hub.mcps_metadata()}
+    @tools_api.get("/tools/list", tags=["tools"])
+    async def tools_list(agent: Annotated[AgentDefinition | None, Depends(caller)]) -> dict[str, Any]:
+        """Every tool the caller may use (`{mcpName}_{tool}`, tagged descriptions, schemas) and per-MCP metadata.
 
-    @api.post("/tools/call", tags=["tools"], openapi_extra=_json_body(ToolCallRequest))
-    async def tools_call(request: Request) -> JSONResponse:
+        An agent's token sees only the tools its `allowedTools`/`deniedTools` let it use."""
+        return {"tools": hub.tool_listing(agent), "mcps": hub.mcps_metadata()}
+
+    @tools_api.post("/tools/call", tags=["tools"], openapi_extra=_json_body(ToolCallRequest))
+    async def tools_call(request: Request, agent: Annotated[AgentDefinition | None, Depends(caller)]) -> JSONResponse:
         """Run a tool. Always HTTP 200 with the envelope `{success, data?, error?, errorCode?, blocked?}`."""
         call = await _parse_body(request, ToolCallRequest)
-        return JSONResponse(await hub.call(call.name, call.arguments))
+        return JSONResponse(await hub.call(call.name, call.arguments, agent=agent))
+
+    @api.post("/message", tags=["agents"], openapi_extra=_json_body(MessageRequest))
+    async def message(request: Request) -> JSONResponse:
+        """Chat with the agent bound to the `http` channel: `{success, reply}`, or `{success: false, paused: true}`."""
+        body = await _parse_body(request, MessageRequest)
+        try:
+            agent_id = agents.resolve("http", body.chatId)
+            answer = await agents.process_message(agent_id, text=body.message, chat_id=body.chatId, channel="http")
+        except (AgentError, LookupError) as exc:
+            return JSONResponse({"success": False, "error": str(exc)})
+        if answer.get("paused"):
+            error = answer.get("error") or f"The agent {agent_id!r} is paused by its cost controls."
+            return JSONResponse(
+                {"success": False, "paused": True, "error": f"{error} POST /agents/{agent_id}/resume to resume."}
+            )
+        if not answer.get("success"):
+            return JSONResponse({"success": False, "error": answer.get("error") or "The agent could not answer."})
+        return JSONResponse(
+            {
+                "success": True,
+                "reply": answer.get("response", ""),
+                "agentId": agent_id,
+                "toolsUsed": answer.get("toolsUsed", []),
+            }
+        )
+
+    @api.get("/agents", tags=["agents"])
+    async def list_agents() -> dict[str, Any]:
+        """The agents of agents.json: state, url, pid, model, paused."""
+        return {"agents": agents.describe()}
+
+    @api.post("/agents/{agent_id}/execute-skill", tags=["agents"], openapi_extra=_json_body(SkillRequest))
+    async def execute_skill(agent_id: str, request: Request) -> JSONResponse:
+        """Run a skill on an agent (its Thinker is started if needed); the Thinker's `/execute-skill` answer."""
+        body = await _parse_body(request, SkillRequest)
+        try:
+            return JSONResponse(await agents.execute_skill(agent_id, body.model_dump(exclude_none=True)))
+        except AgentError as exc:
+            return JSONResponse({"success": False, "error": str(exc)})
+
+    @api.post("/agents/{agent_id}/resume", tags=["agents"], openapi_extra=_json_body(ResumeRequest))
+    async def resume_agent(agent_id: str, request: Request) -> JSONResponse:
+        """Resume an agent paused by its cost controls."""
+        body = (
+            await _parse_body(request, ResumeRequest)
+            if int(request.headers.get("content-length") or 0)
+            else ResumeRequest()
+        )
+        try:
+            return JSONResponse(await agents.resume(agent_id, body.resetWindow))
+        except AgentError as exc:
+            return JSONResponse({"success": False, "error": str(exc)})
 
     app.include_router(api)
+    app.include_router(tools_api)
     return app

@@ -85,6 +85,7 @@ def serve() -> None:
 
     from orchestrator.app import create_app
     from orchestrator.settings import OrchestratorSettings
+    from shared.agents import AgentsConfigError
 
     try:
         settings = load_settings(OrchestratorSettings)
@@ -92,7 +93,10 @@ def serve() -> None:
         sys.exit(f"annabelle: {exc}")
     configure_logging("orchestrator", settings.logs_dir, settings.log_level)
     logging.getLogger("uvicorn.error").addFilter(_HideStartupTraceback())
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except AgentsConfigError as exc:
+        sys.exit(f"annabelle: {exc}")
     log.info(
         "starting hub",
         extra={

@@ -28,9 +28,11 @@ from orchestrator.errors import StartupError
 from orchestrator.guardian import GuardedEndpoint, GuardianGate
 from orchestrator.mcp_client import ManagedMcp
 from orchestrator.native_tools import NATIVE_TOOLS, NativeTool
+from orchestrator.policy import tool_allowed
 from orchestrator.router import ToolRouter, closest_names
 from orchestrator.settings import REPO_ROOT, OrchestratorSettings
 from orchestrator.stdio_transport import ChildCommand
+from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail, ok
 from shared.logs import STDERR_LEVEL_VARIABLE
 from shared.mcp_tools import ToolFailure, describe_validation
@@ -166,9 +168,11 @@ class Hub:
 
     # -- what clients read ----------------------------------------------------------------------------------
 
-    def tool_listing(self) -> list[dict[str, Any]]:
+    def tool_listing(self, agent: AgentDefinition | None = None) -> list[dict[str, Any]]:
+        """Every tool the caller may use: the master token (`agent=None`) sees all."""
         native = [tool.listing for tool in NATIVE_TOOLS.values()]
-        return native + [route.listing() for route in self.router.public_routes()]
+        listing = native + [route.listing() for route in self.router.public_routes()]
+        return [tool for tool in listing if tool_allowed(agent, tool["name"])]
 
     def mcps_metadata(self) -> dict[str, dict[str, Any]]:
         return {
@@ -211,11 +215,18 @@ class Hub:
 
     # -- calls ------------------------------------------------------------------------------------------------
 
-    async def call(self, name: str, arguments: dict[str, Any], *, privileged: bool = False) -> dict[str, Any]:
-        """Run one tool by its exposed name; every outcome is an envelope."""
+    async def call(
+        self, name: str, arguments: dict[str, Any], *, privileged: bool = False, agent: AgentDefinition | None = None
+    ) -> dict[str, Any]:
+        """Run one tool by its exposed name for `agent` (None: the master token); every outcome is an envelope."""
         started = time.perf_counter()
         native = NATIVE_TOOLS.get(name)
-        if native is not None:
+        if agent is not None and not tool_allowed(agent, name):
+            envelope = fail(
+                ErrorCode.NOT_ALLOWED,
+                f"The agent {agent.agentId!r} may not use {name} (allowedTools/deniedTools in agents.json).",
+            )
+        elif native is not None:
             envelope = await self._call_native(native, arguments)
         elif (route := self.router.resolve(name, privileged=privileged)) is not None:
             envelope = await self.endpoints[route.mcp].call(route.tool, arguments, exposed=name)

@@ -22,6 +22,9 @@ class OrchestratorSettings(CommonSettings):
     annabelle_mcps_root: Path = Field(
         default=REPO_ROOT, description="Folder whose `*_mcp/manifest.json` packages are discovered."
     )
+    agents_config: Path = Field(default=REPO_ROOT / "agents.json", description="The agents and their bindings.")
+    thinker_port: int = Field(default=8006, ge=1, le=65535, description="Port of an agent without its own `port`.")
+    thinker_startup_timeout_seconds: float = Field(default=90.0, gt=0, description="Time a Thinker gets to start.")
     mcp_health_interval_seconds: float = Field(
         default=15.0, gt=0, description="Health probe (tools/list) interval per MCP."
     )
