@@ -1,0 +1,110 @@
+"""Hallucination guard, leaked tool calls and answer sanitising (thinker/guards.py): pure functions."""
+
+from __future__ import annotations
+
+import pytest
+
+from thinker.guards import (
+    claims_action,
+    find_leaked_call,
+    is_hallucinated_action,
+    retry_temperature,
+    sanitize,
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I've sent the email to Ana.",
+        "I have created the event for Monday.",
+        "Your reminder has been scheduled.",
+        "Email sent!",
+        "Event details: lunch at noon",
+        "I searched for the latest news and found three stories.",
+        "I checked your calendar: you are free.",
+        "The event on Friday was created.",
+        "i've gone ahead and deleted it",
+    ],
+)
+def test_claimed_actions_are_recognised(text: str) -> None:
+    assert claims_action(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hello! How can I help?",
+        "Should I send the email now?",
+        "I can create the event if you give me a time.",
+        "Paris is the capital of France.",
+    ],
+)
+def test_plain_answers_and_offers_are_not_claims(text: str) -> None:
+    assert not claims_action(text)
+
+
+def test_a_claim_is_a_hallucination_only_when_tools_were_offered_and_none_was_called() -> None:
+    text = "I've sent the email."
+    assert is_hallucinated_action(text, tools_called=False, tools_offered=True)
+    assert not is_hallucinated_action(text, tools_called=True, tools_offered=True)
+    assert not is_hallucinated_action(text, tools_called=False, tools_offered=False)
+
+
+@pytest.mark.parametrize(("given", "expected"), [(0.9, 0.3), (0.3, 0.3), (0.1, 0.1)])
+def test_the_retry_runs_at_most_at_temperature_0_3(given: float, expected: float) -> None:
+    assert retry_temperature(given) == expected
+
+
+OFFERED = frozenset({"searcher_web_search", "send_telegram"})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Let me look. {"name": "searcher_web_search", "parameters": {"query": "weather Lisbon"}}',
+        '<tool_call>{"name": "searcher_web_search", "arguments": {"query": "weather Lisbon"}}</tool_call>',
+        '{"function": {"name": "searcher_web_search", "arguments": "{\\"query\\": \\"weather Lisbon\\"}"}}',
+        '```json\n{"name":"searcher_web_search","parameters":{"query":"weather Lisbon"}}\n```',
+    ],
+)
+def test_a_tool_call_written_as_text_is_found(text: str) -> None:
+    call = find_leaked_call(text, OFFERED)
+    assert call is not None
+    assert call.name == "searcher_web_search"
+    assert call.arguments == {"query": "weather Lisbon"}
+
+
+def test_a_leaked_call_to_a_tool_that_was_not_offered_is_ignored() -> None:
+    assert find_leaked_call('{"name": "filer_delete_file", "parameters": {"path": "x"}}', OFFERED) is None
+
+
+def test_json_that_is_not_a_tool_call_is_not_a_leak() -> None:
+    assert find_leaked_call('Here is the data: {"name": "Ana", "age": 30}', OFFERED) is None
+    assert find_leaked_call("{not json at all", OFFERED) is None
+
+
+def test_the_leaked_calls_preamble_is_the_text_before_it() -> None:
+    text = 'Checking now. {"name": "send_telegram", "parameters": {"message": "hi"}}'
+    call = find_leaked_call(text, OFFERED)
+    assert call is not None and call.preamble(text) == "Checking now."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("<think>the user wants x</think>Here you go.", "Here you go."),
+        ("<thinking>hmm</thinking>\nDone.", "Done."),
+        ("Answer.<think>unfinished reasoning", "Answer."),
+        ('Sure. <tool_call>{"name": "x", "arguments": {}}</tool_call>', "Sure."),
+        ('<function=search>{"q": 1}</function> Result below.', "Result below."),
+        ('Ok {"name": "send_telegram", "parameters": {"message": "hi"}} sent', "Ok  sent"),
+        ("[Action: searching] The weather is sunny.", "The weather is sunny."),
+        ('Data: {"name": "Ana", "age": 30}', 'Data: {"name": "Ana", "age": 30}'),
+        ("See [the docs](https://example.org).", "See [the docs](https://example.org)."),
+        ("", ""),
+        (None, ""),
+    ],
+)
+def test_sanitize_strips_reasoning_and_tool_markup_but_keeps_the_answer(text: str | None, expected: str) -> None:
+    assert sanitize(text) == expected

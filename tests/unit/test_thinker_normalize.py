@@ -1,0 +1,138 @@
+"""Argument normalisation and relaxed schemas (thinker/normalize.py): pure functions, no I/O."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from thinker.normalize import normalize_arguments, relax_schema
+
+SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "query": {"type": "string"},
+        "limit": {"type": "integer"},
+        "score": {"type": "number"},
+        "exact": {"type": "boolean"},
+        "tags": {"type": "array", "items": {"type": "integer"}},
+        "filter": {
+            "type": "object",
+            "properties": {"enabled": {"type": "boolean"}, "name": {"type": "string"}},
+            "required": ["enabled"],
+        },
+        "mode": {"anyOf": [{"type": "string", "enum": ["a", "b"]}, {"type": "integer"}]},
+    },
+    "required": ["query"],
+    "additionalProperties": False,
+}
+
+
+def test_numbers_and_booleans_also_accept_strings_in_the_relaxed_schema() -> None:
+    relaxed = relax_schema(SCHEMA)
+    props = relaxed["properties"]
+    assert props["limit"]["type"] == ["integer", "string", "null"]
+    assert props["score"]["type"] == ["number", "string", "null"]
+    assert props["exact"]["type"] == ["boolean", "string", "null"]
+
+
+def test_a_required_property_does_not_accept_null_but_an_optional_one_does() -> None:
+    props = relax_schema(SCHEMA)["properties"]
+    assert props["query"]["type"] == "string"
+    assert props["tags"]["type"] == ["array", "null"]
+
+
+def test_relaxing_reaches_array_items_nested_objects_and_any_of() -> None:
+    props = relax_schema(SCHEMA)["properties"]
+    assert props["tags"]["items"]["type"] == ["integer", "string"]
+    assert props["filter"]["properties"]["enabled"]["type"] == ["boolean", "string"]  # required inside
+    assert props["filter"]["properties"]["name"]["type"] == ["string", "null"]
+    assert {"type": "null"} in props["mode"]["anyOf"]
+    assert props["mode"]["anyOf"][1]["type"] == ["integer", "string"]
+
+
+def test_relaxing_reaches_definitions_and_leaves_the_original_untouched() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"item": {"$ref": "#/$defs/Item"}},
+        "$defs": {"Item": {"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]}},
+    }
+    relaxed = relax_schema(schema)
+    assert relaxed["$defs"]["Item"]["properties"]["n"]["type"] == ["number", "string"]
+    assert schema["$defs"]["Item"]["properties"]["n"]["type"] == "number"
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({"query": "x", "limit": "5"}, {"query": "x", "limit": 5}),
+        ({"query": "x", "limit": "5.0"}, {"query": "x", "limit": 5}),
+        ({"query": "x", "score": "0.5"}, {"query": "x", "score": 0.5}),
+        ({"query": "x", "exact": "true"}, {"query": "x", "exact": True}),
+        ({"query": "x", "exact": "FALSE"}, {"query": "x", "exact": False}),
+        ({"query": "x", "tags": ["1", "2"]}, {"query": "x", "tags": [1, 2]}),
+        ({"query": "x", "filter": {"enabled": "true"}}, {"query": "x", "filter": {"enabled": True}}),
+        ({"query": "true"}, {"query": "true"}),  # a string parameter keeps its text
+        ({"query": "x", "limit": "many"}, {"query": "x", "limit": "many"}),  # not a number: the tool says so
+        ({"query": "x", "mode": "a"}, {"query": "x", "mode": "a"}),  # a union with string keeps strings
+    ],
+)
+def test_strings_become_the_declared_number_or_boolean(given: dict[str, Any], expected: dict[str, Any]) -> None:
+    assert normalize_arguments("t", given, SCHEMA).arguments == expected
+
+
+def test_coerced_paths_are_reported() -> None:
+    result = normalize_arguments("t", {"query": "x", "limit": "3", "filter": {"enabled": "false"}}, SCHEMA)
+    assert set(result.coerced) == {"limit", "filter.enabled"}
+
+
+def test_nulls_are_dropped_so_the_tool_applies_its_defaults() -> None:
+    result = normalize_arguments("t", {"query": "x", "limit": None, "filter": {"enabled": True, "name": None}}, SCHEMA)
+    assert result.arguments == {"query": "x", "filter": {"enabled": True}}
+
+
+def test_unknown_properties_are_dropped_when_the_schema_lists_its_properties() -> None:
+    result = normalize_arguments("t", {"query": "x", "teamId": "abc", "slug": 1}, SCHEMA)
+    assert result.arguments == {"query": "x"}
+    assert result.dropped == ("teamId", "slug")
+
+
+def test_unknown_properties_stay_when_the_schema_invites_extras() -> None:
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": True}
+    assert normalize_arguments("t", {"a": "1", "b": 2}, schema).arguments == {"a": "1", "b": 2}
+
+
+def test_a_schema_without_properties_keeps_every_argument() -> None:
+    assert normalize_arguments("t", {"a": "1"}, {"type": "object"}).arguments == {"a": "1"}
+    assert normalize_arguments("t", {"a": "1"}, None).arguments == {"a": "1"}
+
+
+TELEGRAM = {
+    "type": "object",
+    "properties": {"chat_id": {"type": "string"}, "message": {"type": "string"}},
+    "required": ["message"],
+}
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({"message": "hi"}, "42"),  # missing
+        ({"message": "hi", "chat_id": None}, "42"),  # null
+        ({"message": "hi", "chat_id": "my chat with the user please"}, "42"),  # garbled
+        ({"message": "hi", "chat_id": "x" * 25}, "42"),  # suspiciously long
+        ({"message": "hi", "chat_id": 777}, "777"),  # a number is a chat id written as a number
+        ({"message": "hi", "chat_id": "-100123456"}, "-100123456"),  # a group, named on purpose
+        ({"message": "hi", "chat_id": "@some_channel"}, "@some_channel"),
+    ],
+)
+def test_telegram_sends_get_the_current_chat_unless_a_plausible_one_was_named(
+    given: dict[str, Any], expected: str
+) -> None:
+    for tool in ("telegram_send_message", "send_telegram"):
+        assert normalize_arguments(tool, given, TELEGRAM, chat_id="42").arguments["chat_id"] == expected
+
+
+def test_other_tools_and_turns_without_a_chat_get_no_chat_id() -> None:
+    assert "chat_id" not in normalize_arguments("filer_read_file", {"message": "x"}, TELEGRAM, chat_id="42").arguments
+    assert "chat_id" not in normalize_arguments("send_telegram", {"message": "x"}, TELEGRAM, chat_id=None).arguments

@@ -1,0 +1,155 @@
+"""Checks on what the model wrote: claimed-but-not-done actions, tool calls leaked into text, and clutter. Pure.
+
+- `claims_action` is the original's ACTION_CLAIMED pattern ("I've sent the email", "Event created"...). The
+  loop runs it once per turn, only when no tool was called: a claim then is a hallucination, answered by one
+  retry with `tool_choice="required"` and a low temperature, then by `HONEST_FAILURE` if the model still
+  calls nothing.
+- `find_leaked_call` finds a tool call the model wrote as JSON text (`{"name": ..., "parameters": {...}}`,
+  possibly inside `<tool_call>` tags) instead of a structured call, so the loop can run it for real - but only
+  for a tool that was offered in this turn.
+- `sanitize` strips reasoning tags, tool-call markup and leaked JSON calls from the answer the user reads.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+ACTION_CLAIMED = re.compile(
+    r"I('ve| have) (created|sent|scheduled|deleted|updated|added|removed|set up|stored|saved|found|searched|"
+    r"looked up|checked|gone ahead)|has been (created|sent|scheduled|deleted|updated|added|removed|stored|saved)|"
+    r"Event details:|Email sent|event .* (created|scheduled)|calendar .* (updated|created)|Here's the email I sent|"
+    r"I've gone ahead and|I searched for|I looked up|I checked your|The results show|I found the following",
+    re.IGNORECASE,
+)
+
+HONEST_FAILURE = (
+    "I wasn't able to complete this action: I did not actually run any tool, so nothing was done. Please try again."
+)
+EMPTY_ANSWER = "I'm sorry, I could not produce an answer. Please try again."
+
+HALLUCINATION_RETRY_TEMPERATURE = 0.3
+
+
+def claims_action(text: str) -> bool:
+    """Whether `text` says an action was done ("I've sent...", "has been created", "Email sent")."""
+    return bool(ACTION_CLAIMED.search(text))
+
+
+def is_hallucinated_action(text: str, *, tools_called: bool, tools_offered: bool) -> bool:
+    """A claimed action in a turn where tools were on offer but none was called."""
+    return tools_offered and not tools_called and claims_action(text)
+
+
+def retry_temperature(temperature: float) -> float:
+    """The hallucination retry runs cooler: at most 0.3."""
+    return min(temperature, HALLUCINATION_RETRY_TEMPERATURE)
+
+
+# -- leaked tool calls -----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LeakedCall:
+    name: str
+    arguments: dict[str, Any]
+    start: int
+    end: int
+    """Where the call sits in the text (the JSON object, not its surrounding tags)."""
+
+    def preamble(self, text: str) -> str:
+        """What the model wrote before the call, with tags removed."""
+        return sanitize(text[: self.start])
+
+
+_DECODER = json.JSONDecoder()
+_ARGUMENT_KEYS = ("parameters", "arguments", "args", "input")
+_WRAPPER_KEYS = ("function", "tool_call", "function_call")
+
+
+def _json_objects(text: str) -> list[tuple[int, int, Any]]:
+    """Every top-level JSON object in `text` as (start, end, value); nested ones are inside their parent."""
+    found: list[tuple[int, int, Any]] = []
+    index = text.find("{")
+    while index >= 0:
+        try:
+            value, end = _DECODER.raw_decode(text, index)
+        except json.JSONDecodeError:
+            index = text.find("{", index + 1)
+            continue
+        found.append((index, end, value))
+        index = text.find("{", end)
+    return found
+
+
+def _as_call(value: Any) -> tuple[str, dict[str, Any]] | None:
+    if not isinstance(value, dict):
+        return None
+    for key in _WRAPPER_KEYS:
+        inner = value.get(key)
+        if isinstance(inner, dict):
+            return _as_call(inner)
+    name = value.get("name")
+    if not isinstance(name, str) or not name:
+        return None
+    for key in _ARGUMENT_KEYS:
+        if key not in value:
+            continue
+        arguments = value[key]
+        if isinstance(arguments, str):
+            try:
+                arguments = json.loads(arguments) if arguments.strip() else {}
+            except json.JSONDecodeError:
+                return None
+        if isinstance(arguments, dict):
+            return name, arguments
+        return None
+    return None
+
+
+def find_leaked_call(text: str, offered: set[str] | frozenset[str]) -> LeakedCall | None:
+    """The first tool call written into `text` as JSON, for a tool in `offered`; None when there is none."""
+    for start, end, value in _json_objects(text):
+        call = _as_call(value)
+        if call is not None and call[0] in offered:
+            return LeakedCall(call[0], call[1], start, end)
+    return None
+
+
+# -- sanitising ------------------------------------------------------------------------------------------------
+
+_BLOCKS = (
+    re.compile(r"<think(?:ing)?>.*?(?:</think(?:ing)?>|$)", re.IGNORECASE | re.DOTALL),
+    re.compile(r"<tool_call>.*?(?:</tool_call>|$)", re.IGNORECASE | re.DOTALL),
+    re.compile(r"<function[^>]*>.*?(?:</function>|$)", re.IGNORECASE | re.DOTALL),
+    re.compile(r"</?(?:think|thinking|tool_call|function)[^>]*>", re.IGNORECASE),
+    re.compile(r"\[Action:[^\]\n]*\]", re.IGNORECASE),
+)
+
+
+def _strip_call_blobs(text: str) -> str:
+    parts: list[str] = []
+    cursor = 0
+    for start, end, value in _json_objects(text):
+        is_call = _as_call(value) is not None or (
+            isinstance(value, dict) and any(key in value for key in _WRAPPER_KEYS)
+        )
+        if is_call:
+            parts.append(text[cursor:start])
+            cursor = end
+    parts.append(text[cursor:])
+    return "".join(parts)
+
+
+def sanitize(text: str | None) -> str:
+    """`text` without reasoning tags, tool-call markup or JSON tool calls; may be empty."""
+    if not text:
+        return ""
+    for pattern in _BLOCKS:
+        text = pattern.sub("", text)
+    text = _strip_call_blobs(text)
+    text = re.sub(r"```(?:json)?\s*```", "", text)
+    text = re.sub(r"\n{3,}", "\n\n", text)
+    return text.strip()

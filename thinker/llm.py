@@ -1,0 +1,332 @@
+"""The one seam for model calls: `ModelClient.complete(messages, tools=..., tool_choice=...) -> ModelReply`.
+
+Everything that asks a model something (the agent loop, the hallucination retry, compaction summaries, fact
+extraction) goes through a `ModelClient`, so that:
+
+- every call's token usage is recorded in the cost monitor (a missing `usage` is estimated, never skipped);
+- a model that keeps failing is left alone for a while: after 5 consecutive failures the circuit opens for
+  60 s, then one trial request is let through (half-open); its success closes the circuit again;
+- provider errors become one `LlmError` sentence naming the model and what to check.
+
+litellm is imported once, at start-up (`load_litellm`, in a worker thread: it takes seconds), and warmed by
+`warm_up` with a mock completion plus the OpenAI client's lazily imported resources, so the first real
+request does not pay ~1.5 s of imports. `LITELLM_LOCAL_MODEL_COST_MAP` is set before the import so litellm
+never downloads its price list.
+
+Errors (all `LlmError`): `ModelUnavailable` (the call failed), `CircuitOpen` (not even tried).
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import logging
+import os
+import re
+import threading
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol
+
+from thinker.settings import ModelSettings
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+CompletionFn = Callable[..., Awaitable[Any]]
+"""`litellm.acompletion`'s shape: keyword arguments in, a chat completion response out."""
+
+FAILURE_THRESHOLD = 5
+OPEN_SECONDS = 60.0
+
+
+class LlmError(Exception):
+    """A model call did not produce an answer; the message says which model and what to check."""
+
+
+class ModelUnavailable(LlmError):
+    """The provider failed: unreachable, timed out, refused the request or answered nonsense."""
+
+
+class CircuitOpen(LlmError):
+    """Recent calls to this model all failed, so it is not being called until the pause ends."""
+
+
+class UsageRecorder(Protocol):
+    """The cost monitor's side of the seam: told the tokens of every call."""
+
+    def record(self, prompt_tokens: int, completion_tokens: int, /) -> object: ...
+
+
+# -- typed replies ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Usage:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens)
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str
+    """The arguments exactly as the model wrote them (JSON text, possibly malformed)."""
+
+
+@dataclass(frozen=True)
+class ModelReply:
+    text: str | None
+    tool_calls: tuple[ToolCall, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+    finish_reason: str | None = None
+    usage_estimated: bool = False
+
+
+# -- circuit breaker -------------------------------------------------------------------------------------------
+
+
+class CircuitState(StrEnum):
+    CLOSED = "closed"
+    OPEN = "open"
+    HALF_OPEN = "half_open"
+
+
+class CircuitBreaker:
+    """Closed → (5 consecutive failures) → open for 60 s → half-open: one trial call → closed or open again."""
+
+    def __init__(
+        self, *, threshold: int = FAILURE_THRESHOLD, open_seconds: float = OPEN_SECONDS, clock: Clock = time.monotonic
+    ) -> None:
+        self.threshold = threshold
+        self.open_seconds = open_seconds
+        self.clock = clock
+        self.failures = 0
+        self.opened_at: float | None = None
+        self.trial_in_flight = False
+
+    @property
+    def state(self) -> CircuitState:
+        if self.opened_at is None:
+            return CircuitState.CLOSED
+        if self.clock() - self.opened_at >= self.open_seconds:
+            return CircuitState.HALF_OPEN
+        return CircuitState.OPEN
+
+    def seconds_left(self) -> float:
+        if self.opened_at is None:
+            return 0.0
+        return max(0.0, self.open_seconds - (self.clock() - self.opened_at))
+
+    def acquire(self) -> bool:
+        """Whether a call may go out now (in half-open state, only the first caller gets through)."""
+        state = self.state
+        if state is CircuitState.CLOSED:
+            return True
+        if state is CircuitState.HALF_OPEN and not self.trial_in_flight:
+            self.trial_in_flight = True
+            return True
+        return False
+
+    def succeeded(self) -> None:
+        self.failures = 0
+        self.opened_at = None
+        self.trial_in_flight = False
+
+    def failed(self) -> None:
+        self.failures += 1
+        if self.trial_in_flight or self.failures >= self.threshold:
+            self.opened_at = self.clock()
+        self.trial_in_flight = False
+
+
+# -- litellm loading -------------------------------------------------------------------------------------------
+
+_litellm: Any = None
+_import_lock = threading.Lock()
+
+
+def load_litellm() -> Any:
+    """Import litellm once per process (blocking, seconds: call it from a worker thread at start-up)."""
+    global _litellm
+    with _import_lock:
+        if _litellm is None:
+            # Without this, the import downloads a price list synchronously and starts a retry thread.
+            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+            import litellm
+
+            # Otherwise litellm prints a feedback banner to stdout on errors.
+            litellm.suppress_debug_info = True
+            litellm.telemetry = False
+            _litellm = litellm
+    return _litellm
+
+
+async def warm_up(model: str) -> None:
+    """Run litellm's request path once without any network, so the first real call is not slow.
+
+    A `mock_response` completion builds and parses a request for `model`'s provider; the OpenAI client imports
+    its resources lazily on first use (~0.5 s), so those are imported here too.
+    """
+    litellm = load_litellm()
+    litellm.utils.get_llm_provider(model)
+    tool = {"type": "function", "function": {"name": "warm_up", "parameters": {"type": "object", "properties": {}}}}
+    await litellm.acompletion(
+        model=model, messages=[{"role": "user", "content": "warm up"}], tools=[tool], mock_response="ok"
+    )
+    importlib.import_module("openai.resources")
+
+
+async def _litellm_completion(**kwargs: Any) -> Any:
+    return await load_litellm().acompletion(**kwargs)
+
+
+# -- the client ------------------------------------------------------------------------------------------------
+
+
+def _short(exc: BaseException) -> str:
+    first = (str(exc).strip().splitlines() or [""])[0]
+    # litellm prefixes messages with its own class path; the type name says the same in fewer words.
+    first = re.sub(r"^litellm\.\w+:\s*", "", first)
+    text = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
+    return text if len(text) <= 300 else text[:300] + "..."
+
+
+def _estimate_tokens(value: object) -> int:
+    # About four characters per token: when a provider reports no usage, the cost monitor still sees a cost.
+    return max(1, len(json.dumps(value, ensure_ascii=False, default=str)) // 4)
+
+
+def _field(obj: Any, name: str) -> Any:
+    return obj.get(name) if isinstance(obj, dict) else getattr(obj, name, None)
+
+
+def _parse_tool_calls(raw: Any) -> tuple[ToolCall, ...]:
+    calls = []
+    for index, item in enumerate(raw or []):
+        function = _field(item, "function")
+        name = _field(function, "name") if function is not None else None
+        arguments = _field(function, "arguments") if function is not None else None
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments if arguments is not None else {})
+        call_id = _field(item, "id") or f"call_{index}"
+        calls.append(ToolCall(id=str(call_id), name=str(name or ""), arguments=arguments))
+    return tuple(calls)
+
+
+class ModelClient:
+    """Calls one model through litellm; records usage; keeps a circuit breaker for that model."""
+
+    def __init__(
+        self,
+        settings: ModelSettings,
+        *,
+        usage: UsageRecorder | None = None,
+        clock: Clock = time.monotonic,
+        completion: CompletionFn | None = None,
+        breaker: CircuitBreaker | None = None,
+        temperature: float = 0.6,
+    ) -> None:
+        self.settings = settings
+        self.usage = usage
+        self.temperature = temperature
+        self.breaker = breaker or CircuitBreaker(clock=clock)
+        self._completion = completion or _litellm_completion
+
+    async def complete(
+        self,
+        messages: Sequence[Any],
+        *,
+        tools: Sequence[dict[str, Any]] | None = None,
+        tool_choice: str | None = None,
+        temperature: float | None = None,
+        max_tokens: int | None = None,
+        json_mode: bool = False,
+    ) -> ModelReply:
+        """One chat completion. Raises `LlmError` (with a sentence) when no answer came back."""
+        if not self.breaker.acquire():
+            raise CircuitOpen(
+                f"The model {self.settings.where()} failed {self.breaker.failures} times in a row, so it is not "
+                f"being called for another {self.breaker.seconds_left():.0f} s. Check that it is running."
+            )
+        kwargs = self._request(messages, tools, tool_choice, temperature, max_tokens, json_mode)
+        try:
+            response = await self._completion(**kwargs)
+            reply = self._reply(response, kwargs)
+        except Exception as exc:
+            self.breaker.failed()
+            raise ModelUnavailable(
+                f"The model {self.settings.where()} did not answer ({_short(exc)}). Check that it is running and "
+                "that its key (e.g. OPENAI_API_KEY, GROQ_API_KEY) and apiBase are right."
+            ) from None
+        self.breaker.succeeded()
+        if self.usage is not None:
+            self.usage.record(reply.usage.prompt_tokens, reply.usage.completion_tokens)
+        return reply
+
+    def _request(
+        self,
+        messages: Sequence[Any],
+        tools: Sequence[dict[str, Any]] | None,
+        tool_choice: str | None,
+        temperature: float | None,
+        max_tokens: int | None,
+        json_mode: bool,
+    ) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {
+            "model": self.settings.model,
+            "messages": [dict(message) for message in messages],
+            "temperature": self.temperature if temperature is None else temperature,
+            "timeout": self.settings.timeout,
+            # Retries are the loop's decision (and the breaker's), not hidden inside the provider call.
+            "num_retries": 0,
+            # A provider that lacks an option (tool_choice on some local servers) ignores it instead of failing.
+            "drop_params": True,
+        }
+        if self.settings.api_base:
+            kwargs["api_base"] = self.settings.api_base
+        if self.settings.api_key:
+            kwargs["api_key"] = self.settings.api_key
+        if tools:
+            kwargs["tools"] = list(tools)
+            if tool_choice:
+                kwargs["tool_choice"] = tool_choice
+        if max_tokens is not None:
+            kwargs["max_tokens"] = max_tokens
+        if json_mode:
+            kwargs["response_format"] = {"type": "json_object"}
+        return kwargs
+
+    def _reply(self, response: Any, request: dict[str, Any]) -> ModelReply:
+        choices = _field(response, "choices") or []
+        if not choices:
+            raise ValueError("the response has no choices")
+        choice = choices[0]
+        message = _field(choice, "message")
+        content = _field(message, "content")
+        text = content if isinstance(content, str) else None
+        calls = _parse_tool_calls(_field(message, "tool_calls"))
+        raw_usage = _field(response, "usage")
+        prompt = _field(raw_usage, "prompt_tokens") if raw_usage is not None else None
+        completion = _field(raw_usage, "completion_tokens") if raw_usage is not None else None
+        estimated = not isinstance(prompt, int) or not isinstance(completion, int)
+        if estimated:
+            prompt = _estimate_tokens([request["messages"], request.get("tools")])
+            completion = _estimate_tokens([text, [c.arguments for c in calls]])
+        return ModelReply(
+            text=text,
+            tool_calls=calls,
+            usage=Usage(int(prompt or 0), int(completion or 0)),
+            finish_reason=_field(choice, "finish_reason"),
+            usage_estimated=estimated,
+        )

@@ -1,0 +1,197 @@
+"""Tiered tools: what the model sees in one interaction, and the `browse_tools` / `load_tools` meta-tools.
+
+The model starts an interaction with the selected tools (selection, sticky and playbook tools), the essentials
+and two meta-tools. `browse_tools` lists the categories - one per MCP, from the hub's metadata, plus `system`
+for the hub's own tools - with each one's label, group, tool count and tool names on one line. `load_tools`
+adds a category's schemas to the tools offered for the rest of this interaction only (the next message starts
+from the selection again); loading twice changes nothing.
+
+Loading is about visibility, not permission: the catalog already holds only the tools the hub lets this agent
+call (the hub enforces it again on every call). A sandboxed run (a skill with `requiredTools`) has no meta-tools
+and may call nothing outside its set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from thinker.essentials import Essential
+from thinker.hub_client import ToolCatalog
+from thinker.normalize import relax_schema
+
+BROWSE_TOOLS = "browse_tools"
+LOAD_TOOLS = "load_tools"
+META_TOOLS = frozenset({BROWSE_TOOLS, LOAD_TOOLS})
+SYSTEM_CATEGORY = "system"
+
+
+class BrowseToolsParams(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class LoadToolsParams(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    category: str = Field(min_length=1, description="A category name from browse_tools, e.g. `filer`.")
+
+
+_META_DESCRIPTIONS = {
+    BROWSE_TOOLS: "List the tool categories you can load (name, what they cover, how many tools, their names). "
+    "Use it when none of your current tools fits the task.",
+    LOAD_TOOLS: "Load one category from browse_tools: its tools become available to you for the rest of this "
+    "conversation turn.",
+}
+_META_PARAMS: dict[str, type[BaseModel]] = {BROWSE_TOOLS: BrowseToolsParams, LOAD_TOOLS: LoadToolsParams}
+
+
+class ToolKind(StrEnum):
+    HUB = "hub"
+    ESSENTIAL = "essential"
+    META = "meta"
+
+
+@dataclass(frozen=True)
+class Category:
+    name: str
+    label: str
+    group: str
+    tools: tuple[str, ...]
+
+    def describe(self, loaded: bool) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "group": self.group,
+            "tool_count": len(self.tools),
+            "tools": ", ".join(self.tools),
+            "loaded": loaded,
+        }
+
+
+def build_categories(catalog: ToolCatalog) -> dict[str, Category]:
+    """One category per MCP that has tools in the catalog, then `system` for the hub's own tools."""
+    by_mcp: dict[str, list[str]] = {}
+    for tool in catalog.tools.values():
+        by_mcp.setdefault(tool.mcp or SYSTEM_CATEGORY, []).append(tool.name)
+    categories: dict[str, Category] = {}
+    for name in sorted(catalog.mcps):
+        if name in by_mcp:
+            meta = catalog.mcps[name]
+            categories[name] = Category(name, meta.label, meta.tool_group, tuple(sorted(by_mcp[name])))
+    if SYSTEM_CATEGORY in by_mcp and SYSTEM_CATEGORY not in categories:
+        categories[SYSTEM_CATEGORY] = Category(
+            SYSTEM_CATEGORY, "Annabelle", "System", tuple(sorted(by_mcp[SYSTEM_CATEGORY]))
+        )
+    return categories
+
+
+def function_definition(name: str, description: str, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """An OpenAI tool definition with the forgiving schema (see normalize.relax_schema)."""
+    parameters = relax_schema(schema) if schema else {"type": "object", "properties": {}}
+    parameters.setdefault("type", "object")
+    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+
+
+class ToolSet:
+    """The tools of one interaction: what is offered to the model, and what it may call."""
+
+    def __init__(
+        self,
+        catalog: ToolCatalog,
+        selected: Iterable[str],
+        *,
+        essentials: Iterable[Essential] = (),
+        meta: bool = True,
+        sandbox: bool = False,
+    ) -> None:
+        self.catalog = catalog
+        self.essentials = {e.name: e for e in essentials}
+        self.meta = meta and not sandbox
+        self.sandbox = sandbox
+        self.categories = build_categories(catalog) if self.meta else {}
+        self._offered: dict[str, None] = {}
+        for name in self.essentials:
+            self._offered[name] = None
+        for name in selected:
+            if name in catalog.tools:
+                self._offered[name] = None
+        if self.meta:
+            for name in sorted(META_TOOLS):
+                self._offered[name] = None
+        self.loaded: list[str] = []
+
+    # -- what the model sees --------------------------------------------------------------------------------
+
+    @property
+    def offered(self) -> list[str]:
+        return list(self._offered)
+
+    def definitions(self) -> list[dict[str, Any]]:
+        out = []
+        for name in self._offered:
+            kind = self.kind(name)
+            if kind is ToolKind.ESSENTIAL:
+                essential = self.essentials[name]
+                out.append(function_definition(name, essential.description, essential.input_schema))
+            elif kind is ToolKind.META:
+                out.append(function_definition(name, _META_DESCRIPTIONS[name], _META_PARAMS[name].model_json_schema()))
+            else:
+                tool = self.catalog.tools[name]
+                out.append(function_definition(name, tool.description, tool.input_schema))
+        return out
+
+    # -- what the model may call ----------------------------------------------------------------------------
+
+    def kind(self, name: str) -> ToolKind | None:
+        """How `name` runs, or None when this interaction may not call it."""
+        if self.sandbox and name not in self._offered:
+            return None
+        if name in self.essentials:
+            return ToolKind.ESSENTIAL
+        if name in META_TOOLS:
+            return ToolKind.META if self.meta else None
+        if name in self.catalog.tools:
+            return ToolKind.HUB
+        return None
+
+    def schema(self, name: str) -> dict[str, Any] | None:
+        """The real (unrelaxed) input schema of a callable tool."""
+        kind = self.kind(name)
+        if kind is ToolKind.ESSENTIAL:
+            return self.essentials[name].input_schema
+        if kind is ToolKind.META:
+            return _META_PARAMS[name].model_json_schema()
+        if kind is ToolKind.HUB:
+            return self.catalog.tools[name].input_schema
+        return None
+
+    # -- the meta-tools ------------------------------------------------------------------------------------
+
+    def browse(self) -> dict[str, Any]:
+        return {
+            "categories": [c.describe(c.name in self.loaded) for c in self.categories.values()],
+            "hint": "Call load_tools with a category name to use its tools.",
+        }
+
+    def load(self, category: str) -> dict[str, Any]:
+        """Offer `category`'s tools from now on; raises ValueError naming the categories for an unknown one."""
+        found = self.categories.get(category.strip()) or self.categories.get(category.strip().lower())
+        if found is None:
+            known = ", ".join(self.categories) or "none"
+            raise ValueError(f"There is no tool category {category!r}; the categories are: {known}.")
+        added = [name for name in found.tools if name not in self._offered]
+        for name in added:
+            self._offered[name] = None
+        if found.name not in self.loaded:
+            self.loaded.append(found.name)
+        message = (
+            f"{len(added)} {found.name} tools are now available."
+            if added
+            else f"The {found.name} tools were already available."
+        )
+        return {"loaded": found.name, "tools_added": added, "message": message}
