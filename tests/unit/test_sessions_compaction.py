@@ -22,7 +22,7 @@ from thinker.sessions.compaction import (
     should_compact,
 )
 from thinker.sessions.errors import UtilityModelError
-from thinker.sessions.messages import assistant_message, tool_call, tool_message
+from thinker.sessions.messages import ChatMessage, assistant_message, tool_call, tool_message
 from thinker.sessions.store import Compaction, Session, SessionStore, Turn, make_turn, new_session
 
 pytest_plugins = ["tests.fakes.fixtures"]
@@ -149,7 +149,7 @@ def test_the_newest_exchange_is_kept_even_when_it_alone_is_over_the_limit() -> N
 
 # --- compaction with a scripted summariser ---------------------------------------------------------------------------
 async def test_compaction_keeps_five_turns_and_writes_header_summary_and_kept_turns(store: SessionStore) -> None:
-    chain = [
+    chain: list[ChatMessage] = [
         assistant_message(None, [tool_call("c1", "gmail_list_emails", {})]),
         tool_message("c1", "[]", "gmail_list_emails"),
         assistant_message("No mail."),
