@@ -37,6 +37,8 @@ log = logging.getLogger(__name__)
 Clock = Callable[[], float]
 CompletionFn = Callable[..., Awaitable[Any]]
 """`litellm.acompletion`'s shape: keyword arguments in, a chat completion response out."""
+TextCompletion = Callable[[str], Awaitable[str]]
+"""One prompt in, the model's text out (what compaction and fact extraction take)."""
 
 FAILURE_THRESHOLD = 5
 OPEN_SECONDS = 60.0
@@ -273,6 +275,21 @@ class ModelClient:
         if self.usage is not None:
             self.usage.record(reply.usage.prompt_tokens, reply.usage.completion_tokens)
         return reply
+
+    def text_completion(
+        self, system: str | None = None, *, json_mode: bool = False, max_tokens: int = 1_000, temperature: float = 0.2
+    ) -> TextCompletion:
+        """This client as a `TextCompletion`: `system` first, the prompt as the user's message; usage recorded."""
+
+        async def complete(prompt: str) -> str:
+            messages = [{"role": "system", "content": system}] if system else []
+            messages.append({"role": "user", "content": prompt})
+            reply = await self.complete(messages, json_mode=json_mode, max_tokens=max_tokens, temperature=temperature)
+            if not reply.text or not reply.text.strip():
+                raise ModelUnavailable(f"The model {self.settings.where()} returned an empty answer.")
+            return reply.text
+
+        return complete
 
     def _request(
         self,

@@ -1,7 +1,7 @@
 """Tiered tools: what the model sees in one interaction, and the `browse_tools` / `load_tools` meta-tools.
 
-The model starts an interaction with the selected tools (selection, sticky and playbook tools), the essentials
-and two meta-tools. `browse_tools` lists the categories - one per MCP, from the hub's metadata, plus `system`
+The model starts an interaction with the selected tools: the selection's core tools (the essentials, the
+hub's status and the two meta-tools) plus what it picked for the message, sticky and playbook tools. `browse_tools` lists the categories - one per MCP, from the hub's metadata, plus `system`
 for the hub's own tools - with each one's label, group, tool count and tool names on one line. `load_tools`
 adds a category's schemas to the tools offered for the rest of this interaction only (the next message starts
 from the selection again); loading twice changes nothing.
@@ -90,6 +90,11 @@ def build_categories(catalog: ToolCatalog) -> dict[str, Category]:
     return categories
 
 
+def meta_tool_descriptions() -> dict[str, str]:
+    """The meta-tools' descriptions (tool selection embeds them like any other tool)."""
+    return dict(_META_DESCRIPTIONS)
+
+
 def function_definition(name: str, description: str, schema: Mapping[str, Any]) -> dict[str, Any]:
     """An OpenAI tool definition with the forgiving schema (see normalize.relax_schema)."""
     parameters = relax_schema(schema) if schema else {"type": "object", "properties": {}}
@@ -114,14 +119,11 @@ class ToolSet:
         self.meta = meta and not sandbox
         self.sandbox = sandbox
         self.categories = build_categories(catalog) if self.meta else {}
+        # The selection decides what is offered, core tools included (it knows the cap on everything sent);
+        # names it picked that this interaction cannot call are left out.
         self._offered: dict[str, None] = {}
-        for name in self.essentials:
-            self._offered[name] = None
         for name in selected:
-            if name in catalog.tools:
-                self._offered[name] = None
-        if self.meta:
-            for name in sorted(META_TOOLS):
+            if name in self.essentials or name in catalog.tools or (self.meta and name in META_TOOLS):
                 self._offered[name] = None
         self.loaded: list[str] = []
 

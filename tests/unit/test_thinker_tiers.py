@@ -48,9 +48,11 @@ def test_there_is_one_category_per_mcp_with_tools_plus_system_for_the_hubs_own()
     assert categories["system"].tools == ("get_status",)
 
 
-def test_the_model_is_offered_essentials_selection_and_the_meta_tools() -> None:
-    toolset = ToolSet(CATALOG, ["echo_echo", "not_in_catalog"], essentials=available_essentials(set(CATALOG.tools)))
-    assert toolset.offered == ["store_fact", "search_memories", "echo_echo", BROWSE_TOOLS, LOAD_TOOLS]
+def test_the_model_is_offered_what_was_selected_that_this_interaction_can_call() -> None:
+    selected = ["store_fact", "send_telegram", "get_status", BROWSE_TOOLS, LOAD_TOOLS, "echo_echo", "not_in_catalog"]
+    toolset = ToolSet(CATALOG, selected, essentials=available_essentials(set(CATALOG.tools)))
+    # send_telegram: no telegram tool on the hub, so no essential; not_in_catalog: unknown
+    assert toolset.offered == ["store_fact", "get_status", BROWSE_TOOLS, LOAD_TOOLS, "echo_echo"]
     names = [d["function"]["name"] for d in toolset.definitions()]
     assert names == toolset.offered
 
@@ -100,7 +102,7 @@ def test_a_catalog_tool_that_was_not_offered_may_still_be_called_outside_a_sandb
 
 
 def test_a_sandbox_offers_exactly_its_tools_no_meta_and_calls_nothing_else() -> None:
-    toolset = ToolSet(CATALOG, ["echo_echo"], sandbox=True)
+    toolset = ToolSet(CATALOG, ["echo_echo", BROWSE_TOOLS], sandbox=True)
     assert toolset.offered == ["echo_echo"]
     assert toolset.kind("filer_read_file") is None
     assert toolset.kind(BROWSE_TOOLS) is None

@@ -1,0 +1,391 @@
+"""The agent loop: explicit steps over typed chat messages, in the manner of pydantic-ai's agent graph.
+
+    ModelRequest ──▶ CallTools ──▶ ModelRequest ──▶ ... ──▶ FinishText ──▶ End
+         │                                                     │
+         └──▶ End (model error, limits)        leaked call ◀───┤───▶ hallucination: ModelRequest(required)
+
+- `ModelRequest` calls the model with the tools offered now (a `load_tools` call widens them mid-turn). Its
+  usage is added to the turn's, then the limits are checked: a response that wants more tools after the turn
+  passed its token budget, or while the cost monitor has paused the agent, ends the turn. The last allowed
+  step asks for an answer (`tool_choice="none"`) so the step limit ends in words, not in silence.
+- `CallTools` runs each call: the name must be callable in this turn and the arguments a JSON object, else the
+  mistake goes back to the model as that call's result so it can correct itself (a bounded number of times).
+  Arguments are normalised (`normalize.py`), then the call goes to a meta-tool (`tiers.py`), an essential
+  (`essentials.py`) or the hub. Results longer than the cap are cut.
+- `FinishText` looks at a text answer: a tool call written as text (for an offered tool) is run for real; a
+  claimed action with no tool called in the whole turn gets ONE retry with `tool_choice="required"` at a lower
+  temperature, then an honest failure; anything else is sanitised and returned.
+
+The loop returns a `TurnResult` with the messages it added (for the session), the tools used, steps and usage.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from shared.envelope import ErrorCode, fail
+from thinker.guards import (
+    EMPTY_ANSWER,
+    HONEST_FAILURE,
+    find_leaked_call,
+    is_hallucinated_action,
+    retry_temperature,
+    sanitize,
+)
+from thinker.hub_client import HubClient
+from thinker.llm import LlmError, ModelClient, ModelReply, ToolCall, Usage
+from thinker.normalize import normalize_arguments
+from thinker.sessions.messages import (
+    ChatMessage,
+    assistant_message,
+    tool_call,
+    tool_message,
+)
+from thinker.tiers import BROWSE_TOOLS, ToolKind, ToolSet
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class LoopLimits:
+    max_steps: int = 8
+    """Model calls per turn (the hallucination retry included)."""
+    max_tokens: int = 200_000
+    """Prompt + completion tokens per turn; checked after every model response."""
+    max_tool_retries: int = 3
+    """Malformed tool calls (unknown tool, arguments that are not a JSON object) sent back to the model."""
+    max_result_chars: int = 20_000
+    """A tool result is cut to this many characters before the model sees it."""
+
+
+class StopReason(StrEnum):
+    ANSWERED = "answered"
+    STEP_LIMIT = "step_limit"
+    TOKEN_LIMIT = "token_limit"
+    PAUSED = "paused"
+    MODEL_ERROR = "model_error"
+    MALFORMED_CALLS = "malformed_calls"
+    HALLUCINATION = "hallucination"
+
+
+@dataclass(frozen=True)
+class TurnResult:
+    success: bool
+    response: str
+    stop: StopReason
+    tools_used: tuple[str, ...] = ()
+    steps: int = 0
+    usage: Usage = field(default_factory=Usage)
+    messages: tuple[ChatMessage, ...] = ()
+    """What the turn added after its input: assistant tool calls, tool results and the final answer."""
+    error: str | None = None
+
+    @property
+    def paused(self) -> bool:
+        return self.stop is StopReason.PAUSED
+
+
+# -- nodes -----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelRequest:
+    tool_choice: str | None = None
+    temperature: float | None = None
+    guard_retry: bool = False
+    """This request is the hallucination guard's retry: a text answer to it is not accepted."""
+
+
+@dataclass(frozen=True)
+class CallTools:
+    reply: ModelReply
+    calls: tuple[ToolCall, ...]
+    text: str | None = None
+
+
+@dataclass(frozen=True)
+class FinishText:
+    reply: ModelReply
+    guard_retry: bool = False
+
+
+@dataclass(frozen=True)
+class End:
+    result: TurnResult
+
+
+Node = ModelRequest | CallTools | FinishText | End
+
+
+@dataclass
+class _Run:
+    """The mutable state of one turn."""
+
+    messages: list[ChatMessage]
+    toolset: ToolSet
+    chat_id: str | None
+    temperature: float
+    start: int
+    steps: int = 0
+    usage: Usage = field(default_factory=Usage)
+    tools_used: list[str] = field(default_factory=list)
+    failed_tools: set[str] = field(default_factory=set)
+    retries_left: int = 0
+    guard_used: bool = False
+    call_ids: set[str] = field(default_factory=set)
+
+    def added(self) -> tuple[ChatMessage, ...]:
+        return tuple(self.messages[self.start :])
+
+    def used(self, name: str) -> None:
+        if name not in self.tools_used:
+            self.tools_used.append(name)
+
+
+PauseCheck = Callable[[], bool]
+
+
+def _never_paused() -> bool:
+    return False
+
+
+class AgentLoop:
+    """Runs turns for one agent: a model client, the hub, and the limits."""
+
+    def __init__(
+        self,
+        model: ModelClient,
+        hub: HubClient,
+        *,
+        agent_id: str,
+        limits: LoopLimits | None = None,
+        paused: PauseCheck = _never_paused,
+    ) -> None:
+        self.model = model
+        self.hub = hub
+        self.agent_id = agent_id
+        self.limits = limits or LoopLimits()
+        self.paused = paused
+
+    async def run(
+        self,
+        messages: Sequence[ChatMessage],
+        toolset: ToolSet,
+        *,
+        chat_id: str | None = None,
+        max_steps: int | None = None,
+        temperature: float | None = None,
+    ) -> TurnResult:
+        """One turn from `messages` (system prompt, history, the user's message) to an answer."""
+        run = _Run(
+            messages=list(messages),
+            toolset=toolset,
+            chat_id=chat_id,
+            temperature=self.model.temperature if temperature is None else temperature,
+            start=len(messages),
+            retries_left=self.limits.max_tool_retries,
+        )
+        steps = max_steps or self.limits.max_steps
+        node: Node = ModelRequest()
+        while True:
+            match node:
+                case ModelRequest():
+                    node = await self._request(run, node, steps)
+                case CallTools():
+                    node = await self._call_tools(run, node, steps)
+                case FinishText():
+                    node = await self._finish(run, node, steps)
+                case End(result=result):
+                    log.info(
+                        "turn finished",
+                        extra={
+                            "stop": result.stop.value,
+                            "steps": result.steps,
+                            "tools": list(result.tools_used),
+                            "tokens": result.usage.total,
+                        },
+                    )
+                    return result
+
+    # -- ModelRequest --------------------------------------------------------------------------------------
+
+    async def _request(self, run: _Run, node: ModelRequest, max_steps: int) -> Node:
+        definitions = run.toolset.definitions()
+        tool_choice = node.tool_choice
+        if definitions and tool_choice is None and max_steps > 1 and run.steps + 1 >= max_steps:
+            # Last allowed call: ask for the answer, so the turn ends with words rather than a dangling call.
+            tool_choice = "none"
+        run.steps += 1
+        try:
+            reply = await self.model.complete(
+                run.messages,
+                tools=definitions or None,
+                tool_choice=tool_choice,
+                temperature=node.temperature if node.temperature is not None else run.temperature,
+            )
+        except LlmError as exc:
+            log.warning("model call failed", extra={"error": str(exc)})
+            return self._end(run, StopReason.MODEL_ERROR, "", error=str(exc))
+        run.usage = run.usage + reply.usage
+        wants_tools = bool(reply.tool_calls)
+        # Limits, checked after every response: a final answer is kept (its cost is already spent), more work
+        # is not started.
+        if wants_tools and run.usage.total > self.limits.max_tokens:
+            error = (
+                f"This turn used {run.usage.total:,} tokens, over its limit of {self.limits.max_tokens:,} "
+                "(THINKER_MAX_TURN_TOKENS), so it was stopped."
+            )
+            return self._end(run, StopReason.TOKEN_LIMIT, sanitize(reply.text) or error, error=error)
+        if wants_tools and self.paused():
+            error = "The agent was paused by its cost controls during this turn; it stopped before calling tools."
+            return self._end(run, StopReason.PAUSED, sanitize(reply.text) or error, error=error)
+        if wants_tools:
+            return CallTools(reply, reply.tool_calls, reply.text)
+        return FinishText(reply, guard_retry=node.guard_retry)
+
+    # -- CallTools -----------------------------------------------------------------------------------------
+
+    def _unique_id(self, run: _Run, call_id: str) -> str:
+        # Some servers number calls from 0 in every response; ids must stay unique within the conversation.
+        candidate, suffix = call_id or "call", 1
+        while candidate in run.call_ids:
+            suffix += 1
+            candidate = f"{call_id or 'call'}_{suffix}"
+        run.call_ids.add(candidate)
+        return candidate
+
+    async def _call_tools(self, run: _Run, node: CallTools, max_steps: int) -> Node:
+        calls = [ToolCall(self._unique_id(run, c.id), c.name, c.arguments) for c in node.calls]
+        content = sanitize(node.text) or None
+        run.messages.append(assistant_message(content, [tool_call(c.id, c.name, c.arguments) for c in calls]))
+        malformed = 0
+        for call in calls:
+            envelope, counted = await self._run_call(run, call)
+            if not counted:
+                malformed += 1
+            run.messages.append(tool_message(call.id, self._result_text(envelope), call.name))
+        if malformed:
+            run.retries_left -= malformed
+            if run.retries_left < 0:
+                error = "The model kept making malformed tool calls (unknown tools or unreadable arguments)."
+                return self._end(run, StopReason.MALFORMED_CALLS, content or error, error=error)
+        if run.steps >= max_steps:
+            return self._step_limit(run, content)
+        return ModelRequest()
+
+    async def _run_call(self, run: _Run, call: ToolCall) -> tuple[dict[str, Any], bool]:
+        """(envelope, well-formed). A malformed call's envelope explains the mistake to the model."""
+        kind = run.toolset.kind(call.name)
+        if kind is None:
+            offered = ", ".join(run.toolset.offered) or "none"
+            hint = f" Call {BROWSE_TOOLS} to find more." if run.toolset.meta else ""
+            return fail(
+                ErrorCode.UNKNOWN_TOOL, f"There is no tool {call.name!r} here. Your tools: {offered}.{hint}"
+            ), False
+        try:
+            parsed = json.loads(call.arguments) if call.arguments.strip() else {}
+        except json.JSONDecodeError as exc:
+            message = f"The arguments for {call.name} are not valid JSON ({exc.msg} at position {exc.pos}); send a JSON object."
+            return fail(ErrorCode.INVALID_ARGUMENTS, message), False
+        if not isinstance(parsed, dict):
+            message = f"The arguments for {call.name} must be a JSON object, not {type(parsed).__name__}."
+            return fail(ErrorCode.INVALID_ARGUMENTS, message), False
+        normalized = normalize_arguments(call.name, parsed, run.toolset.schema(call.name), chat_id=run.chat_id)
+        if normalized.dropped or normalized.notes:
+            log.info(
+                "tool arguments normalised",
+                extra={"tool": call.name, "dropped": list(normalized.dropped), "notes": list(normalized.notes)},
+            )
+        run.used(call.name)
+        envelope = await self._dispatch(run, kind, call.name, normalized.arguments)
+        if envelope.get("success"):
+            run.failed_tools.discard(call.name)
+        else:
+            run.failed_tools.add(call.name)
+        return envelope, True
+
+    async def _dispatch(self, run: _Run, kind: ToolKind, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        if kind is ToolKind.META:
+            if name == BROWSE_TOOLS:
+                return {"success": True, "data": run.toolset.browse()}
+            try:
+                return {"success": True, "data": run.toolset.load(str(arguments.get("category", "")))}
+            except ValueError as exc:
+                return fail(ErrorCode.INVALID_ARGUMENTS, str(exc))
+        if kind is ToolKind.ESSENTIAL:
+            essential = run.toolset.essentials[name]
+            try:
+                hub_arguments = essential.hub_arguments(arguments, self.agent_id)
+            except ValueError as exc:
+                return fail(ErrorCode.INVALID_ARGUMENTS, str(exc))
+            return await self.hub.call(essential.hub_tool, hub_arguments)
+        return await self.hub.call(name, arguments)
+
+    def _result_text(self, envelope: dict[str, Any]) -> str:
+        text = json.dumps(envelope, ensure_ascii=False, default=str)
+        cap = self.limits.max_result_chars
+        if len(text) <= cap:
+            return text
+        return text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
+
+    # -- FinishText ----------------------------------------------------------------------------------------
+
+    async def _finish(self, run: _Run, node: FinishText, max_steps: int) -> Node:
+        text = node.reply.text or ""
+        leaked = find_leaked_call(text, frozenset(run.toolset.offered))
+        if leaked is not None:
+            log.info("leaked tool call recovered", extra={"tool": leaked.name})
+            call = ToolCall(f"leaked_{run.steps}", leaked.name, json.dumps(leaked.arguments, ensure_ascii=False))
+            return CallTools(node.reply, (call,), leaked.preamble(text))
+        tools_offered = bool(run.toolset.offered)
+        hallucinated = is_hallucinated_action(text, tools_called=bool(run.tools_used), tools_offered=tools_offered)
+        if node.guard_retry:
+            # The retry was told to call a tool and answered in words again: say so instead of pretending.
+            log.warning("hallucination guard: the retry called no tool either")
+            return self._end(run, StopReason.HALLUCINATION, HONEST_FAILURE, error=HONEST_FAILURE)
+        if hallucinated and not run.guard_used:
+            run.guard_used = True
+            log.warning("hallucination guard: action claimed without a tool call, retrying with tool_choice=required")
+            if run.steps >= max_steps:
+                return self._end(run, StopReason.HALLUCINATION, HONEST_FAILURE, error=HONEST_FAILURE)
+            return ModelRequest(
+                tool_choice="required", temperature=retry_temperature(run.temperature), guard_retry=True
+            )
+        answer = sanitize(text)
+        if not answer:
+            return self._empty_answer(run)
+        return self._end(run, StopReason.ANSWERED, answer)
+
+    def _empty_answer(self, run: _Run) -> End:
+        if run.tools_used and not run.failed_tools:
+            return self._end(run, StopReason.ANSWERED, f"Done (used {', '.join(run.tools_used)}).")
+        return self._end(run, StopReason.ANSWERED, EMPTY_ANSWER, error="The model returned an empty answer.")
+
+    def _step_limit(self, run: _Run, text: str | None) -> End:
+        note = f"I stopped after {run.steps} steps, the most this task may take"
+        used = f" (tools used: {', '.join(run.tools_used)})" if run.tools_used else ""
+        return self._end(run, StopReason.STEP_LIMIT, text or f"{note}{used}; please ask again to continue.")
+
+    # -- End -----------------------------------------------------------------------------------------------
+
+    def _end(self, run: _Run, stop: StopReason, response: str, *, error: str | None = None) -> End:
+        if response:
+            run.messages.append(assistant_message(response))
+        success = stop in (StopReason.ANSWERED, StopReason.STEP_LIMIT) and error is None
+        return End(
+            TurnResult(
+                success=success,
+                response=response,
+                stop=stop,
+                tools_used=tuple(run.tools_used),
+                steps=run.steps,
+                usage=run.usage,
+                messages=run.added(),
+                error=error,
+            )
+        )
