@@ -116,3 +116,12 @@ def test_the_package_exports_exactly_its_public_names() -> None:
         "truncate_tool_results",
     ]
     assert all(hasattr(thinker.sessions, name) for name in thinker.sessions.__all__)
+
+
+def test_tool_call_arguments_that_cannot_be_json_drop_the_call() -> None:
+    raw = {
+        "role": "assistant",
+        "content": "hi",
+        "tool_calls": [{"id": "c1", "function": {"name": "t", "arguments": {1, 2}}}],
+    }
+    assert coerce_message(raw) == assistant_message("hi")

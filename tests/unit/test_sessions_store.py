@@ -486,3 +486,23 @@ def test_cleanup_takes_its_age_limit_as_an_argument(store: SessionStore) -> None
 
 def test_cleanup_of_an_agent_with_no_sessions_yet_does_nothing(store: SessionStore) -> None:
     assert store.cleanup(START) == []
+
+
+def test_an_unreadable_session_file_starts_the_chat_afresh_with_a_warning(
+    store: SessionStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    store.path_for("c").mkdir(parents=True)  # something that cannot be read as a file
+    with caplog.at_level(logging.WARNING):
+        assert store.load("c").turns == ()
+    assert "session file unreadable" in caplog.text
+
+
+def test_a_clear_that_cannot_delete_says_which_file(store: SessionStore) -> None:
+    store.path_for("c").mkdir(parents=True)
+    with pytest.raises(SessionWriteError, match=r"Could not delete .*c\.jsonl"):
+        store.clear("c")
+
+
+def test_token_usage_adds_up() -> None:
+    assert turn().tokens == TokenUsage(120, 8)
+    assert turn().tokens.total == 128
