@@ -1,0 +1,352 @@
+"""Benchmark: tool selection recall, tools and schema tokens sent, and latency, on a labelled message set.
+
+Three pipelines run over the same messages:
+
+- `shipped`: `ToolSelector` with the default `SelectionConfig` and the local all-MiniLM-L6-v2 embedder
+  (embedding + lexical + keyword routes, clauses, follow-up context, lookup companions);
+- `regex_only`: the same selector without an embedder (what runs with `EMBEDDING_PROVIDER=none` or when the
+  embedder fails): lexical + keyword routes;
+- `embedding_only`: cosine similarity of the message and `name: description` alone, top 15 (the original's
+  `TOOL_SELECTOR_TOP_K` and the reference row of the data's README); `embedding_top4` (an extra key) is the
+  same at about the shipped pipeline's number of picked tools.
+
+Counting rules (docs/benchmarks.md and DESIGN): recall is the share of a message's required tools that were
+sent, averaged over the messages that need tools; `all_covered` is the share of those messages with every
+required tool sent; gold tools missing from the catalog are left out and counted in `skipped_gold_tools`;
+`mean_tools` and `mean_schema_tokens` count everything sent - the six core tools (essentials, `get_status`,
+the two meta-tools) included - over all messages; follow-ups pass their `context` turns as history
+(`recent_user_messages` / `recent_assistant_messages`; no tool-call history exists in the data, so sticky
+tools never fire here). Schema tokens are cl100k_base tokens (tiktoken, with the BPE file bundled in litellm,
+so no download) of each tool's `{"name", "description", "inputSchema"}` JSON, the form of tools.json.
+
+Latency is one `select` call (message embedding included, tool vectors prepared by `refresh` beforehand),
+reported with a baseline measured in the same run: embedding the message alone with the same embedder.
+
+Messages are split into two halves by the parity of sha256(text): half `a` was used to choose the pipeline's
+weights and thresholds, half `b` never was; both are reported.
+
+    python benchmarks/tool_selection.py [--catalog PATH] [--queries PATH] [--set min_tools=5 ...]
+
+`--set` changes a `SelectionConfig` default for all three pipelines (to draw the recall/tools trade-off).
+
+The last line printed is the JSON summary.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import importlib.util
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from shared.embeddings import Embedder, EmbeddingSettings, create_embedder  # noqa: E402
+from thinker.selection import McpInfo, SelectionConfig, ToolInfo, ToolSelector  # noqa: E402
+
+DEFAULT_DATA = REPO_ROOT.parent / "shared" / "bench" / "toolsel"
+
+BENCH_MCPS: dict[str, McpInfo] = {
+    # Label, group and keywords of the original system's manifests (reference/original-system.md §3.1).
+    "gmail": McpInfo(
+        "gmail",
+        "Gmail",
+        "Communication",
+        ("email", "mail", "inbox", "draft", "compose", "calendar", "meeting", "schedule", "event"),
+    ),
+    "memory": McpInfo("memory", "Memory", "Knowledge & Memory", ("remember", "memory", "forget", "fact", "contact")),
+    "filer": McpInfo("filer", "Workspace Files", "File Management", ("file", "document", "save", "workspace")),
+    "searcher": McpInfo("searcher", "Web Search", "Web Search", ("search", "news", "weather", "forecast", "find out")),
+    "telegram": McpInfo("telegram", "Telegram", "Communication", ("telegram", "message", "chat", "group")),
+    "codexec": McpInfo(
+        "codexec", "Code Execution", "Code Execution", ("code", "script", "execute", "python", "bash", "calculate")
+    ),
+    "browser": McpInfo("browser", "Browser", "Browser", ("browse", "website", "navigate", "webpage", "screenshot")),
+    "onepassword": McpInfo(
+        "onepassword", "1Password", "Secrets", ("password", "secret", "credential", "vault", "1password")
+    ),
+    # Not in the original: written for this catalog from its tool names, as an external MCP's entry would be.
+    "scheduler": McpInfo("scheduler", "Scheduler", "Reminders", ("reminder", "alarm", "recurring")),
+    "github": McpInfo("github", "GitHub", "Development", ("github", "repository", "repo", "pull request")),
+    "posthog": McpInfo("posthog", "PostHog", "Analytics", ("posthog", "analytics", "feature flag")),
+}
+
+CORE_DEFINITIONS: list[dict[str, Any]] = [
+    # As the Thinker offers them (thinker/essentials.py, thinker/tiers.py, the hub's get_status).
+    {
+        "name": "send_telegram",
+        "description": "Send a Telegram message (to the current chat unless chat_id is given).",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "message": {"type": "string", "description": "The text to send."},
+                "chat_id": {
+                    "type": "string",
+                    "description": "Target chat; leave it out to answer in the current chat.",
+                },
+                "reply_to": {"type": "integer", "description": "Message id to reply to."},
+            },
+            "required": ["message"],
+        },
+    },
+    {
+        "name": "store_fact",
+        "description": "Remember one fact about the user for later conversations.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "fact": {"type": "string", "description": 'A short, self-contained statement, e.g. "Prefers tea".'},
+                "category": {
+                    "type": "string",
+                    "enum": ["preference", "background", "pattern", "project", "contact", "decision"],
+                    "description": "What kind of fact it is.",
+                },
+            },
+            "required": ["fact", "category"],
+        },
+    },
+    {
+        "name": "search_memories",
+        "description": "Search what you remember about the user (facts and past conversations).",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "What to look for, in words."},
+                "limit": {"type": "integer", "default": 5, "description": "Most results to return."},
+            },
+            "required": ["query"],
+        },
+    },
+    {
+        "name": "get_status",
+        "description": "[Annabelle | System] Status of the hub: uptime, each MCP server (up, restarting or down) "
+        "and tool counts.",
+        "inputSchema": {"type": "object", "properties": {}},
+    },
+    {
+        "name": "browse_tools",
+        "description": "List the tool categories you can load (name, what they cover, how many tools, their names). "
+        "Use it when none of your current tools fits the task.",
+        "inputSchema": {"type": "object", "properties": {}},
+    },
+    {
+        "name": "load_tools",
+        "description": "Load one category from browse_tools: its tools become available to you for the rest of this "
+        "conversation turn.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "category": {"type": "string", "description": "A category name from browse_tools, e.g. `filer`."}
+            },
+            "required": ["category"],
+        },
+    },
+]
+
+
+def token_counter() -> Callable[[str], int]:
+    """cl100k_base from tiktoken, reading the BPE file litellm ships (tiktoken would otherwise download it)."""
+    spec = importlib.util.find_spec("litellm")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("litellm is not installed: run `make install` (its bundled cl100k_base file is needed).")
+    bundled = Path(next(iter(spec.submodule_search_locations))) / "litellm_core_utils" / "tokenizers"
+    os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(bundled))
+    import tiktoken
+
+    encoding = tiktoken.get_encoding("cl100k_base")
+    return lambda text: len(encoding.encode(text))
+
+
+def half(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return "a" if int.from_bytes(digest[:4], "big") % 2 == 0 else "b"
+
+
+@dataclass
+class Outcome:
+    kind: str
+    half: str
+    gold: list[str]
+    sent: list[str]
+    tokens: int
+    ms: float
+
+
+@dataclass
+class Pipeline:
+    name: str
+    selector: ToolSelector
+    outcomes: list[Outcome] = field(default_factory=list)
+
+
+def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+    needing = [o for o in outcomes if o.gold]
+    recalls = [len(set(o.gold) & set(o.sent)) / len(o.gold) for o in needing]
+    followups = [r for r, o in zip(recalls, needing, strict=True) if o.kind == "followup"]
+
+    def mean(values: Sequence[float]) -> float | None:
+        return round(statistics.fmean(values), 4) if values else None
+
+    return {
+        "recall": mean(recalls),
+        "followup_recall": mean(followups),
+        "all_covered": mean([1.0 if r == 1.0 else 0.0 for r in recalls]),
+        "mean_tools": mean([len(o.sent) for o in outcomes]),
+        "mean_schema_tokens": mean([o.tokens for o in outcomes]),
+        "p50_ms": round(statistics.median(o.ms for o in outcomes), 3) if outcomes else None,
+        "messages": len(outcomes),
+    }
+
+
+def config_with(assignments: Sequence[str]) -> SelectionConfig:
+    """`SelectionConfig()` with `name=value` overrides, each value read as its field's type."""
+    config = SelectionConfig()
+    changes: dict[str, Any] = {}
+    for assignment in assignments:
+        name, _, value = assignment.partition("=")
+        current = getattr(config, name, None)
+        if current is None or isinstance(current, tuple):
+            raise SystemExit(f"--set {assignment}: {name!r} is not a number or switch of SelectionConfig.")
+        if isinstance(current, bool):
+            changes[name] = value.lower() in ("1", "true", "yes", "on")
+        else:
+            changes[name] = type(current)(value)
+    return replace(config, **changes)
+
+
+def history(record: dict[str, Any]) -> tuple[list[str], list[str]]:
+    turns = record.get("context") or []
+    users = [turn["text"] for turn in turns if turn.get("role") == "user"]
+    assistants = [turn["text"] for turn in turns if turn.get("role") == "assistant"]
+    return users, assistants
+
+
+async def run(raw_tools: list[dict[str, Any]], records: list[dict[str, Any]], overrides: list[str]) -> dict[str, Any]:
+    tools = []
+    for entry in raw_tools:
+        prefix = entry["name"].split("_", 1)[0]
+        tools.append(
+            ToolInfo(
+                entry["name"], entry["description"], entry["inputSchema"], prefix if "_" in entry["name"] else None
+            )
+        )
+    mcps = [BENCH_MCPS[p] for p in sorted({t.mcp for t in tools if t.mcp}) if p in BENCH_MCPS]
+    count = token_counter()
+    tokens = {
+        entry["name"]: count(json.dumps({k: entry[k] for k in ("name", "description", "inputSchema")}))
+        for entry in [*raw_tools, *CORE_DEFINITIONS]
+    }
+    catalog = set(tokens)
+
+    embedder: Embedder | None = create_embedder(EmbeddingSettings(embedding_provider="local"), cache=False)
+    assert embedder is not None
+    await embedder.embed(["warm up the model"])  # the first call loads the weights: not part of any timing
+
+    shipped = config_with(overrides)
+    # The embedding alone: cosine of the message and `name: description`, nothing else, a fixed number of tools.
+    cosine_only = SelectionConfig(
+        lexical_weight=0.0,
+        route_weight=0.0,
+        assistant_context_weight=0.0,
+        clause_top=0,
+        context_top=0,
+        lookup_companions=False,
+        threshold=-1.0,
+        max_tools=64,
+    )
+    pipelines = [
+        Pipeline("shipped", ToolSelector(shipped, embedder)),
+        Pipeline("regex_only", ToolSelector(shipped, None)),
+        Pipeline("embedding_only", ToolSelector(replace(cosine_only, min_tools=15, top_k=15), embedder)),
+        Pipeline("embedding_top4", ToolSelector(replace(cosine_only, min_tools=4, top_k=4), embedder)),
+    ]
+    for pipeline in pipelines:
+        await pipeline.selector.refresh(tools, mcps)
+
+    skipped = 0
+    baseline_ms: list[float] = []
+    for record in records:
+        gold = [name for name in record["tools"] if name in catalog]
+        skipped += len(record["tools"]) - len(gold)
+        users, assistants = history(record)
+        started = time.perf_counter()
+        await embedder.embed([record["text"]])
+        baseline_ms.append((time.perf_counter() - started) * 1000)
+        for pipeline in pipelines:
+            started = time.perf_counter()
+            selection = await pipeline.selector.select(
+                record["text"], recent_user_messages=users, recent_assistant_messages=assistants
+            )
+            elapsed = (time.perf_counter() - started) * 1000
+            sent = list(selection.names)
+            pipeline.outcomes.append(
+                Outcome(
+                    kind=record["kind"],
+                    half=half(record["text"]),
+                    gold=gold,
+                    sent=sent,
+                    tokens=sum(tokens.get(name, 0) for name in sent),
+                    ms=elapsed,
+                )
+            )
+
+    summary: dict[str, Any] = {p.name: summarise(p.outcomes) for p in pipelines}
+    shipped_outcomes = pipelines[0].outcomes
+    kinds = sorted({o.kind for o in shipped_outcomes})
+    summary["per_kind"] = {kind: summarise([o for o in shipped_outcomes if o.kind == kind]) for kind in kinds}
+    summary["skipped_gold_tools"] = skipped
+    summary["halves"] = {
+        name: {h: summarise([o for o in p.outcomes if o.half == h]) for h in ("a", "b")}
+        for p in pipelines
+        for name in [p.name]
+    }
+    embed_p50 = statistics.median(baseline_ms)
+    summary["baseline_embed_p50_ms"] = round(embed_p50, 3)
+    summary["shipped_p50_over_embed_p50"] = round(summary["shipped"]["p50_ms"] / embed_p50, 3)
+    summary["catalog_tools"] = len(raw_tools)
+    summary["core_tools_sent"] = [d["name"] for d in CORE_DEFINITIONS]
+    summary["tokenizer"] = "tiktoken cl100k_base (litellm's bundled BPE file)"
+    summary["overrides"] = overrides
+    return summary
+
+
+def report(summary: dict[str, Any]) -> None:
+    columns = ("recall", "followup_recall", "all_covered", "mean_tools", "mean_schema_tokens", "p50_ms")
+    print(f"{'pipeline':<22}" + "".join(f"{c:>20}" for c in columns))
+    pipelines = ("shipped", "regex_only", "embedding_only", "embedding_top4")
+    rows: list[tuple[str, dict[str, Any]]] = [(name, summary[name]) for name in pipelines]
+    rows += [(f"shipped[{kind}]", s) for kind, s in summary["per_kind"].items()]
+    rows += [(f"{name}[half {h}]", s) for name, halves in summary["halves"].items() for h, s in halves.items()]
+    for name, s in rows:
+        print(f"{name:<22}" + "".join(f"{'-' if s[c] is None else s[c]:>20}" for c in columns))
+    print(
+        f"embedding alone p50 {summary['baseline_embed_p50_ms']} ms; shipped p50 / embedding p50 = "
+        f"{summary['shipped_p50_over_embed_p50']}; skipped gold tools: {summary['skipped_gold_tools']}"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--catalog", default=str(DEFAULT_DATA / "tools.json"))
+    parser.add_argument("--queries", default=str(DEFAULT_DATA / "queries.jsonl"))
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a SelectionConfig override")
+    args = parser.parse_args(argv)
+    raw_tools = json.loads(Path(args.catalog).read_text(encoding="utf-8"))
+    records = [json.loads(line) for line in Path(args.queries).read_text(encoding="utf-8").splitlines() if line]
+    summary = asyncio.run(run(raw_tools, records, list(args.set)))
+    report(summary)
+    print(json.dumps(summary))
+
+
+if __name__ == "__main__":
+    main()

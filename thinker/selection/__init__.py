@@ -1,0 +1,26 @@
+"""Tool selection: which of the hub's tools the model sees for one message.
+
+    selector = ToolSelector(SelectionConfig(), embedder)      # embedder may be None (EMBEDDING_PROVIDER=none)
+    await selector.refresh(tools, mcps)                       # whenever the hub's tool list changes
+    selection = await selector.select(message, recent_user_messages=..., recent_tools_used=...)
+    selection.names                                           # core tools first, then the picks, best first
+
+A skill with `required_tools` bypasses it: `required_selection(required, available)`. Playbooks whose keywords
+a message contains: `match_playbooks(message, playbooks)`. The pipeline is described in docs/tool-selection.md.
+"""
+
+from thinker.selection._playbooks import match_playbooks, required_selection
+from thinker.selection._selector import ToolSelector
+from thinker.selection._types import CORE_TOOLS, McpInfo, Playbook, Selection, SelectionConfig, ToolInfo
+
+__all__ = [
+    "CORE_TOOLS",
+    "McpInfo",
+    "Playbook",
+    "Selection",
+    "SelectionConfig",
+    "ToolInfo",
+    "ToolSelector",
+    "match_playbooks",
+    "required_selection",
+]

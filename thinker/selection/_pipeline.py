@@ -1,0 +1,272 @@
+"""The selection pipeline as pure functions: scores in, tool names out. No I/O, no embedder.
+
+`build_catalog` prepares the tool list once per refresh (lexical index, groups, routes, lookup companions).
+`select_tools` then turns one message, its recent turns and an optional cosine vector (computed by the caller
+from the embedder) into a `Selection`:
+
+1. score every candidate tool: embedding + lexical + route evidence from the message, plus the words of the
+   last assistant turn (a short answer like "at 5pm" gets its meaning from the question it answers);
+2. keep the message's best tools: at least `min_tools`, then those within `score_gap` of the best, at most
+   `top_k`, none below `threshold`;
+3. add each clause's best tools when the message has several parts ("cancel X and book Y");
+4. for a follow-up, add the tools the previous exchange points at;
+5. add the lookup tool each picked tool needs for its ids (`update_event` needs `list_events`);
+6. pin sticky tools (called in recent turns) and playbook tools;
+7. cap: core first, then pinned, then by score.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from thinker.selection._lexical import LexicalIndex, plain_description, tool_terms
+from thinker.selection._routes import BUILTIN_ROUTES, Route, auto_routes, group_members, route_scores
+from thinker.selection._text import name_words, stem, words
+from thinker.selection._types import McpInfo, Method, Selection, SelectionConfig, ToolInfo
+
+LOOKUP_VERBS = ("search", "find", "list")
+"""Verbs of tools that produce ids, most useful first: a search can also list, a listing cannot search."""
+
+_ID_PARAMETER = re.compile(r"(^|_)(id|ids|number)$")
+_CLAUSE_BREAK = re.compile(
+    r"(?:[.;!?]+\s+|,?\s+\b(?:and then|then|and also|also|and|plus|after that)\b\s+)", re.IGNORECASE
+)
+_REFERENCE_WORDS = frozenset(
+    str.split(
+        "it its that this them those these him her his their there one ones same too also again instead else "
+        "yes yeah yep no nope ok okay sure please thanks"
+    )
+)
+FOLLOWUP_MAX_WORDS = 8
+"""A message this short leans on the conversation before it."""
+
+
+def tool_text(tool: ToolInfo) -> str:
+    """What is embedded for a tool: `name: description`, the hub's tag removed."""
+    return f"{tool.name}: {plain_description(tool.description)}"
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The candidate tools (core tools excluded: they are always sent) prepared for scoring."""
+
+    names: tuple[str, ...]
+    index: Mapping[str, int]
+    lexical: LexicalIndex
+    members: Mapping[str, np.ndarray]
+    routes: tuple[Route, ...]
+    lookups: Mapping[int, tuple[tuple[int, ...], ...]]
+    """Tool index → its lookup companions, in preference tiers (search/find first, then list)."""
+
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+
+def lookup_companions(tools: Sequence[ToolInfo]) -> dict[int, tuple[tuple[int, ...], ...]]:
+    """For each tool that requires an id, the tools of the same MCP that find such ids.
+
+    A required parameter named `*_id`, `*_ids` or `*_number` means the model must get the id from somewhere:
+    from a tool of the same MCP whose name starts with search/find/list and shares an object word with the
+    tool or the parameter (`scheduler_delete_reminder(reminder_id)` → `scheduler_list_reminders`).
+    """
+    parsed = []
+    for tool in tools:
+        parts = name_words(tool.name, tool.mcp)
+        parsed.append((tool.mcp, parts[0] if parts else "", {stem(w) for w in parts[1:]}))
+    companions: dict[int, tuple[tuple[int, ...], ...]] = {}
+    for index, tool in enumerate(tools):
+        required = tool.input_schema.get("required")
+        id_parameters = [p for p in required if isinstance(p, str) and _ID_PARAMETER.search(p)] if required else []
+        mcp, _, objects = parsed[index]
+        if not id_parameters or mcp is None:
+            continue
+        objects = objects | {stem(w) for p in id_parameters for w in words(p) if w not in ("id", "ids", "number")}
+        tiers = []
+        for verbs in (("search", "find"), ("list",)):
+            tier = tuple(
+                other
+                for other, (other_mcp, verb, other_objects) in enumerate(parsed)
+                if other != index and other_mcp == mcp and verb in verbs and other_objects & objects
+            )
+            if tier:
+                tiers.append(tier)
+        if tiers:
+            companions[index] = tuple(tiers)
+    return companions
+
+
+def build_catalog(tools: Sequence[ToolInfo], mcps: Sequence[McpInfo], core: Collection[str]) -> Catalog:
+    candidates = [tool for tool in tools if tool.name not in core]
+    by_name = {mcp.name: mcp for mcp in mcps}
+    bags = [tool_terms(tool, by_name.get(tool.mcp) if tool.mcp else None) for tool in candidates]
+    names = tuple(tool.name for tool in candidates)
+    return Catalog(
+        names=names,
+        index={name: i for i, name in enumerate(names)},
+        lexical=LexicalIndex(bags),
+        members=group_members(names, [tool.mcp for tool in candidates]),
+        routes=(*BUILTIN_ROUTES, *auto_routes(mcps)),
+        lookups=lookup_companions(candidates),
+    )
+
+
+def text_scores(catalog: Catalog, text: str, config: SelectionConfig) -> np.ndarray:
+    """Lexical and route evidence of one text for every tool (no embedding)."""
+    scores = np.zeros(catalog.size, dtype=np.float64)
+    if config.lexical_weight:
+        scores += config.lexical_weight * catalog.lexical.score(text)
+    if config.route_weight:
+        scores += config.route_weight * route_scores(text, catalog.routes, catalog.members, catalog.size)
+    return scores
+
+
+def pick(scores: np.ndarray, *, gap: float, least: int, most: int, floor: float) -> list[int]:
+    """Indices of the best scores: the first `least`, then any within `gap` of the best, `most` in all.
+
+    Nothing under `floor` is picked, so a message with no evidence picks nothing. Ties keep catalog order.
+    """
+    order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] >= floor]
+    if not order:
+        return []
+    best = scores[order[0]]
+    return [i for rank, i in enumerate(order[:most]) if rank < least or scores[i] >= best - gap]
+
+
+def split_clauses(message: str) -> list[str]:
+    """The parts of a multi-part request ("delete X and add Y"), or [] when it has one part.
+
+    Splits at sentence ends and at "and", "then", "also", "plus", "after that"; fragments under two words are
+    dropped (so "Tom and Anna" does not become two requests).
+    """
+    parts = [part.strip() for part in _CLAUSE_BREAK.split(message) if part and len(part.split()) >= 2]
+    return parts if len(parts) >= 2 else []
+
+
+def looks_like_followup(message: str) -> bool:
+    """Short, or leaning on earlier turns ("send it to him too"): the conversation decides what it needs."""
+    tokens = words(message)
+    return len(tokens) <= FOLLOWUP_MAX_WORDS or any(token in _REFERENCE_WORDS for token in tokens)
+
+
+def sticky_tools(
+    recent_tools_used: Sequence[Sequence[str]], *, lookback: int, limit: int, exclude: Collection[str]
+) -> list[str]:
+    """Tools called in the last `lookback` turns (oldest turn first in the input), newest first, at most `limit`."""
+    if lookback <= 0 or limit <= 0:
+        return []
+    found: list[str] = []
+    for turn in reversed(recent_tools_used[-lookback:]):
+        for name in turn:
+            if name not in exclude and name not in found:
+                found.append(name)
+                if len(found) == limit:
+                    return found
+    return found
+
+
+def apply_cap(
+    core: Sequence[str], pinned: Sequence[str], scored: Mapping[str, float], cap: int
+) -> tuple[list[str], list[str]]:
+    """Keep core tools always, then pinned ones in order, then the rest by score; return (kept, dropped).
+
+    Ties in score keep alphabetical order so the result never depends on set iteration.
+    """
+    kept: list[str] = []
+    for name in core:
+        if name not in kept:
+            kept.append(name)
+    ranked = sorted((name for name in scored if name not in kept), key=lambda n: (-scored[n], n))
+    dropped: list[str] = []
+    for name in [*pinned, *ranked]:
+        if name in kept or name in dropped:
+            continue
+        if len(kept) < cap:
+            kept.append(name)
+        else:
+            dropped.append(name)
+    return kept, dropped
+
+
+def _method(config: SelectionConfig, cosine: np.ndarray | None) -> Method:
+    if cosine is None:
+        return "regex"
+    return "hybrid" if config.lexical_weight or config.route_weight else "embedding"
+
+
+def select_tools(
+    catalog: Catalog,
+    message: str,
+    config: SelectionConfig,
+    *,
+    cosine: np.ndarray | None = None,
+    recent_user_messages: Sequence[str] = (),
+    recent_assistant_messages: Sequence[str] = (),
+    recent_tools_used: Sequence[Sequence[str]] = (),
+    playbook_tools: Sequence[str] = (),
+    allowed: Callable[[str], bool] | None = None,
+) -> Selection:
+    """The whole pipeline for one message; `cosine[i]` is the similarity of the message to tool `i`."""
+    permitted = np.array([allowed is None or allowed(name) for name in catalog.names], dtype=bool)
+    core = [name for name in config.core_tools if allowed is None or allowed(name)]
+
+    scores = text_scores(catalog, message, config)
+    if cosine is not None:
+        scores += config.embedding_weight * cosine
+    if recent_assistant_messages and config.assistant_context_weight:
+        scores += config.assistant_context_weight * text_scores(catalog, recent_assistant_messages[-1], config)
+    scores[~permitted] = -np.inf
+
+    chosen = pick(scores, gap=config.score_gap, least=config.min_tools, most=config.top_k, floor=config.threshold)
+
+    def add(indices: list[int]) -> None:
+        chosen.extend(i for i in indices if i not in chosen)
+
+    if config.clause_top > 0:
+        for clause in split_clauses(message):
+            clause_scores = text_scores(catalog, clause, config)
+            clause_scores[~permitted] = -np.inf
+            add(pick(clause_scores, gap=config.clause_gap, least=1, most=config.clause_top, floor=config.threshold))
+
+    if config.context_top > 0 and (recent_user_messages or recent_assistant_messages) and looks_like_followup(message):
+        previous = np.zeros(catalog.size, dtype=np.float64)
+        if recent_user_messages:
+            previous += text_scores(catalog, recent_user_messages[-1], config)
+        if recent_assistant_messages:
+            previous += 0.5 * text_scores(catalog, recent_assistant_messages[-1], config)
+        previous[~permitted] = -np.inf
+        add(pick(previous, gap=config.context_gap, least=1, most=config.context_top, floor=config.threshold))
+
+    if config.lookup_companions:
+        for index in list(chosen):
+            for tier in catalog.lookups.get(index, ()):
+                usable = [i for i in tier if permitted[i]]
+                if usable:
+                    add([max(usable, key=lambda i: scores[i])])
+                    break
+
+    picked = {catalog.names[i]: float(scores[i]) for i in chosen}
+    known = set(catalog.names)
+    playbook = [name for name in playbook_tools if name in known and (allowed is None or allowed(name))]
+    sticky = sticky_tools(
+        [[name for name in turn if name in known and (allowed is None or allowed(name))] for turn in recent_tools_used],
+        lookback=config.sticky_lookback,
+        limit=config.sticky_max,
+        exclude=set(config.core_tools),
+    )
+    kept, dropped = apply_cap(core, [*playbook, *sticky], picked, config.max_tools)
+
+    top_score = None
+    if cosine is not None and permitted.any():
+        top_score = float(np.max(cosine[permitted]))
+    return Selection(
+        names=tuple(kept),
+        method=_method(config, cosine),
+        scores={name: picked[name] for name in kept if name in picked},
+        top_score=top_score,
+        dropped=tuple(dropped),
+    )

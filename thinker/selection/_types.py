@@ -1,0 +1,108 @@
+"""The values tool selection takes and returns."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+CORE_TOOLS: tuple[str, ...] = (
+    "send_telegram",
+    "store_fact",
+    "search_memories",
+    "get_status",
+    "browse_tools",
+    "load_tools",
+)
+"""Sent with every message when they exist: the Thinker's essentials, the hub's status and the meta-tools."""
+
+Method = Literal["hybrid", "regex", "embedding", "required"]
+
+
+@dataclass(frozen=True)
+class ToolInfo:
+    """One tool the agent could be offered, as the hub lists it.
+
+    `mcp` is the prefix of a routed tool (`gmail` for `gmail_send_email`), None for the hub's own tools and the
+    Thinker's local ones. A description may start with the hub's `[Label | Group]` tag; it is read without it.
+    """
+
+    name: str
+    description: str
+    input_schema: Mapping[str, Any] = field(default_factory=dict)
+    mcp: str | None = None
+
+
+@dataclass(frozen=True)
+class McpInfo:
+    """What the hub knows about one MCP (its manifest's label, toolGroup and keywords)."""
+
+    name: str
+    label: str = ""
+    tool_group: str = ""
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Playbook:
+    """Workflow guidance matched by keyword; its `required_tools` join the selection when it matches."""
+
+    name: str
+    keywords: tuple[str, ...]
+    priority: int = 10
+    required_tools: tuple[str, ...] = ()
+    instructions: str = ""
+
+
+@dataclass(frozen=True)
+class SelectionConfig:
+    """Every knob of tool selection. The defaults are the shipped pipeline (see docs/tool-selection.md).
+
+    Scores are sums: `embedding_weight` × cosine(message, tool) + `lexical_weight` × BM25 over words and
+    concepts + `route_weight` × the strongest keyword route that names the tool's group.
+    """
+
+    core_tools: tuple[str, ...] = CORE_TOOLS
+    max_tools: int = 16
+    """Hard cap on everything sent, core included (`TOOL_SELECTOR_MAX_TOOLS`)."""
+    top_k: int = 8
+    """At most this many tools from the message's ranking (`TOOL_SELECTOR_TOP_K`)."""
+    min_tools: int = 3
+    """At least this many from the ranking when any tool clears `threshold` (`TOOL_SELECTOR_MIN_TOOLS`)."""
+    threshold: float = 0.3
+    """A tool scoring below this is never picked from the ranking (`TOOL_SELECTOR_THRESHOLD`)."""
+    score_gap: float = 0.15
+    """Beyond `min_tools`, keep tools scoring within this distance of the best one."""
+    embedding_weight: float = 1.0
+    lexical_weight: float = 0.1
+    route_weight: float = 1.0
+    clause_top: int = 2
+    """Each clause of a multi-part message ("delete X and add Y") adds up to this many of its own best tools."""
+    clause_gap: float = 0.05
+    assistant_context_weight: float = 0.2
+    """The last assistant turn's words join the message's score with this weight (answers to its questions)."""
+    context_top: int = 1
+    """Tools the previous exchange points at (its user turn, half its assistant turn) added to a follow-up."""
+    context_gap: float = 0.1
+    lookup_companions: bool = True
+    """A tool that needs an id (`event_id`) brings the tool that finds such ids (`list_events`)."""
+    sticky_lookback: int = 3
+    """Tools called in this many recent turns stay offered (`THINKER_STICKY_TOOLS_LOOKBACK`)."""
+    sticky_max: int = 4
+    """At most this many sticky tools (`THINKER_STICKY_TOOLS_MAX`)."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The tools to offer for one message, best first after the core ones.
+
+    `scores` holds the combined score of every tool picked on evidence (core, sticky and playbook tools have
+    none); `top_score` is the best cosine similarity between the message and any tool (None without
+    embeddings), a measure of how clearly the message asks for a tool. `dropped` lists what the cap cut.
+    """
+
+    names: tuple[str, ...]
+    method: Method
+    scores: Mapping[str, float] = field(default_factory=dict)
+    top_score: float | None = None
+    dropped: tuple[str, ...] = ()
