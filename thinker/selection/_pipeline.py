@@ -32,9 +32,8 @@ LOOKUP_VERBS = ("search", "find", "list")
 """Verbs of tools that produce ids, most useful first: a search can also list, a listing cannot search."""
 
 _ID_PARAMETER = re.compile(r"(^|_)(id|ids|number)$")
-_CLAUSE_BREAK = re.compile(
-    r"(?:[.;!?]+\s+|,?\s+\b(?:and then|then|and also|also|and|plus|after that)\b\s+)", re.IGNORECASE
-)
+_CONNECTIVES = r"(?:and then|then|and also|also|and|plus|after that)"
+_CLAUSE_BREAK = re.compile(rf"[.;!?]+\s+(?:{_CONNECTIVES}\s+)?|,?\s+\b{_CONNECTIVES}\b\s+", re.IGNORECASE)
 _REFERENCE_WORDS = frozenset(
     str.split(
         "it its that this them those these him her his their there one ones same too also again instead else "

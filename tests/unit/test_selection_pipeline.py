@@ -1,0 +1,299 @@
+"""The selection pipeline's pure steps and `select_tools` on a small catalog (no embedder involved)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from thinker.selection import CORE_TOOLS, McpInfo, SelectionConfig, ToolInfo
+from thinker.selection._pipeline import (
+    apply_cap,
+    build_catalog,
+    looks_like_followup,
+    lookup_companions,
+    pick,
+    select_tools,
+    split_clauses,
+    sticky_tools,
+    tool_text,
+)
+
+
+def _tool(name: str, description: str, required: tuple[str, ...] = (), mcp: str | None = "") -> ToolInfo:
+    schema = {"type": "object", "properties": {p: {"type": "string"} for p in required}, "required": list(required)}
+    return ToolInfo(name, description, schema, name.split("_", 1)[0] if mcp == "" else mcp)
+
+
+TOOLS = [
+    _tool("calendar_list_events", "List events on the user's calendar in a time range."),
+    _tool("calendar_create_event", "Create an event on the calendar.", ("summary", "start")),
+    _tool("calendar_update_event", "Change the time or title of an existing event.", ("event_id",)),
+    _tool("calendar_delete_event", "Delete an event.", ("event_id",)),
+    _tool("reminders_create_reminder", "Remind the user of something at a given time.", ("text", "when")),
+    _tool("reminders_list_reminders", "List upcoming reminders."),
+    _tool("reminders_delete_reminder", "Delete a reminder.", ("reminder_id",)),
+    _tool("mail_send_email", "Send an email.", ("to", "subject", "body")),
+    _tool("mail_search_emails", "Search emails by sender or subject.", ("query",)),
+    _tool("mail_list_emails", "List recent emails in the inbox."),
+    _tool("mail_reply_email", "Reply to an email.", ("message_id", "body")),
+    _tool("files_read_file", "[Files | Storage] Read a file from storage.", ("path",)),
+    _tool("send_telegram", "Send a Telegram message.", ("message",), mcp=None),
+    _tool("get_status", "Status of the hub.", mcp=None),
+]
+MCPS = [McpInfo("mail", "Mail", "Communication", ("mail",)), McpInfo("files", "Files", "Storage", ("folder",))]
+CONFIG = SelectionConfig()
+CATALOG = build_catalog(TOOLS, MCPS, CONFIG.core_tools)
+
+
+def picked(names: tuple[str, ...]) -> list[str]:
+    return [name for name in names if name not in CORE_TOOLS]
+
+
+# -- pure steps ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("scores", "gap", "least", "most", "floor", "expected"),
+    [
+        ([0.9, 0.1, 0.85, 0.5], 0.1, 1, 4, 0.0, [0, 2]),
+        ([0.9, 0.1, 0.85, 0.5], 0.1, 3, 4, 0.0, [0, 2, 3]),
+        ([0.9, 0.1, 0.85, 0.5], 1.0, 1, 2, 0.0, [0, 2]),
+        ([0.9, 0.1, 0.85, 0.5], 1.0, 1, 4, 0.6, [0, 2]),
+        ([0.2, 0.1], 0.1, 2, 4, 0.3, []),
+        ([0.5, 0.5, 0.5], 0.0, 1, 4, 0.0, [0, 1, 2]),
+        ([0.5, -np.inf, 0.4], 1.0, 3, 4, -1.0, [0, 2]),
+        ([], 0.1, 1, 4, 0.0, []),
+    ],
+)
+def test_pick_keeps_the_least_then_the_close_ones_up_to_the_most(
+    scores: list[float], gap: float, least: int, most: int, floor: float, expected: list[int]
+) -> None:
+    assert pick(np.array(scores, dtype=np.float64), gap=gap, least=least, most=most, floor=floor) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("delete my reminder and add a new one for 5pm", ["delete my reminder", "add a new one for 5pm"]),
+        ("Find the invoice. Then email it to Tom", ["Find the invoice", "email it to Tom"]),
+        ("check mail; also water the plants at 6", ["check mail", "water the plants at 6"]),
+        ("lunch with Tom and Anna", []),
+        ("book a table", []),
+        ("search the news, and then summarise it", ["search the news", "summarise it"]),
+    ],
+)
+def test_split_clauses_finds_the_parts_of_a_request(message: str, expected: list[str]) -> None:
+    assert split_clauses(message) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("at 6pm", True),
+        ("It's will@example.org", True),
+        ("send it to him as well, he asked me for the latest version yesterday", True),
+        ("Find the cheapest flights from Lyon to Lisbon for the second week of June", False),
+    ],
+)
+def test_looks_like_followup(message: str, expected: bool) -> None:
+    assert looks_like_followup(message) is expected
+
+
+@pytest.mark.parametrize(
+    ("turns", "lookback", "limit", "expected"),
+    [
+        ([["a"], ["b", "c"]], 3, 8, ["b", "c", "a"]),
+        ([["a"], ["b", "c"]], 1, 8, ["b", "c"]),
+        ([["a"], ["b", "c"]], 3, 2, ["b", "c"]),
+        ([["a", "core"], ["a"], []], 3, 8, ["a"]),
+        ([["x"], ["a"], ["b"], ["c"]], 3, 8, ["c", "b", "a"]),
+        ([["a"]], 0, 8, []),
+        ([["a"]], 3, 0, []),
+        ([], 3, 8, []),
+    ],
+)
+def test_sticky_tools_are_the_newest_turns_tools_without_core_or_repeats(
+    turns: list[list[str]], lookback: int, limit: int, expected: list[str]
+) -> None:
+    assert sticky_tools(turns, lookback=lookback, limit=limit, exclude={"core"}) == expected
+
+
+def test_the_cap_keeps_core_then_pinned_then_the_best_scores() -> None:
+    kept, dropped = apply_cap(["c1", "c2"], ["p1"], {"x": 0.2, "y": 0.9, "p1": 0.1, "z": 0.5}, 4)
+    assert kept == ["c1", "c2", "p1", "y"]
+    assert dropped == ["z", "x"]
+
+
+def test_the_cap_never_drops_core_tools() -> None:
+    kept, dropped = apply_cap(["c1", "c2", "c3"], ["p1"], {"x": 1.0}, 2)
+    assert kept == ["c1", "c2", "c3"]
+    assert dropped == ["p1", "x"]
+
+
+def test_equal_scores_are_capped_in_alphabetical_order() -> None:
+    kept, dropped = apply_cap([], [], {"b": 0.5, "a": 0.5, "c": 0.5}, 2)
+    assert (kept, dropped) == (["a", "b"], ["c"])
+
+
+def test_lookup_companions_come_from_the_same_mcp_and_prefer_search_to_list() -> None:
+    companions = {
+        TOOLS[i].name: [[TOOLS[j].name for j in tier] for tier in tiers]
+        for i, tiers in lookup_companions(TOOLS).items()
+    }
+    assert companions == {
+        "calendar_update_event": [["calendar_list_events"]],
+        "calendar_delete_event": [["calendar_list_events"]],
+        "reminders_delete_reminder": [["reminders_list_reminders"]],
+        "mail_reply_email": [["mail_search_emails"], ["mail_list_emails"]],
+    }
+
+
+def test_a_tool_of_another_mcp_or_without_an_mcp_is_no_companion() -> None:
+    tools = [
+        _tool("a_delete_item", "", ("item_id",)),
+        _tool("b_list_items", ""),
+        _tool("drop_item", "", ("item_id",), mcp=None),
+        _tool("list_items", "", mcp=None),
+    ]
+    assert lookup_companions(tools) == {}
+
+
+def test_the_embedded_text_is_name_and_description_without_the_hub_tag() -> None:
+    assert tool_text(TOOLS[11]) == "files_read_file: Read a file from storage."
+
+
+# -- select_tools ----------------------------------------------------------------------------------------------
+
+
+def test_core_tools_come_first_and_are_never_candidates() -> None:
+    selection = select_tools(CATALOG, "set a reminder to water the plants at 6", CONFIG)
+    assert selection.names[: len(CORE_TOOLS)] == CORE_TOOLS
+    assert picked(selection.names)[0] == "reminders_create_reminder"
+    assert "send_telegram" not in CATALOG.names and "get_status" not in CATALOG.names
+    assert selection.method == "regex"
+    assert selection.top_score is None
+    assert set(selection.scores) == set(picked(selection.names))
+
+
+def test_a_message_without_evidence_gets_only_the_core_tools() -> None:
+    assert select_tools(CATALOG, "hello!", CONFIG).names == CORE_TOOLS
+
+
+def test_allowed_filters_candidates_and_core_tools_alike() -> None:
+    selection = select_tools(
+        CATALOG,
+        "remind me to water the plants at 6",
+        CONFIG,
+        allowed=lambda name: not name.startswith("reminders_") and name != "get_status",
+    )
+    assert "get_status" not in selection.names
+    assert not any(name.startswith("reminders_") for name in selection.names)
+
+
+def test_each_clause_of_a_multi_part_message_brings_its_own_tool() -> None:
+    narrow = replace(CONFIG, min_tools=1, top_k=1)
+    message = "delete the dentist reminder and then send an email to Tom"
+    assert picked(select_tools(CATALOG, message, replace(narrow, clause_top=0)).names) != []
+    both = picked(select_tools(CATALOG, message, narrow).names)
+    assert {"reminders_delete_reminder", "mail_send_email"} <= set(both)
+
+
+def test_a_follow_up_gets_the_tool_its_previous_request_needed() -> None:
+    alone = picked(select_tools(CATALOG, "at 6pm please", CONFIG).names)
+    assert "reminders_create_reminder" not in alone
+    followed = select_tools(CATALOG, "at 6pm please", CONFIG, recent_user_messages=["set a reminder to call Anna"])
+    assert "reminders_create_reminder" in followed.names
+
+
+def test_a_full_request_does_not_inherit_the_previous_ones_tools() -> None:
+    message = "Read the file with the quarterly figures from storage and summarise the main numbers for me"
+    selection = select_tools(CATALOG, message, CONFIG, recent_user_messages=["remind me to call Anna"])
+    assert "reminders_create_reminder" not in selection.names
+
+
+def test_the_assistants_last_question_lends_its_words_to_the_answer() -> None:
+    answer = "tom@example.org"
+    without = select_tools(CATALOG, answer, CONFIG)
+    assert "mail_send_email" not in without.names
+    with_question = select_tools(
+        CATALOG, answer, CONFIG, recent_assistant_messages=["Sure. To which address should I send the email?"]
+    )
+    assert "mail_send_email" in with_question.names
+
+
+def test_a_tool_that_needs_an_id_brings_the_tool_that_finds_it() -> None:
+    narrow = replace(CONFIG, min_tools=1, top_k=1, score_gap=0.0)
+    message = "change the time of the design review event"
+    assert picked(select_tools(CATALOG, message, replace(narrow, lookup_companions=False)).names) == [
+        "calendar_update_event"
+    ]
+    assert picked(select_tools(CATALOG, message, narrow).names) == ["calendar_update_event", "calendar_list_events"]
+
+
+def test_the_companion_is_skipped_when_not_allowed_and_the_next_tier_is_used() -> None:
+    narrow = replace(CONFIG, min_tools=1, top_k=1, score_gap=0.0, clause_top=0)
+    selection = select_tools(CATALOG, "reply to that email", narrow, allowed=lambda name: name != "mail_search_emails")
+    assert picked(selection.names) == ["mail_reply_email", "mail_list_emails"]
+
+
+def test_sticky_and_playbook_tools_are_pinned_right_after_the_core() -> None:
+    selection = select_tools(
+        CATALOG,
+        "hello!",
+        CONFIG,
+        recent_tools_used=[["files_read_file"], ["send_telegram", "mail_list_emails", "no_such_tool"]],
+        playbook_tools=["calendar_list_events", "no_such_tool", "send_telegram"],
+    )
+    assert selection.names == (*CORE_TOOLS, "calendar_list_events", "mail_list_emails", "files_read_file")
+    assert selection.scores == {}
+
+
+def test_sticky_tools_respect_lookback_max_and_allowed() -> None:
+    config = replace(CONFIG, sticky_lookback=1, sticky_max=1)
+    selection = select_tools(
+        CATALOG,
+        "hello!",
+        config,
+        recent_tools_used=[["files_read_file"], ["mail_list_emails", "mail_send_email"]],
+        allowed=lambda name: name != "mail_list_emails",
+    )
+    assert picked(selection.names) == ["mail_send_email"]
+
+
+def test_the_cap_drops_the_weakest_picks_and_says_which() -> None:
+    config = replace(CONFIG, max_tools=len(CORE_TOOLS) + 1)
+    selection = select_tools(CATALOG, "send an email and then delete the old reminder", config)
+    assert len(selection.names) == len(CORE_TOOLS) + 1
+    assert selection.dropped
+    assert set(selection.dropped).isdisjoint(selection.names)
+    kept = picked(selection.names)[0]
+    assert all(selection.scores[kept] >= score for name, score in selection.scores.items())
+
+
+def test_embeddings_join_the_evidence_in_hybrid_mode() -> None:
+    cosine = np.zeros(CATALOG.size)
+    cosine[CATALOG.index["files_read_file"]] = 0.7
+    cosine[CATALOG.index["mail_list_emails"]] = 0.9
+    selection = select_tools(CATALOG, "what does it say", CONFIG, cosine=cosine)
+    assert selection.method == "hybrid"
+    assert picked(selection.names)[:2] == ["mail_list_emails", "files_read_file"]
+    assert selection.top_score == pytest.approx(0.9)
+    hidden = select_tools(CATALOG, "what does it say", CONFIG, cosine=cosine, allowed=lambda n: n != "mail_list_emails")
+    assert hidden.top_score == pytest.approx(0.7)
+
+
+def test_without_lexical_and_route_weights_the_method_is_embedding() -> None:
+    config = replace(CONFIG, lexical_weight=0.0, route_weight=0.0)
+    cosine = np.linspace(0.0, 0.5, CATALOG.size)
+    selection = select_tools(CATALOG, "remind me at 6", config, cosine=cosine)
+    assert selection.method == "embedding"
+    assert picked(selection.names)[0] == CATALOG.names[-1]
+
+
+def test_an_empty_catalog_selects_the_core_tools() -> None:
+    empty = build_catalog([], [], CONFIG.core_tools)
+    selection = select_tools(empty, "remind me at 6", CONFIG, cosine=np.zeros(0))
+    assert selection.names == CORE_TOOLS
+    assert selection.top_score is None
