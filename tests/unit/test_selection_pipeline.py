@@ -76,7 +76,7 @@ def test_pick_keeps_the_least_then_the_close_ones_up_to_the_most(
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
-        ("delete my reminder and add a new one for 5pm", ["delete my reminder", "add a new one for 5pm"]),
+        ("drop the gym reminder and add one for the dentist", ["drop the gym reminder", "add one for the dentist"]),
         ("Find the invoice. Then email it to Tom", ["Find the invoice", "email it to Tom"]),
         ("check mail; also water the plants at 6", ["check mail", "water the plants at 6"]),
         ("lunch with Tom and Anna", []),
@@ -92,7 +92,7 @@ def test_split_clauses_finds_the_parts_of_a_request(message: str, expected: list
     ("message", "expected"),
     [
         ("at 6pm", True),
-        ("It's will@example.org", True),
+        ("It's anna@example.org", True),
         ("send it to him as well, he asked me for the latest version yesterday", True),
         ("Find the cheapest flights from Lyon to Lisbon for the second week of June", False),
     ],

@@ -40,7 +40,7 @@ def test_news_does_not_become_new() -> None:
     [
         ("gmail_create_event", ["gmail", "create", "event"]),
         ("listPullRequests", ["list", "pull", "requests"]),
-        ("What's on my calendar?", ["what", "s", "on", "my", "calendar"]),
+        ("What's new?", ["what", "s", "new"]),
         ("  ", []),
     ],
 )
@@ -56,7 +56,7 @@ def test_stop_words_are_dropped_but_action_verbs_are_not() -> None:
 @pytest.mark.parametrize(
     ("text", "concepts"),
     [
-        ("set an alarm for 7", {"#remind", "#create"}),
+        ("set an alarm before sunrise", {"#remind", "#create"}),
         ("cancel my dentist appointment", {"#delete", "#event", "#local"}),
         ("check my inbox", {"#email", "#list"}),
         ("take a picture", {"#image"}),
