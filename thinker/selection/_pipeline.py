@@ -28,8 +28,12 @@ from thinker.selection._routes import BUILTIN_ROUTES, Route, auto_routes, group_
 from thinker.selection._text import name_words, stem, words
 from thinker.selection._types import McpInfo, Method, Selection, SelectionConfig, ToolInfo
 
-LOOKUP_VERBS = ("search", "find", "list")
+LOOKUP_TIERS: tuple[tuple[str, ...], ...] = (("search", "find"), ("list",))
 """Verbs of tools that produce ids, most useful first: a search can also list, a listing cannot search."""
+
+PREVIOUS_ASSISTANT_SHARE = 0.5
+"""In a follow-up, the previous assistant turn counts half as much as the previous user turn: the request was
+the user's, the assistant's question only narrows it."""
 
 _ID_PARAMETER = re.compile(r"(^|_)(id|ids|number)$")
 _CONNECTIVES = r"(?:and then|then|and also|also|and|plus|after that)"
@@ -86,7 +90,7 @@ def lookup_companions(tools: Sequence[ToolInfo]) -> dict[int, tuple[tuple[int, .
             continue
         objects = objects | {stem(w) for p in id_parameters for w in words(p) if w not in ("id", "ids", "number")}
         tiers = []
-        for verbs in (("search", "find"), ("list",)):
+        for verbs in LOOKUP_TIERS:
             tier = tuple(
                 other
                 for other, (other_mcp, verb, other_objects) in enumerate(parsed)
@@ -236,7 +240,7 @@ def select_tools(
         if recent_user_messages:
             previous += text_scores(catalog, recent_user_messages[-1], config)
         if recent_assistant_messages:
-            previous += 0.5 * text_scores(catalog, recent_assistant_messages[-1], config)
+            previous += PREVIOUS_ASSISTANT_SHARE * text_scores(catalog, recent_assistant_messages[-1], config)
         previous[~permitted] = -np.inf
         add(pick(previous, gap=config.context_gap, least=1, most=config.context_top, floor=config.threshold))
 
