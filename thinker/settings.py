@@ -8,7 +8,7 @@ entry in `AGENTS_CONFIG`; a missing file means the single default agent `annabel
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -18,6 +18,7 @@ from pydantic import Field, SecretStr, field_validator
 from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
 from shared.auth import read_token
 from shared.embeddings.base import EmbeddingSettings
+from thinker.selection import SelectionConfig
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,6 +67,31 @@ class ThinkerSettings(EmbeddingSettings):
     thinker_hub_timeout_seconds: float = Field(
         default=120.0, gt=0, description="One hub call's time limit (tool calls included)."
     )
+    thinker_fact_extraction_enabled: bool = Field(
+        default=True, description="After a chat is idle, ask the utility model for new facts and store them."
+    )
+    thinker_fact_extraction_idle_seconds: float = Field(
+        default=300.0, gt=0, description="Quiet time after which a chat's facts are extracted."
+    )
+    thinker_compaction_enabled: bool = Field(
+        default=True, description="Summarise a long chat's older turns (with the utility model)."
+    )
+    thinker_session_max_age_days: float = Field(
+        default=7.0, gt=0, description="Session files untouched this long are deleted."
+    )
+    history_relevance_threshold: float = Field(
+        default=0.45, ge=0, le=1, description="Older exchanges at least this similar to the message join the history."
+    )
+    tool_selector_max_tools: int | None = Field(
+        default=None, ge=1, le=128, description="Cap on the tools sent per message, core included (default 16)."
+    )
+    tool_selector_top_k: int | None = Field(default=None, ge=1, description="Most tools picked from the ranking.")
+    tool_selector_min_tools: int | None = Field(default=None, ge=0, description="Fewest tools picked from the ranking.")
+    tool_selector_threshold: float | None = Field(default=None, description="Lowest score a picked tool may have.")
+    thinker_sticky_tools_lookback: int | None = Field(
+        default=None, ge=0, description="Turns whose tools stay offered for follow-ups (default 3)."
+    )
+    thinker_sticky_tools_max: int | None = Field(default=None, ge=0, description="Most sticky tools (default 4).")
     thinker_tool_cache_seconds: float = Field(
         default=60.0, ge=0, description="How long the hub's tool list is reused before it is fetched again."
     )
@@ -96,6 +122,23 @@ class ThinkerSettings(EmbeddingSettings):
     @classmethod
     def _strip_slash(cls, value: str | None) -> str | None:
         return value.rstrip("/") if value else value
+
+    def selection_config(self) -> SelectionConfig:
+        """The tool selection's defaults with the TOOL_SELECTOR_* / THINKER_STICKY_* variables that are set."""
+        config = SelectionConfig()
+        if self.tool_selector_max_tools is not None:
+            config = replace(config, max_tools=self.tool_selector_max_tools)
+        if self.tool_selector_top_k is not None:
+            config = replace(config, top_k=self.tool_selector_top_k)
+        if self.tool_selector_min_tools is not None:
+            config = replace(config, min_tools=self.tool_selector_min_tools)
+        if self.tool_selector_threshold is not None:
+            config = replace(config, threshold=self.tool_selector_threshold)
+        if self.thinker_sticky_tools_lookback is not None:
+            config = replace(config, sticky_lookback=self.thinker_sticky_tools_lookback)
+        if self.thinker_sticky_tools_max is not None:
+            config = replace(config, sticky_max=self.thinker_sticky_tools_max)
+        return config
 
     @property
     def hub_url(self) -> str:

@@ -1,0 +1,253 @@
+"""The Thinker's HTTP API (FastAPI).
+
+`GET /health` is open (503 `{"status": "initializing"}` until start-up finished). Everything else needs
+`X-Annabelle-Token`: this agent's token (minted by the hub) or the master token, compared in constant time.
+
+    POST /process-message  {id, chatId, senderId, text, date, channel, agentId?, tainted?}
+                           → {success, response?, toolsUsed, totalSteps, error?, paused?}
+    POST /execute-skill    {skillId?, skillName?, instructions, maxSteps=10, noTools?, requiredTools?, chatId?}
+                           → {success, response, summary, toolsUsed, totalSteps, error?, paused?}
+    POST /clear-session    {chatId} → {success, message}
+    GET  /cost-status      → the cost monitor's status
+    POST /cost-resume      {resetWindow?} → {success, message}
+
+A request mistake is a 4xx with `{"success": false, "error": "<sentence>"}`; an unexpected failure is a 500
+with a sentence (the traceback goes to the log, never to the caller).
+"""
+
+# No `from __future__ import annotations`: FastAPI reads the endpoint annotations at run time.
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any, TypeVar
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
+
+from shared.auth import TOKEN_HEADER, tokens_equal
+from shared.validation import error_lines
+from thinker.runtime import BadRequest, MessageIn, SkillIn, ThinkerRuntime
+
+log = logging.getLogger(__name__)
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+MAX_TEXT_CHARS = 100_000
+MAX_ID_CHARS = 200
+
+
+class ProcessMessageRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(min_length=1, max_length=MAX_ID_CHARS, description="The message's id on its channel.")
+    chatId: str = Field(min_length=1, max_length=MAX_ID_CHARS, description="The conversation it belongs to.")
+    senderId: str = Field(min_length=1, max_length=MAX_ID_CHARS, description="Who sent it.")
+    text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS, description="What they said.")
+    date: str = Field(min_length=1, max_length=64, description="When, as an ISO 8601 timestamp.")
+    channel: str = Field(min_length=1, max_length=64, description="telegram, http, cli...")
+    agentId: str | None = Field(default=None, description="The agent meant; must be this Thinker's when given.")
+    tainted: bool = Field(default=False, description="The hub flagged the text as possibly untrusted.")
+
+
+class ExecuteSkillRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    skillId: int | str | None = None
+    skillName: str | None = Field(default=None, max_length=MAX_ID_CHARS)
+    instructions: str = Field(min_length=1, max_length=MAX_TEXT_CHARS, description="What the skill must do.")
+    maxSteps: int = Field(default=10, ge=1, le=50, description="Model calls the run may take.")
+    noTools: bool = Field(default=False, description="Offer no tools at all.")
+    requiredTools: list[str] | None = Field(
+        default=None, max_length=100, description="Exactly these tools, nothing else (a strict sandbox)."
+    )
+    chatId: str | None = Field(default=None, max_length=MAX_ID_CHARS, description="Chat to report to, if any.")
+
+
+class ClearSessionRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    chatId: str = Field(min_length=1, max_length=MAX_ID_CHARS)
+
+
+class CostResumeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    resetWindow: bool = Field(default=False, description="Also forget the usage that caused the pause.")
+
+
+def _describe_request_error(exc: RequestValidationError) -> str:
+    if any(error.get("type") == "json_invalid" for error in exc.errors()):
+        return "The request body is not valid JSON."
+    return "Invalid request: " + "; ".join(error_lines(exc, root="body", drop=("body",)))
+
+
+async def _parse_body(request: Request, model: type[ModelT], *, optional: bool = False) -> ModelT:
+    """A JSON body whatever Content-Type the client sent (curl's default is a form type), or a readable 400."""
+    body = await request.body()
+    if not body.strip():
+        if optional:
+            return model()
+        raise StarletteHTTPException(400, "The request needs a JSON body.")
+    try:
+        return model.model_validate_json(body)
+    except ValidationError as exc:
+        raise RequestValidationError(exc.errors()) from None
+
+
+def _json_body(model: type[BaseModel]) -> dict[str, Any]:
+    return {"requestBody": {"content": {"application/json": {"schema": model.model_json_schema()}}}}
+
+
+def _log_start_failure(task: asyncio.Task[None]) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.critical("the Thinker failed to start", exc_info=task.exception())
+
+
+def create_app(runtime: ThinkerRuntime) -> FastAPI:
+    settings = runtime.settings
+    starting: list[asyncio.Task[None]] = []
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # Start-up (litellm import and warm-up: seconds) runs behind the server, so /health can say
+        # "initializing" meanwhile instead of the port staying closed.
+        task = asyncio.create_task(runtime.start())
+        task.add_done_callback(_log_start_failure)
+        starting.append(task)
+        try:
+            yield
+        finally:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            await runtime.aclose()
+
+    unauthorized = (
+        f"Missing or wrong {TOKEN_HEADER} header: send this agent's token (ANNABELLE_AGENT_TOKEN) or the master "
+        "token ($ANNABELLE_HOME/annabelle.token)."
+    )
+
+    async def require_token(request: Request) -> None:
+        given = request.headers.get(TOKEN_HEADER)
+        agent_token = settings.agent_token
+        master = settings.master_token()
+        if (agent_token and tokens_equal(given, agent_token)) or (master and tokens_equal(given, master)):
+            return
+        raise StarletteHTTPException(401, unauthorized)
+
+    def start_failure() -> str | None:
+        task = starting[0] if starting else None
+        if task is None or not task.done() or task.cancelled() or task.exception() is None:
+            return None
+        exc = task.exception()
+        return f"{type(exc).__name__}: {exc}"
+
+    async def require_ready(_: Request) -> None:
+        if not runtime.state.ready:
+            failure = start_failure()
+            if failure:
+                raise StarletteHTTPException(503, f"The Thinker failed to start ({failure}); see its log.")
+            raise StarletteHTTPException(503, "The Thinker is still starting; retry in a moment.")
+
+    app = FastAPI(
+        title=f"Annabelle Thinker ({runtime.agent_id})",
+        description="The agent runtime: context, tool selection, the model loop, sessions, cost controls.",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
+    app.state.runtime = runtime
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"success": False, "error": _describe_request_error(exc)}, status_code=400)
+
+    @app.exception_handler(BadRequest)
+    async def bad_request(_: Request, exc: BadRequest) -> JSONResponse:
+        return JSONResponse({"success": False, "error": str(exc)}, status_code=400)
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_gone(_: Request, __: ClientDisconnect) -> Response:
+        return Response(status_code=400)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail if isinstance(exc.detail, str) else "Request failed."
+        if exc.status_code == 404:
+            detail = "No such endpoint; see GET /health and the Thinker's documentation (docs/thinker.md)."
+        elif exc.status_code == 405:
+            detail = "Method not allowed on this endpoint."
+        return JSONResponse({"success": False, "error": detail}, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("request failed", extra={"path": request.url.path})
+        error = f"The Thinker failed on this request ({type(exc).__name__}); the log has the details."
+        return JSONResponse({"success": False, "error": error}, status_code=500)
+
+    @app.get("/health", tags=["health"])
+    async def health() -> JSONResponse:
+        """Open. 503 `{"status": "initializing"}` until start-up finished, then the agent's state."""
+        if not runtime.state.ready:
+            body = {"status": "initializing", "service": "thinker", "agentId": runtime.agent_id}
+            failure = start_failure()
+            if failure:
+                body = {**body, "status": "failed", "error": failure}
+            return JSONResponse(body, status_code=503)
+        return JSONResponse(runtime.health())
+
+    guarded = [Depends(require_token), Depends(require_ready)]
+
+    @app.post("/process-message", tags=["agent"], dependencies=guarded, openapi_extra=_json_body(ProcessMessageRequest))
+    async def process_message(request: Request) -> JSONResponse:
+        """One chat turn: `{success, response?, toolsUsed, totalSteps, error?, paused?}`."""
+        body = await _parse_body(request, ProcessMessageRequest)
+        if body.agentId is not None and body.agentId != runtime.agent_id:
+            raise BadRequest(f"This Thinker runs the agent {runtime.agent_id!r}, not {body.agentId!r}.")
+        answer = await runtime.process_message(MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted))
+        return JSONResponse(answer)
+
+    @app.post("/execute-skill", tags=["agent"], dependencies=guarded, openapi_extra=_json_body(ExecuteSkillRequest))
+    async def execute_skill(request: Request) -> JSONResponse:
+        """Run a skill's instructions: `{success, response, summary, toolsUsed, totalSteps, error?, paused?}`."""
+        body = await _parse_body(request, ExecuteSkillRequest)
+        skill = SkillIn(
+            instructions=body.instructions,
+            max_steps=body.maxSteps,
+            no_tools=body.noTools,
+            required_tools=body.requiredTools,
+            chat_id=body.chatId,
+            skill_name=body.skillName,
+        )
+        return JSONResponse(await runtime.execute_skill(skill))
+
+    @app.post("/clear-session", tags=["agent"], dependencies=guarded, openapi_extra=_json_body(ClearSessionRequest))
+    async def clear_session(request: Request) -> JSONResponse:
+        """Forget a chat's history: `{success, message}`."""
+        body = await _parse_body(request, ClearSessionRequest)
+        existed = runtime.clear_session(body.chatId)
+        message = f"Session {body.chatId} cleared." if existed else f"Session {body.chatId} had no history."
+        return JSONResponse({"success": True, "message": message})
+
+    @app.get("/cost-status", tags=["cost"], dependencies=[Depends(require_token)])
+    async def cost_status() -> JSONResponse:
+        """Token usage over the last hour, the limits, and whether the agent is paused."""
+        return JSONResponse(dict(runtime.cost.status()))
+
+    @app.post("/cost-resume", tags=["cost"], dependencies=[Depends(require_token)])
+    async def cost_resume(request: Request) -> JSONResponse:
+        """Lift a cost pause (`resetWindow: true` also forgets the last hour's usage)."""
+        body = await _parse_body(request, CostResumeRequest, optional=True)
+        was_paused = runtime.cost.paused
+        runtime.cost.resume(body.resetWindow)
+        message = "Resumed." if was_paused else "The agent was not paused."
+        if body.resetWindow:
+            message += " The usage window was reset."
+        return JSONResponse({"success": True, "message": message})
+
+    return app

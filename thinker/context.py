@@ -1,0 +1,457 @@
+"""The system prompt, built in layers, and where each layer comes from.
+
+Layers, in this order (later layers get the model's freshest attention, so the most specific go last):
+
+1. tool preamble        how to call tools (shipped, `prompts/tool_preamble.md`)
+2. persona              the agent's `systemPrompt`, else `$ANNABELLE_HOME/agents/<id>/instructions.md`
+                        (created from the shipped default persona on the agent's first start)
+3. profile              Memorizer's profile of the user (`memory_get_profile`), when it holds anything
+4. date and time        now, in `ANNABELLE_TIMEZONE` (default: the system's zone)
+5. current chat         `chat_id`, so tools can answer in the right chat
+6. current task         a skill's header (skill runs only)
+7. compaction summary   what older, summarised turns of this chat said
+8. playbooks            workflow guidance whose keywords match the message
+9. available skills     SKILL.md files without keywords: name and description only
+10. memories            the top facts for this message (`memory_retrieve_memories`)
+11. caution             only when the inbound message is flagged as tainted
+
+`render_system_prompt` is pure; `ContextSource` does the I/O (hub calls, skill files) for it.
+Playbooks come from Memorizer's `event` skills and from `$ANNABELLE_HOME/skills/*/SKILL.md` files with
+keywords; their frontmatter is read by `parse_frontmatter`, a small reader of the YAML subset these files use.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from shared.agents import AgentDefinition
+from thinker.hub_client import HubClient, ToolCatalog
+from thinker.prompts import prompt
+from thinker.selection import Playbook
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], float]
+
+PLAYBOOK_TTL_SECONDS = 300.0
+MEMORY_LIMIT = 5
+_PROFILE_MAX_CHARS = 2_000
+_FACT_MAX_CHARS = 500
+
+
+# -- persona ---------------------------------------------------------------------------------------------------
+
+
+def persona_path(home: Path, agent_id: str) -> Path:
+    return home / "agents" / agent_id / "instructions.md"
+
+
+def ensure_persona(home: Path, agent_id: str) -> Path:
+    """Create the agent's instructions.md from the shipped default persona unless it exists."""
+    path = persona_path(home, agent_id)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(prompt("default_persona") + "\n", encoding="utf-8")
+        log.info("persona created from the default", extra={"path": str(path)})
+    return path
+
+
+def persona_text(agent: AgentDefinition, home: Path) -> str:
+    """The agent's `systemPrompt`, else its instructions.md (read every time: the user may edit it)."""
+    if agent.systemPrompt.strip():
+        return agent.systemPrompt.strip()
+    path = persona_path(home, agent.agentId)
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except OSError:
+        # Deleted while running: the default still gives the model a persona.
+        return prompt("default_persona")
+
+
+# -- SKILL.md frontmatter --------------------------------------------------------------------------------------
+
+
+class FrontmatterError(ValueError):
+    """The frontmatter is not the YAML subset SKILL.md files use; the message names the line."""
+
+
+@dataclass
+class _Line:
+    number: int
+    indent: int
+    text: str
+
+
+def _scalar(raw: str) -> Any:
+    text = raw.strip()
+    if not text:
+        return None
+    if text[0] == '"' and text[-1] == '"' and len(text) >= 2:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError:
+            return text[1:-1]
+    if text[0] == "'" and text[-1] == "'" and len(text) >= 2:
+        return text[1:-1].replace("''", "'")
+    if text[0] == "[" and text[-1] == "]":
+        return [_scalar(part) for part in _split_inline(text[1:-1]) if part.strip()]
+    if text[0] == "{" and text[-1] == "}":
+        pairs = [part.split(":", 1) for part in _split_inline(text[1:-1]) if ":" in part]
+        return {key.strip().strip("\"'"): _scalar(value) for key, value in pairs}
+    lowered = text.lower()
+    if lowered in ("true", "yes"):
+        return True
+    if lowered in ("false", "no"):
+        return False
+    if lowered in ("null", "~"):
+        return None
+    if re.fullmatch(r"[+-]?\d+", text):
+        return int(text)
+    if re.fullmatch(r"[+-]?\d*\.\d+", text):
+        return float(text)
+    return re.sub(r"\s+#.*$", "", text)
+
+
+def _split_inline(text: str) -> list[str]:
+    """Split `a, "b, c", [d, e]` on top-level commas."""
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
+    for char in text:
+        if quote:
+            if char == quote:
+                quote = ""
+        elif char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    parts.append("".join(current))
+    return parts
+
+
+def _block(lines: list[_Line], start: int, indent: int) -> tuple[Any, int]:
+    if start < len(lines) and lines[start].indent == indent and lines[start].text.startswith("- "):
+        return _list(lines, start, indent)
+    return _mapping(lines, start, indent)
+
+
+def _list(lines: list[_Line], index: int, indent: int) -> tuple[list[Any], int]:
+    items: list[Any] = []
+    while index < len(lines) and lines[index].indent == indent and lines[index].text.startswith("- "):
+        items.append(_scalar(lines[index].text[2:]))
+        index += 1
+    return items, index
+
+
+def _mapping(lines: list[_Line], index: int, indent: int) -> tuple[dict[str, Any], int]:
+    out: dict[str, Any] = {}
+    while index < len(lines) and lines[index].indent >= indent:
+        line = lines[index]
+        if line.indent > indent:
+            raise FrontmatterError(f"line {line.number}: unexpected indentation")
+        key, sep, rest = line.text.partition(":")
+        if not sep or not key.strip():
+            raise FrontmatterError(f"line {line.number}: expected `key: value`, got {line.text!r}")
+        key, rest = key.strip(), rest.strip()
+        index += 1
+        if rest in ("|", ">", "|-", ">-"):
+            block: list[str] = []
+            while index < len(lines) and lines[index].indent > indent:
+                block.append(lines[index].text)
+                index += 1
+            out[key] = ("\n" if rest.startswith("|") else " ").join(block)
+        elif rest:
+            out[key] = _scalar(rest)
+        elif index < len(lines) and lines[index].indent > indent:
+            out[key], index = _block(lines, index, lines[index].indent)
+        elif index < len(lines) and lines[index].indent == indent and lines[index].text.startswith("- "):
+            # YAML allows a list at the key's own indentation.
+            out[key], index = _list(lines, index, indent)
+        else:
+            out[key] = None
+    return out, index
+
+
+def parse_frontmatter(text: str) -> tuple[dict[str, Any], str]:
+    """(frontmatter mapping, body) of a Markdown file; no frontmatter gives ({}, text).
+
+    Supported: `key: value` mappings nested by indentation, `- item` lists, inline `[a, b]` lists and
+    `{a: 1}` maps, quoted strings, numbers, booleans, null, `|`/`>` block strings, `#` comments.
+    """
+    lines = text.splitlines()
+    if not lines or lines[0].strip() != "---":
+        return {}, text
+    try:
+        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
+    except StopIteration:
+        raise FrontmatterError("the frontmatter opened with --- is never closed") from None
+    parsed: list[_Line] = []
+    for number, raw in enumerate(lines[1:end], start=2):
+        if not raw.strip() or raw.lstrip().startswith("#"):
+            continue
+        if "\t" in raw[: len(raw) - len(raw.lstrip())]:
+            raise FrontmatterError(f"line {number}: indent with spaces, not tabs")
+        parsed.append(_Line(number, len(raw) - len(raw.lstrip()), raw.strip()))
+    data, _ = _mapping(parsed, 0, 0) if parsed else ({}, 0)
+    return data, "\n".join(lines[end + 1 :]).strip()
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        # Memorizer and hand-written files both carry "a, b" strings now and then.
+        return tuple(part.strip() for part in value.split(",") if part.strip())
+    if isinstance(value, list):
+        return tuple(str(item).strip() for item in value if item is not None and str(item).strip())
+    return ()
+
+
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+@dataclass(frozen=True)
+class SkillFile:
+    """One `$ANNABELLE_HOME/skills/<dir>/SKILL.md`."""
+
+    name: str
+    description: str
+    keywords: tuple[str, ...]
+    priority: int
+    required_tools: tuple[str, ...]
+    instructions: str
+    path: Path
+
+    def playbook(self) -> Playbook:
+        return Playbook(
+            name=self.name,
+            keywords=self.keywords,
+            priority=self.priority,
+            required_tools=self.required_tools,
+            instructions=self.instructions,
+        )
+
+
+def read_skill_file(path: Path) -> SkillFile:
+    """Parse one SKILL.md; raises FrontmatterError (or OSError) with the reason."""
+    meta, body = parse_frontmatter(path.read_text(encoding="utf-8"))
+    raw_extra = meta.get("metadata")
+    extra: Mapping[str, Any] = raw_extra if isinstance(raw_extra, dict) else {}
+    name = str(meta.get("name") or path.parent.name).strip()
+    description = str(meta.get("description") or "").strip()
+    if not description:
+        raise FrontmatterError("`description` is missing (the agentskills.io format requires it)")
+    return SkillFile(
+        name=name,
+        description=description,
+        keywords=_strings(extra.get("keywords")),
+        priority=_int(extra.get("priority"), 10),
+        required_tools=_strings(extra.get("required_tools")),
+        instructions=body,
+        path=path,
+    )
+
+
+def load_skill_files(skills_dir: Path) -> list[SkillFile]:
+    """Every readable SKILL.md under `skills_dir/*/`; broken ones are logged and skipped."""
+    found = []
+    for path in sorted(skills_dir.glob("*/SKILL.md")):
+        try:
+            found.append(read_skill_file(path))
+        except (OSError, UnicodeDecodeError, FrontmatterError) as exc:
+            log.warning("skill file skipped", extra={"path": str(path), "reason": str(exc)})
+    return found
+
+
+def playbooks_from_memorizer(skills: Iterable[Mapping[str, Any]]) -> list[Playbook]:
+    """Memorizer `event` skills as playbooks; keywords and priority live in their trigger_config."""
+    playbooks = []
+    for skill in skills:
+        if not skill.get("enabled", True):
+            continue
+        raw_config = skill.get("trigger_config")
+        config: Mapping[str, Any] = raw_config if isinstance(raw_config, dict) else {}
+        keywords = _strings(config.get("keywords") or skill.get("keywords"))
+        instructions = str(skill.get("instructions") or "").strip()
+        if not keywords or not instructions:
+            continue
+        playbooks.append(
+            Playbook(
+                name=str(skill.get("name") or "playbook"),
+                keywords=keywords,
+                priority=_int(config.get("priority", skill.get("priority")), 10),
+                required_tools=_strings(skill.get("required_tools")),
+                instructions=instructions,
+            )
+        )
+    return playbooks
+
+
+# -- rendering -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SkillSummary:
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class PromptLayers:
+    persona: str
+    now: datetime
+    preamble: str = field(default_factory=lambda: prompt("tool_preamble"))
+    profile: Mapping[str, Any] | None = None
+    chat_id: str | None = None
+    task: str | None = None
+    compaction_summary: str | None = None
+    playbooks: Sequence[Playbook] = ()
+    skills: Sequence[SkillSummary] = ()
+    memories: Sequence[str] = ()
+    tainted: bool = False
+
+
+def _has_content(value: Any) -> bool:
+    if isinstance(value, Mapping):
+        return any(_has_content(v) for v in value.values())
+    if isinstance(value, list | tuple):
+        return any(_has_content(v) for v in value)
+    return value not in (None, "")
+
+
+def _prune(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _prune(v) for k, v in value.items() if _has_content(v)}
+    if isinstance(value, list):
+        return [_prune(v) for v in value if _has_content(v)]
+    return value
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def render_system_prompt(layers: PromptLayers) -> str:
+    """The system prompt: the non-empty layers in the documented order, separated by blank lines."""
+    parts = [layers.preamble, layers.persona]
+    if layers.profile is not None and _has_content(layers.profile):
+        profile = json.dumps(_prune(layers.profile), ensure_ascii=False)
+        parts.append("## What you know about the user\n" + _clip(profile, _PROFILE_MAX_CHARS))
+    zone = layers.now.tzname() or "local time"
+    parts.append(f"## Current date and time\n{layers.now.strftime('%A, %d %B %Y, %H:%M')} ({zone})")
+    if layers.chat_id:
+        parts.append(f"## Current chat\nchat_id: {layers.chat_id}")
+    if layers.task:
+        parts.append(f"## Current task\n{layers.task}")
+    if layers.compaction_summary:
+        parts.append(f"## Previous conversation context\n{layers.compaction_summary.strip()}")
+    if layers.playbooks:
+        guidance = "\n\n".join(f"### {p.name}\n{p.instructions.strip()}" for p in layers.playbooks)
+        parts.append(f"## Workflow guidance\n{guidance}")
+    if layers.skills:
+        items = "\n".join(f'  <skill name="{_escape(s.name)}">{_escape(s.description)}</skill>' for s in layers.skills)
+        parts.append(f"<available_skills>\n{items}\n</available_skills>")
+    if layers.memories:
+        facts = "\n".join(f"- {_clip(m.strip(), _FACT_MAX_CHARS)}" for m in layers.memories if m.strip())
+        if facts:
+            parts.append(f"## Relevant memories about the user\n{facts}")
+    if layers.tainted:
+        parts.append(prompt("tainted_caution"))
+    return "\n\n".join(part.strip() for part in parts if part and part.strip())
+
+
+# -- the I/O side ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlaybookLibrary:
+    playbooks: tuple[Playbook, ...] = ()
+    """Keyword-triggered guidance: Memorizer event skills and SKILL.md files with keywords."""
+    skills: tuple[SkillSummary, ...] = ()
+    """SKILL.md files without keywords, shown by name and description only."""
+
+
+def _data(envelope: Mapping[str, Any]) -> Any:
+    return envelope.get("data") if envelope.get("success") else None
+
+
+class ContextSource:
+    """Fetches what the prompt layers need: profile and memories per message, playbooks every 5 minutes."""
+
+    def __init__(
+        self,
+        hub: HubClient,
+        *,
+        agent_id: str,
+        skills_dir: Path,
+        clock: Clock = time.monotonic,
+        playbook_ttl: float = PLAYBOOK_TTL_SECONDS,
+    ) -> None:
+        self.hub = hub
+        self.agent_id = agent_id
+        self.skills_dir = skills_dir
+        self.clock = clock
+        self.playbook_ttl = playbook_ttl
+        self._library: PlaybookLibrary | None = None
+        self._library_at = 0.0
+
+    async def profile(self, catalog: ToolCatalog) -> dict[str, Any] | None:
+        if not catalog.has("memory_get_profile"):
+            return None
+        data = _data(await self.hub.call("memory_get_profile", {"agent_id": self.agent_id}))
+        profile = data.get("profile") if isinstance(data, dict) else None
+        return profile if isinstance(profile, dict) else None
+
+    async def memories(self, catalog: ToolCatalog, query: str, limit: int = MEMORY_LIMIT) -> list[str]:
+        if not query.strip() or not catalog.has("memory_retrieve_memories"):
+            return []
+        arguments = {"query": query[:1_000], "agent_id": self.agent_id, "limit": limit, "include_conversations": False}
+        data = _data(await self.hub.call("memory_retrieve_memories", arguments))
+        facts = data.get("facts") if isinstance(data, dict) else None
+        if not isinstance(facts, list):
+            return []
+        return [str(f["fact"]) for f in facts[:limit] if isinstance(f, dict) and f.get("fact")]
+
+    def invalidate_playbooks(self) -> None:
+        self._library = None
+
+    async def library(self, catalog: ToolCatalog) -> PlaybookLibrary:
+        if self._library is not None and self.clock() - self._library_at < self.playbook_ttl:
+            return self._library
+        stored: list[Playbook] = []
+        if catalog.has("memory_list_skills"):
+            arguments = {"agent_id": self.agent_id, "trigger_type": "event", "enabled": True}
+            data = _data(await self.hub.call("memory_list_skills", arguments))
+            skills = data.get("skills") if isinstance(data, dict) else None
+            stored = playbooks_from_memorizer(s for s in skills or [] if isinstance(s, dict))
+        files = await asyncio.to_thread(load_skill_files, self.skills_dir)
+        from_files = [f.playbook() for f in files if f.keywords]
+        summaries = tuple(SkillSummary(f.name, f.description) for f in files if not f.keywords)
+        # A file overrides a stored playbook of the same name: the file is what the user edits.
+        names = {p.name for p in from_files}
+        merged = tuple([p for p in stored if p.name not in names] + from_files)
+        self._library = PlaybookLibrary(merged, summaries)
+        self._library_at = self.clock()
+        return self._library
