@@ -253,10 +253,21 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         except (AgentError, LookupError) as exc:
             return JSONResponse({"success": False, "error": str(exc)})
         if answer.get("paused"):
-            error = answer.get("error") or f"The agent {agent_id!r} is paused by its cost controls."
-            return JSONResponse(
-                {"success": False, "paused": True, "error": f"{error} POST /agents/{agent_id}/resume to resume."}
-            )
+            notice = answer.get("error") or f"The agent {agent_id!r} is paused by its cost controls."
+            notice = f"{notice} POST /agents/{agent_id}/resume to resume."
+            if answer.get("success") and answer.get("response"):
+                # The turn that tripped the cap was already paid for: deliver it, with the pause notice beside it.
+                return JSONResponse(
+                    {
+                        "success": True,
+                        "reply": answer["response"],
+                        "agentId": agent_id,
+                        "paused": True,
+                        "notice": notice,
+                        "toolsUsed": answer.get("toolsUsed", []),
+                    }
+                )
+            return JSONResponse({"success": False, "paused": True, "error": notice})
         if not answer.get("success"):
             return JSONResponse({"success": False, "error": answer.get("error") or "The agent could not answer."})
         return JSONResponse(

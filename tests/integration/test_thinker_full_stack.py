@@ -98,7 +98,9 @@ def test_the_thinker_refuses_callers_without_its_token(stack: RunningHub) -> Non
 def test_a_cost_pause_reaches_the_hub_and_resuming_through_the_hub_lifts_it(stack: RunningHub, llm: FakeOpenAI) -> None:
     llm.reply(Reply(content="That was expensive.", usage={"prompt_tokens": 5_000_000, "completion_tokens": 1}))
     first = chat(stack, "think hard", "costly")
-    assert first["success"] is False and first["paused"] is True
+    # The reply that tripped the cap was paid for: it is delivered, with the pause notice beside it.
+    assert first["success"] is True and first["reply"] == "That was expensive."
+    assert first["paused"] is True and "resume" in first["notice"]
     calls = len(llm.requests)
     second = chat(stack, "and again", "costly")
     assert second["paused"] is True and "resume" in str(second["error"])
