@@ -25,6 +25,7 @@ from anyio.streams.text import TextReceiveStream
 from orchestrator.policy import resolve_agent
 from shared.agents import AgentDefinition, AgentsConfig
 from shared.auth import TOKEN_HEADER, generate_token, tokens_equal
+from shared.logs import STDERR_LEVEL_VARIABLE
 
 log = logging.getLogger(__name__)
 
@@ -246,4 +247,5 @@ class AgentManager:
 
 
 def child_environment() -> dict[str, str]:
-    return {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True"}
+    # Like the MCP children: the Thinker's own log file has everything, its stderr (copied here) warnings only.
+    return {**os.environ, "LITELLM_LOCAL_MODEL_COST_MAP": "True", STDERR_LEVEL_VARIABLE: "WARNING"}
