@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import re
 import threading
 from collections.abc import Awaitable, Callable, Sequence
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from guardian_mcp.verdict import Threat, ThreatType, Verdict, clip, safe_verdict, scan_error
+from shared.litellm_loader import load_litellm
 
 log = logging.getLogger(__name__)
 
@@ -271,19 +271,9 @@ def _litellm_kwargs(messages: Sequence[Message], config: JudgeConfig) -> dict[st
     return kwargs
 
 
-def _import_litellm() -> Any:
-    # Without this, importing litellm downloads a price list synchronously and starts a retry thread.
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
-
-    # Otherwise litellm prints a feedback banner on errors - to stdout, which is this server's JSON-RPC channel.
-    litellm.suppress_debug_info = True
-    return litellm
-
-
 async def litellm_complete(messages: Sequence[Message], config: JudgeConfig) -> str:
     """The default `CompletionFn`: one chat completion through litellm, its text content."""
-    litellm = _import_litellm()
+    litellm = load_litellm()
     response = await litellm.acompletion(**_litellm_kwargs(messages, config))
     content = response.choices[0].message.content
     return content if isinstance(content, str) else ""
@@ -291,7 +281,7 @@ async def litellm_complete(messages: Sequence[Message], config: JudgeConfig) -> 
 
 def preload_litellm() -> None:
     """Import litellm on a background thread so the first judged scan does not wait ~3 s for it."""
-    threading.Thread(target=_import_litellm, name="litellm-preload", daemon=True).start()
+    threading.Thread(target=load_litellm, name="litellm-preload", daemon=True).start()
 
 
 def describe_error(exc: BaseException) -> str:

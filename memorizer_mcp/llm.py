@@ -12,9 +12,7 @@ and the variables that change it.
 from __future__ import annotations
 
 import json
-import os
 import re
-import threading
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +20,7 @@ from typing import Any
 import anyio.to_thread
 
 from memorizer_mcp.settings import MemorizerSettings
+from shared.litellm_loader import describe_llm_error, load_litellm
 
 Message = dict[str, str]
 
@@ -75,32 +74,8 @@ def unavailable(config: LlmConfig, reason: str) -> LlmUnavailable:
     )
 
 
-_litellm: Any = None
-_import_lock = threading.Lock()
-
-
-def _import_litellm() -> Any:
-    global _litellm
-    with _import_lock:
-        if _litellm is None:
-            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-            import litellm
-
-            litellm.suppress_debug_info = True
-            _litellm = litellm
-    return _litellm
-
-
-def _short(exc: BaseException) -> str:
-    first = (str(exc).strip().splitlines() or [""])[0]
-    # litellm prefixes messages with its own class path; the type name says the same in fewer words.
-    first = re.sub(r"^litellm\.\w+:\s*", "", first)
-    text = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
-    return text if len(text) <= 240 else text[:240] + "..."
-
-
 async def litellm_complete(messages: Sequence[Message], config: LlmConfig) -> str:
-    litellm = await anyio.to_thread.run_sync(_import_litellm)
+    litellm = await anyio.to_thread.run_sync(load_litellm)
     kwargs: dict[str, Any] = {
         "model": config.model,
         "messages": list(messages),
@@ -119,7 +94,7 @@ async def litellm_complete(messages: Sequence[Message], config: LlmConfig) -> st
         response = await litellm.acompletion(**kwargs)
         content = response.choices[0].message.content
     except Exception as exc:
-        raise unavailable(config, _short(exc)) from None
+        raise unavailable(config, describe_llm_error(exc)) from None
     if not isinstance(content, str) or not content.strip():
         raise unavailable(config, "it returned an empty answer")
     return content

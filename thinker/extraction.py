@@ -23,7 +23,7 @@ from typing import Any, Literal, NoReturn, get_args
 
 from thinker.sessions.store import Turn
 from thinker.sessions.timeutil import Clock, as_utc, utc_now
-from thinker.sessions.utility_llm import DEFAULT_TIMEOUT, TextCompletion, UsageCallback, litellm_completion
+from thinker.sessions.utility_llm import TextCompletion
 
 log = logging.getLogger(__name__)
 
@@ -280,20 +280,6 @@ async def extract_and_store(
     return stored
 
 
-def litellm_fact_extractor(
-    model: str,
-    api_base: str | None = None,
-    api_key: str | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    *,
-    on_usage: UsageCallback | None = None,
-) -> TextCompletion:
-    """An `llm` for `extract_facts` through litellm, asking for a JSON object (where the provider supports it)."""
-    return litellm_completion(
-        model, api_base, api_key, timeout, json_mode=True, temperature=0.1, max_tokens=800, on_usage=on_usage
-    )
-
-
 # --- when ---------------------------------------------------------------------------------------------------------------
 class FactExtractionScheduler:
     """One idle timer per chat: `schedule` (re)starts it, `due` hands out the chats whose timer ran out.
@@ -374,7 +360,6 @@ __all__ = [
     "conversation_lines",
     "extract_and_store",
     "extract_facts",
-    "litellm_fact_extractor",
     "normalize_fact",
     "parse_facts",
     "select_facts",

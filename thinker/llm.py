@@ -21,15 +21,13 @@ from __future__ import annotations
 import importlib
 import json
 import logging
-import os
-import re
-import threading
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from shared.litellm_loader import describe_llm_error, load_litellm
 from thinker.settings import ModelSettings
 
 log = logging.getLogger(__name__)
@@ -154,25 +152,6 @@ class CircuitBreaker:
 
 # -- litellm loading -------------------------------------------------------------------------------------------
 
-_litellm: Any = None
-_import_lock = threading.Lock()
-
-
-def load_litellm() -> Any:
-    """Import litellm once per process (blocking, seconds: call it from a worker thread at start-up)."""
-    global _litellm
-    with _import_lock:
-        if _litellm is None:
-            # Without this, the import downloads a price list synchronously and starts a retry thread.
-            os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-            import litellm
-
-            # Otherwise litellm prints a feedback banner to stdout on errors.
-            litellm.suppress_debug_info = True
-            litellm.telemetry = False
-            _litellm = litellm
-    return _litellm
-
 
 async def warm_up(model: str) -> None:
     """Run litellm's request path once without any network, so the first real call is not slow.
@@ -194,14 +173,6 @@ async def _litellm_completion(**kwargs: Any) -> Any:
 
 
 # -- the client ------------------------------------------------------------------------------------------------
-
-
-def _short(exc: BaseException) -> str:
-    first = (str(exc).strip().splitlines() or [""])[0]
-    # litellm prefixes messages with its own class path; the type name says the same in fewer words.
-    first = re.sub(r"^litellm\.\w+:\s*", "", first)
-    text = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
-    return text if len(text) <= 300 else text[:300] + "..."
 
 
 def _estimate_tokens(value: object) -> int:
@@ -268,7 +239,7 @@ class ModelClient:
         except Exception as exc:
             self.breaker.failed()
             raise ModelUnavailable(
-                f"The model {self.settings.where()} did not answer ({_short(exc)}). Check that it is running and "
+                f"The model {self.settings.where()} did not answer ({describe_llm_error(exc, 300)}). Check that it is running and "
                 "that its key (e.g. OPENAI_API_KEY, GROQ_API_KEY) and apiBase are right."
             ) from None
         self.breaker.succeeded()

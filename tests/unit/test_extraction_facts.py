@@ -8,7 +8,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from tests.fakes.openai_server import FakeOpenAI, Reply
 from thinker.extraction import (
     FACT_CATEGORIES,
     FACT_EXTRACTION_PROMPT,
@@ -19,7 +18,6 @@ from thinker.extraction import (
     conversation_lines,
     extract_and_store,
     extract_facts,
-    litellm_fact_extractor,
     normalize_fact,
     parse_facts,
     select_facts,
@@ -27,7 +25,6 @@ from thinker.extraction import (
 from thinker.sessions.errors import UtilityModelError
 from thinker.sessions.store import Turn, make_turn
 
-pytest_plugins = ["tests.fakes.fixtures"]
 
 NOW = datetime(2026, 2, 11, 9, 0, tzinfo=UTC)
 
@@ -296,28 +293,3 @@ async def test_disabled_extraction_neither_asks_nor_stores() -> None:
 
     assert await extract_and_store(CONVERSATION, [], llm, store, config=ExtractionConfig(enabled=False)) == []
     assert llm.prompts == []
-
-
-# --- through litellm and the fake OpenAI-compatible server ---------------------------------------------------------------
-async def test_the_litellm_extractor_asks_for_json_and_reports_usage(fake_llm: FakeOpenAI) -> None:
-    fake_llm.reply(Reply.text(f"```json\n{BOTH}\n```", usage={"prompt_tokens": 700, "completion_tokens": 40}))
-    usage: list[tuple[int, int]] = []
-    llm = litellm_fact_extractor(
-        "openai/fake", fake_llm.api_base, "test", timeout=10, on_usage=lambda p, c: usage.append((p, c))
-    )
-    facts = await extract_facts(CONVERSATION, ["The user lives in Vilnius."], llm)
-    assert facts == [TEA, ANA]
-    request = fake_llm.last_request
-    assert request.body.get("response_format") == {"type": "json_object"}
-    assert [m["role"] for m in request.messages] == ["user"]
-    assert request.messages[0]["content"] == build_extraction_prompt(
-        conversation_lines(CONVERSATION), ["The user lives in Vilnius."], None
-    )
-    assert usage == [(700, 40)]
-
-
-async def test_the_litellm_extractor_fails_with_a_sentence_naming_the_model(fake_llm: FakeOpenAI) -> None:
-    fake_llm.fail(503, "loading model")
-    llm = litellm_fact_extractor("openai/fake", fake_llm.api_base, "test", timeout=10)
-    with pytest.raises(UtilityModelError, match=r"openai/fake at .* did not answer"):
-        await extract_facts(CONVERSATION, [], llm)

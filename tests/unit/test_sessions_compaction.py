@@ -12,20 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakes.openai_server import FakeOpenAI, Reply
 from thinker.sessions.compaction import (
     SUMMARY_PROMPT,
     CompactionConfig,
     compact,
     format_for_summary,
-    litellm_summarizer,
     should_compact,
 )
 from thinker.sessions.errors import UtilityModelError
 from thinker.sessions.messages import ChatMessage, assistant_message, tool_call, tool_message
 from thinker.sessions.store import Compaction, Session, SessionStore, Turn, make_turn, new_session
 
-pytest_plugins = ["tests.fakes.fixtures"]
 
 START = datetime(2026, 2, 11, 9, 0, tzinfo=UTC)
 
@@ -304,42 +301,3 @@ async def test_a_rewrite_that_fails_leaves_the_file_as_it_was(
 
 
 # --- the litellm summariser against the fake OpenAI-compatible server ------------------------------------------------
-async def test_the_litellm_summarizer_sends_the_prompt_and_the_conversation(
-    store: SessionStore, fake_llm: FakeOpenAI
-) -> None:
-    fake_llm.reply(Reply.text("Ana planned a trip to Lisbon.", usage={"prompt_tokens": 900, "completion_tokens": 12}))
-    usage: list[tuple[int, int]] = []
-    summarize = litellm_summarizer(
-        "openai/fake", fake_llm.api_base, "test", timeout=10, on_usage=lambda p, c: usage.append((p, c))
-    )
-    before = fill(store, 8, chars=1_500)
-
-    after = await compact(before, summarize, store, NOW)
-
-    assert after is not None and after.summary == "Ana planned a trip to Lisbon."
-    request = fake_llm.last_request
-    assert request.model == "fake"
-    assert request.messages[0] == {"role": "system", "content": SUMMARY_PROMPT}
-    assert request.messages[1]["role"] == "user"
-    assert request.messages[1]["content"] == format_for_summary(None, before.turns[:3])
-    assert usage == [(900, 12)]
-
-
-async def test_the_litellm_summarizer_names_the_model_when_it_fails(fake_llm: FakeOpenAI) -> None:
-    fake_llm.fail(500, "overloaded")
-    summarize = litellm_summarizer("openai/fake", fake_llm.api_base, "test", timeout=10)
-    with pytest.raises(
-        UtilityModelError, match=r"openai/fake at http://127\.0\.0\.1:\d+/v1 did not answer.*UTILITY_MODEL"
-    ):
-        await summarize("text")
-
-
-async def test_the_litellm_summarizer_refuses_an_empty_answer_but_still_reports_its_tokens(
-    fake_llm: FakeOpenAI,
-) -> None:
-    fake_llm.reply(Reply.text("", usage={"prompt_tokens": 50, "completion_tokens": 0}))
-    usage: list[tuple[int, int]] = []
-    summarize = litellm_summarizer("openai/fake", fake_llm.api_base, "test", on_usage=lambda p, c: usage.append((p, c)))
-    with pytest.raises(UtilityModelError, match="empty answer"):
-        await summarize("text")
-    assert usage == [(50, 0)]

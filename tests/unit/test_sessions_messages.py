@@ -107,8 +107,6 @@ def test_the_package_exports_exactly_its_public_names() -> None:
         "UtilityModelError",
         "build_history",
         "compact",
-        "litellm_completion",
-        "litellm_summarizer",
         "make_turn",
         "repair_history",
         "select_relevant_history",

@@ -4,16 +4,16 @@
 - `history`     history for the model: relevance selection, repair of tool-call chains, truncation
 - `compaction`  when and how old turns become a summary
 - `messages`    the canonical chat message TypedDicts (OpenAI format, what litellm takes)
-- `utility_llm` the utility model seam (`TextCompletion`) and its litellm default
+- `utility_llm` the utility model seam (`TextCompletion`); the Thinker's `ModelClient` provides it
 - `errors`      `SessionError` and its subclasses
 """
 
-from thinker.sessions.compaction import CompactionConfig, compact, litellm_summarizer, should_compact
+from thinker.sessions.compaction import CompactionConfig, compact, should_compact
 from thinker.sessions.errors import InvalidChatId, SessionError, SessionWriteError, UtilityModelError
 from thinker.sessions.history import build_history, repair_history, select_relevant_history, truncate_tool_results
 from thinker.sessions.messages import ChatMessage
 from thinker.sessions.store import Compaction, Session, SessionStore, TokenUsage, Turn, make_turn
-from thinker.sessions.utility_llm import TextCompletion, litellm_completion
+from thinker.sessions.utility_llm import TextCompletion
 
 __all__ = [
     "ChatMessage",
@@ -30,8 +30,6 @@ __all__ = [
     "UtilityModelError",
     "build_history",
     "compact",
-    "litellm_completion",
-    "litellm_summarizer",
     "make_turn",
     "repair_history",
     "select_relevant_history",

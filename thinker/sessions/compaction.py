@@ -18,7 +18,7 @@ from datetime import datetime, timedelta
 from thinker.sessions.errors import SessionWriteError
 from thinker.sessions.store import Compaction, Session, SessionStore, Turn
 from thinker.sessions.timeutil import as_utc
-from thinker.sessions.utility_llm import DEFAULT_TIMEOUT, TextCompletion, UsageCallback, litellm_completion
+from thinker.sessions.utility_llm import DEFAULT_TIMEOUT, TextCompletion
 
 log = logging.getLogger(__name__)
 
@@ -152,26 +152,11 @@ async def compact(
     return compacted
 
 
-def litellm_summarizer(
-    model: str,
-    api_base: str | None = None,
-    api_key: str | None = None,
-    timeout: float = DEFAULT_TIMEOUT,
-    *,
-    on_usage: UsageCallback | None = None,
-) -> TextCompletion:
-    """A `summarize` for `compact`: `SUMMARY_PROMPT` as the system message, the conversation as the user's."""
-    return litellm_completion(
-        model, api_base, api_key, timeout, system=SUMMARY_PROMPT, max_tokens=1_000, on_usage=on_usage
-    )
-
-
 __all__ = [
     "DEFAULT_CONFIG",
     "SUMMARY_PROMPT",
     "CompactionConfig",
     "compact",
     "format_for_summary",
-    "litellm_summarizer",
     "should_compact",
 ]
