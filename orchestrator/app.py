@@ -9,16 +9,14 @@ Tool outcomes are always HTTP 200 with the bare envelope; 4xx is only for faults
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Depends, FastAPI, Request
-from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import HTMLResponse, JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.agents import AgentError, AgentManager, child_environment
@@ -27,11 +25,9 @@ from orchestrator.hub import Hub
 from orchestrator.settings import OrchestratorSettings
 from shared.agents import AgentDefinition, load_agents_config
 from shared.auth import TOKEN_HEADER, load_or_create_token, tokens_equal
-from shared.validation import error_lines
+from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
 
 log = logging.getLogger(__name__)
-
-ModelT = TypeVar("ModelT", bound=BaseModel)
 
 
 class MessageRequest(BaseModel):
@@ -109,28 +105,6 @@ class _TooLarge(Exception):
     pass
 
 
-def _describe_request_error(exc: RequestValidationError) -> str:
-    if any(error.get("type") == "json_invalid" for error in exc.errors()):
-        return "The request body is not valid JSON."
-    return "Invalid request: " + "; ".join(error_lines(exc, root="body", drop=("body",)))
-
-
-def _json_body(model: type[BaseModel]) -> dict[str, Any]:
-    schema = {"schema": model.model_json_schema()}
-    return {"requestBody": {"required": True, "content": {"application/json": schema}}}
-
-
-async def _parse_body(request: Request, model: type[ModelT]) -> ModelT:
-    """Parse a JSON body whatever Content-Type curl sent, with a readable 400 on mistakes."""
-    body = await request.body()
-    if not body.strip():
-        raise StarletteHTTPException(400, 'The request needs a JSON body, e.g. {"name": "get_status"}.')
-    try:
-        return model.model_validate_json(body)
-    except ValidationError as exc:
-        raise RequestValidationError(exc.errors()) from None
-
-
 def create_app(settings: OrchestratorSettings) -> FastAPI:
     """Build the hub's app; raises `AgentsConfigError` when agents.json is invalid."""
     token = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
@@ -189,23 +163,7 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     app.state.agents = agents
     app.add_middleware(BodySizeLimit, limit=settings.orchestrator_max_body_bytes)
 
-    @app.exception_handler(RequestValidationError)
-    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"error": _describe_request_error(exc)}, status_code=400)
-
-    @app.exception_handler(ClientDisconnect)
-    async def client_gone(_: Request, __: ClientDisconnect) -> Response:
-        # The caller hung up mid-request: nobody will read an answer, and it is not the hub's error.
-        return Response(status_code=400)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        detail = exc.detail if isinstance(exc.detail, str) else "Request failed."
-        if exc.status_code == 404:
-            detail = "No such endpoint; GET /docs lists them."
-        if exc.status_code == 405:
-            detail = "Method not allowed on this endpoint."
-        return JSONResponse({"error": detail}, status_code=exc.status_code)
+    install_error_handlers(app, not_found="No such endpoint; GET /docs lists them.")
 
     @app.get("/health", tags=["health"])
     async def health() -> dict[str, str]:
@@ -237,16 +195,16 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         An agent's token sees only the tools its `allowedTools`/`deniedTools` let it use."""
         return {"tools": hub.tool_listing(agent), "mcps": hub.mcps_metadata()}
 
-    @tools_api.post("/tools/call", tags=["tools"], openapi_extra=_json_body(ToolCallRequest))
+    @tools_api.post("/tools/call", tags=["tools"], openapi_extra=json_body_schema(ToolCallRequest))
     async def tools_call(request: Request, agent: Annotated[AgentDefinition | None, Depends(caller)]) -> JSONResponse:
         """Run a tool. Always HTTP 200 with the envelope `{success, data?, error?, errorCode?, blocked?}`."""
-        call = await _parse_body(request, ToolCallRequest)
+        call = await parse_json_body(request, ToolCallRequest, example='{"name": "get_status"}')
         return JSONResponse(await hub.call(call.name, call.arguments, agent=agent))
 
-    @api.post("/message", tags=["agents"], openapi_extra=_json_body(MessageRequest))
+    @api.post("/message", tags=["agents"], openapi_extra=json_body_schema(MessageRequest))
     async def message(request: Request) -> JSONResponse:
         """Chat with the agent bound to the `http` channel: `{success, reply}`, or `{success: false, paused: true}`."""
-        body = await _parse_body(request, MessageRequest)
+        body = await parse_json_body(request, MessageRequest)
         try:
             agent_id = agents.resolve("http", body.chatId)
             answer = await agents.process_message(agent_id, text=body.message, chat_id=body.chatId, channel="http")
@@ -284,23 +242,19 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         """The agents of agents.json: state, url, pid, model, paused."""
         return {"agents": agents.describe()}
 
-    @api.post("/agents/{agent_id}/execute-skill", tags=["agents"], openapi_extra=_json_body(SkillRequest))
+    @api.post("/agents/{agent_id}/execute-skill", tags=["agents"], openapi_extra=json_body_schema(SkillRequest))
     async def execute_skill(agent_id: str, request: Request) -> JSONResponse:
         """Run a skill on an agent (its Thinker is started if needed); the Thinker's `/execute-skill` answer."""
-        body = await _parse_body(request, SkillRequest)
+        body = await parse_json_body(request, SkillRequest)
         try:
             return JSONResponse(await agents.execute_skill(agent_id, body.model_dump(exclude_none=True)))
         except AgentError as exc:
             return JSONResponse({"success": False, "error": str(exc)})
 
-    @api.post("/agents/{agent_id}/resume", tags=["agents"], openapi_extra=_json_body(ResumeRequest))
+    @api.post("/agents/{agent_id}/resume", tags=["agents"], openapi_extra=json_body_schema(ResumeRequest))
     async def resume_agent(agent_id: str, request: Request) -> JSONResponse:
         """Resume an agent paused by its cost controls."""
-        body = (
-            await _parse_body(request, ResumeRequest)
-            if int(request.headers.get("content-length") or 0)
-            else ResumeRequest()
-        )
+        body = await parse_json_body(request, ResumeRequest, optional=True)
         try:
             return JSONResponse(await agents.resume(agent_id, body.resetWindow))
         except AgentError as exc:

@@ -20,22 +20,18 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, TypeVar
 
 from fastapi import Depends, FastAPI, Request
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import ClientDisconnect
 
 from shared.auth import TOKEN_HEADER, tokens_equal
-from shared.validation import error_lines
+from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
 from thinker.runtime import BadRequest, MessageIn, SkillIn, ThinkerRuntime
 
 log = logging.getLogger(__name__)
 
-ModelT = TypeVar("ModelT", bound=BaseModel)
 
 MAX_TEXT_CHARS = 100_000
 MAX_ID_CHARS = 200
@@ -78,29 +74,6 @@ class CostResumeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     resetWindow: bool = Field(default=False, description="Also forget the usage that caused the pause.")
-
-
-def _describe_request_error(exc: RequestValidationError) -> str:
-    if any(error.get("type") == "json_invalid" for error in exc.errors()):
-        return "The request body is not valid JSON."
-    return "Invalid request: " + "; ".join(error_lines(exc, root="body", drop=("body",)))
-
-
-async def _parse_body(request: Request, model: type[ModelT], *, optional: bool = False) -> ModelT:
-    """A JSON body whatever Content-Type the client sent (curl's default is a form type), or a readable 400."""
-    body = await request.body()
-    if not body.strip():
-        if optional:
-            return model()
-        raise StarletteHTTPException(400, "The request needs a JSON body.")
-    try:
-        return model.model_validate_json(body)
-    except ValidationError as exc:
-        raise RequestValidationError(exc.errors()) from None
-
-
-def _json_body(model: type[BaseModel]) -> dict[str, Any]:
-    return {"requestBody": {"content": {"application/json": {"schema": model.model_json_schema()}}}}
 
 
 def _log_start_failure(task: asyncio.Task[None]) -> None:
@@ -163,26 +136,15 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
     )
     app.state.runtime = runtime
 
-    @app.exception_handler(RequestValidationError)
-    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse({"success": False, "error": _describe_request_error(exc)}, status_code=400)
+    install_error_handlers(
+        app,
+        extra={"success": False},
+        not_found="No such endpoint; see GET /health and the Thinker's documentation (docs/thinker.md).",
+    )
 
     @app.exception_handler(BadRequest)
     async def bad_request(_: Request, exc: BadRequest) -> JSONResponse:
         return JSONResponse({"success": False, "error": str(exc)}, status_code=400)
-
-    @app.exception_handler(ClientDisconnect)
-    async def client_gone(_: Request, __: ClientDisconnect) -> Response:
-        return Response(status_code=400)
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        detail = exc.detail if isinstance(exc.detail, str) else "Request failed."
-        if exc.status_code == 404:
-            detail = "No such endpoint; see GET /health and the Thinker's documentation (docs/thinker.md)."
-        elif exc.status_code == 405:
-            detail = "Method not allowed on this endpoint."
-        return JSONResponse({"success": False, "error": detail}, status_code=exc.status_code)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> JSONResponse:
@@ -203,19 +165,23 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
 
     guarded = [Depends(require_token), Depends(require_ready)]
 
-    @app.post("/process-message", tags=["agent"], dependencies=guarded, openapi_extra=_json_body(ProcessMessageRequest))
+    @app.post(
+        "/process-message", tags=["agent"], dependencies=guarded, openapi_extra=json_body_schema(ProcessMessageRequest)
+    )
     async def process_message(request: Request) -> JSONResponse:
         """One chat turn: `{success, response?, toolsUsed, totalSteps, error?, paused?}`."""
-        body = await _parse_body(request, ProcessMessageRequest)
+        body = await parse_json_body(request, ProcessMessageRequest)
         if body.agentId is not None and body.agentId != runtime.agent_id:
             raise BadRequest(f"This Thinker runs the agent {runtime.agent_id!r}, not {body.agentId!r}.")
         answer = await runtime.process_message(MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted))
         return JSONResponse(answer)
 
-    @app.post("/execute-skill", tags=["agent"], dependencies=guarded, openapi_extra=_json_body(ExecuteSkillRequest))
+    @app.post(
+        "/execute-skill", tags=["agent"], dependencies=guarded, openapi_extra=json_body_schema(ExecuteSkillRequest)
+    )
     async def execute_skill(request: Request) -> JSONResponse:
         """Run a skill's instructions: `{success, response, summary, toolsUsed, totalSteps, error?, paused?}`."""
-        body = await _parse_body(request, ExecuteSkillRequest)
+        body = await parse_json_body(request, ExecuteSkillRequest)
         skill = SkillIn(
             instructions=body.instructions,
             max_steps=body.maxSteps,
@@ -226,10 +192,12 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
         )
         return JSONResponse(await runtime.execute_skill(skill))
 
-    @app.post("/clear-session", tags=["agent"], dependencies=guarded, openapi_extra=_json_body(ClearSessionRequest))
+    @app.post(
+        "/clear-session", tags=["agent"], dependencies=guarded, openapi_extra=json_body_schema(ClearSessionRequest)
+    )
     async def clear_session(request: Request) -> JSONResponse:
         """Forget a chat's history: `{success, message}`."""
-        body = await _parse_body(request, ClearSessionRequest)
+        body = await parse_json_body(request, ClearSessionRequest)
         existed = runtime.clear_session(body.chatId)
         message = f"Session {body.chatId} cleared." if existed else f"Session {body.chatId} had no history."
         return JSONResponse({"success": True, "message": message})
@@ -242,7 +210,7 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
     @app.post("/cost-resume", tags=["cost"], dependencies=[Depends(require_token)])
     async def cost_resume(request: Request) -> JSONResponse:
         """Lift a cost pause (`resetWindow: true` also forgets the last hour's usage)."""
-        body = await _parse_body(request, CostResumeRequest, optional=True)
+        body = await parse_json_body(request, CostResumeRequest, optional=True)
         was_paused = runtime.cost.paused
         runtime.cost.resume(body.resetWindow)
         message = "Resumed." if was_paused else "The agent was not paused."
