@@ -23,19 +23,18 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import socket
 import threading
-import time
 from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
+
+from tests.fakes.loopback import LoopbackServer
 
 DEFAULT_MODELS: dict[str, int] = {"nomic-embed-text": 768, "all-minilm": 384, "mxbai-embed-large": 1024}
 
@@ -71,7 +70,9 @@ def _base_name(model: str) -> str:
     return model.removesuffix(":latest")
 
 
-class FakeOllama:
+class FakeOllama(LoopbackServer):
+    name = "fake-ollama"
+
     def __init__(self, models: dict[str, int] | None = None, *, scale: float = 1.0) -> None:
         """`models`: name → dimension it serves; `scale` ≠ 1 sends vectors that are not unit length."""
         self.models = dict(DEFAULT_MODELS if models is None else models)
@@ -79,9 +80,7 @@ class FakeOllama:
         self._queue: deque[Answer] = deque()
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
-        self.port = 0
+        super().__init__()
         self.app = Starlette(
             routes=[
                 Route("/api/embed", self._embed, methods=["POST"]),
@@ -132,49 +131,6 @@ class FakeOllama:
         return (vector / np.linalg.norm(vector) * self.scale).astype(np.float32)
 
     # --- addresses and lifecycle ---------------------------------------------------------------------------------
-    @property
-    def url(self) -> str:
-        """What `OLLAMA_HOST` should be."""
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> FakeOllama:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        config = uvicorn.Config(
-            self.app,
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
-            ws="none",
-            http="h11",
-            timeout_graceful_shutdown=1,
-        )
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [sock]}, daemon=True, name=f"fake-ollama-{self.port}"
-        )
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the fake Ollama server did not start")
-            time.sleep(0.01)
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None and self._thread is not None:
-            self._server.should_exit = True
-            self._thread.join(timeout=10)
-        self._server = None
-        self._thread = None
-
-    def __enter__(self) -> FakeOllama:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
 
     # --- protocol ----------------------------------------------------------------------------------------------
     async def _tags(self, request: Request) -> Response:

@@ -24,7 +24,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import socket
 import threading
 import time
 from collections import deque
@@ -32,11 +31,12 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
+
+from tests.fakes.loopback import LoopbackServer
 
 DEFAULT_MODEL = "fake-model"
 
@@ -129,7 +129,9 @@ def _estimate_tokens(value: Any) -> int:
     return max(1, len(json.dumps(value, ensure_ascii=False)) // 4)
 
 
-class FakeOpenAI:
+class FakeOpenAI(LoopbackServer):
+    name = "fake-openai"
+
     def __init__(self, *, default: Reply | str | None = None) -> None:
         self.default: Reply | None = _as_reply(default) if default is not None else None
         self._queue: deque[Reply] = deque()
@@ -137,9 +139,7 @@ class FakeOpenAI:
         self._requests: list[RecordedRequest] = []
         self._lock = threading.Lock()
         self._ids = itertools.count(1)
-        self._server: uvicorn.Server | None = None
-        self._thread: threading.Thread | None = None
-        self.port = 0
+        super().__init__()
         self.app = Starlette(
             routes=[
                 Route("/v1/chat/completions", self._chat, methods=["POST"]),
@@ -200,53 +200,11 @@ class FakeOpenAI:
 
     # --- addresses ---------------------------------------------------------------------------------------------
     @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
     def api_base(self) -> str:
         """What litellm's `api_base` / an OpenAI client's `base_url` should be."""
         return f"{self.url}/v1"
 
     # --- lifecycle ---------------------------------------------------------------------------------------------
-    def start(self) -> FakeOpenAI:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        self.port = sock.getsockname()[1]
-        config = uvicorn.Config(
-            self.app,
-            log_level="warning",
-            access_log=False,
-            lifespan="off",
-            ws="none",
-            http="h11",
-            timeout_graceful_shutdown=1,
-        )
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(
-            target=self._server.run, kwargs={"sockets": [sock]}, daemon=True, name=f"fake-openai-{self.port}"
-        )
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the fake OpenAI server did not start")
-            time.sleep(0.01)
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None and self._thread is not None:
-            self._server.should_exit = True
-            self._thread.join(timeout=10)
-        self._server = None
-        self._thread = None
-
-    def __enter__(self) -> FakeOpenAI:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
 
     # --- protocol ----------------------------------------------------------------------------------------------
     def _next_reply(self, body: dict[str, Any]) -> Reply:
