@@ -171,10 +171,21 @@ def test_core_tools_come_first_and_are_never_candidates() -> None:
     selection = select_tools(CATALOG, "set a reminder to water the plants at 6", CONFIG)
     assert selection.names[: len(CORE_TOOLS)] == CORE_TOOLS
     assert picked(selection.names)[0] == "reminders_create_reminder"
-    assert "send_telegram" not in CATALOG.names and "get_status" not in CATALOG.names
+    assert not set(CORE_TOOLS) & set(CATALOG.names)
+    # send_telegram is a candidate like any tool, picked on evidence.
+    assert "send_telegram" in CATALOG.names and "get_status" not in CATALOG.names
+    assert "send_telegram" not in selection.names
     assert selection.method == "regex"
     assert selection.top_score is None
     assert set(selection.scores) == set(picked(selection.names))
+
+
+def test_telegram_is_picked_when_asked_for() -> None:
+    assert "send_telegram" in picked(select_tools(CATALOG, "send a telegram message to Anna", CONFIG).names)
+
+
+def test_the_core_is_the_meta_tools_the_memory_essentials_and_the_status() -> None:
+    assert set(CORE_TOOLS) == {"store_fact", "search_memories", "get_status", "browse_tools", "load_tools"}
 
 
 def test_a_message_without_evidence_gets_only_the_core_tools() -> None:
@@ -246,7 +257,14 @@ def test_sticky_and_playbook_tools_are_pinned_right_after_the_core() -> None:
         recent_tools_used=[["files_read_file"], ["send_telegram", "mail_list_emails", "no_such_tool"]],
         playbook_tools=["calendar_list_events", "no_such_tool", "send_telegram"],
     )
-    assert selection.names == (*CORE_TOOLS, "calendar_list_events", "mail_list_emails", "files_read_file")
+    # send_telegram is not core: a playbook can pin it like any tool (once).
+    assert selection.names == (
+        *CORE_TOOLS,
+        "calendar_list_events",
+        "send_telegram",
+        "mail_list_emails",
+        "files_read_file",
+    )
     assert selection.scores == {}
 
 

@@ -124,3 +124,30 @@ def test_route_scores_give_each_tool_its_strongest_group() -> None:
     scores = route_scores("put the google meeting on the calendar", routes, members, len(names))
     assert scores.tolist() == [AUTO_ROUTE_WEIGHT, 1.0, 0.0]
     assert np.all(route_scores("hello", routes, members, len(names)) == 0)
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("who won the match last night?", 0.8),  # a question about the world: the web search is implied
+        ("how tall is the tallest tower in Europe", 0.8),
+        ("what is on my calendar tomorrow?", 0.3),  # tied to the user's calendar: only the weak question route
+        ("thanks, that is all", None),  # not a question
+    ],
+)
+def test_a_question_with_no_other_tool_signal_implies_the_web_search(message: str, expected: float | None) -> None:
+    assert route_strengths(message, BUILTIN_ROUTES).get("web_search") == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "fires"),
+    [
+        ("email Tom the quarterly report", True),
+        ("send a mail to Anna about the party", True),
+        ("email tom@example.com the notes", False),  # the address is given: no lookup needed
+        ("check my email", False),  # no one named
+        ("send the mail on Monday", False),  # a day is not a person
+    ],
+)
+def test_mailing_a_named_person_implies_the_contacts_lookup(message: str, fires: bool) -> None:
+    assert ("contacts" in route_strengths(message, BUILTIN_ROUTES)) is fires

@@ -53,11 +53,15 @@ class Route:
     weight: float
 
 
-def _route(pattern: str, groups: tuple[str, ...], weight: float) -> Route:
-    return Route(re.compile(pattern, re.IGNORECASE), groups, weight)
+def _route(pattern: str, groups: tuple[str, ...], weight: float, *, case_sensitive: bool = False) -> Route:
+    return Route(re.compile(pattern, 0 if case_sensitive else re.IGNORECASE), groups, weight)
 
 
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTHS_AND_DAYS = (
+    "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July"
+    "|August|September|October|November|December|Gmail|Telegram|I"
+)
 
 BUILTIN_ROUTES: tuple[Route, ...] = (
     _route(r"\b(e-?mails?|gmail|inbox|mailbox|mail)\b", ("email",), 1.0),
@@ -93,6 +97,15 @@ BUILTIN_ROUTES: tuple[Route, ...] = (
         1.0,
     ),
     _route(r"\b(contacts?|phone numbers?|email address(es)?|address book)\b", ("contacts",), 0.8),
+    # Mailing someone by name needs their address first: a mail verb, then a capitalised name ("email Tom",
+    # "send a mail to Anna"). Case-sensitive on the name; a message that gives an address (an @) needs no lookup.
+    _route(
+        r"^(?!.*@)(?=.*\b(?i:e-?mail|mail|invite)\b).*\b(?i:to|with|email|mail|invite|cc)\s+"
+        rf"(?!(?:{_MONTHS_AND_DAYS})\b)[A-Z][a-z]+\b",
+        ("contacts",),
+        0.8,
+        case_sensitive=True,
+    ),
     _route(r"\b(news|headlines?|articles?)\b", ("news",), 1.0),
     _route(r"\b(photos?|pictures?|images?|pics?|wallpapers?|gifs?|illustrations?)\b", ("images",), 1.0),
     _route(r"\b(videos?|youtube|clips?|trailers?|tutorials?)\b", ("video",), 1.0),
@@ -168,13 +181,36 @@ def group_members(names: Sequence[str], mcp_of: Sequence[str | None]) -> dict[st
     return {group: np.array(indices, dtype=np.intp) for group, indices in members.items()}
 
 
+_QUESTION = re.compile(
+    r"^\s*(what|what's|whats|who|who's|when|where|why|how|which|is|are|was|were|does|do|did|can|could|will)\b"
+    r"|\?\s*$",
+    re.IGNORECASE,
+)
+_WORLD_GROUPS = frozenset({"web_search", "news", "local", "fetch", "images", "video"})
+IMPLIED_WEIGHT = 0.8
+
+
+def implied_strengths(text: str, strengths: Mapping[str, float]) -> dict[str, float]:
+    """What a question implies when nothing ties it to the user's own tools.
+
+    A question that no route ties to mail, calendar, files, reminders, ... is a question about the world: the
+    web search group is raised to `IMPLIED_WEIGHT` (a bare question route alone gives 0.3). Only the group is
+    raised; words and meaning still choose within it. (Sending questions about the user themselves to the
+    memory group instead was tried and lost recall: the memory search is an always-sent essential anyway.)
+    """
+    if not _QUESTION.search(text) or any(group not in _WORLD_GROUPS for group in strengths):
+        return {}
+    return {"web_search": max(strengths.get("web_search", 0.0), IMPLIED_WEIGHT)}
+
+
 def route_strengths(text: str, routes: Iterable[Route]) -> dict[str, float]:
-    """Group → the strongest route weight that fires on `text`."""
+    """Group → the strongest route weight that fires on `text`, plus what a bare question implies."""
     strengths: dict[str, float] = {}
     for route in routes:
         if route.pattern.search(text):
             for group in route.groups:
                 strengths[group] = max(strengths.get(group, 0.0), route.weight)
+    strengths.update(implied_strengths(text, strengths))
     return strengths
 
 

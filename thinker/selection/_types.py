@@ -7,14 +7,17 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 CORE_TOOLS: tuple[str, ...] = (
-    "send_telegram",
     "store_fact",
     "search_memories",
     "get_status",
     "browse_tools",
     "load_tools",
 )
-"""Sent with every message when they exist: the Thinker's essentials, the hub's status and the meta-tools."""
+"""Sent with every message when they exist, because no message's words can say they are needed: the meta-tools
+(the model's way to reach any tool the selection missed), the two memory essentials (personal context can
+matter to any request, and a fact worth keeping can come up in any message) and the hub's status (the model's
+way to explain a tool that fails, whatever the message asked). `send_telegram` is an ordinary candidate: a
+message asks for it in words ("text Anna on Telegram")."""
 
 Method = Literal["hybrid", "regex", "embedding", "required"]
 
@@ -67,9 +70,9 @@ class SelectionConfig:
     """Hard cap on everything sent, core included (`TOOL_SELECTOR_MAX_TOOLS`)."""
     top_k: int = 8
     """At most this many tools from the message's ranking (`TOOL_SELECTOR_TOP_K`)."""
-    min_tools: int = 3
+    min_tools: int = 4
     """At least this many from the ranking when any tool clears `threshold` (`TOOL_SELECTOR_MIN_TOOLS`)."""
-    threshold: float = 0.3
+    threshold: float = 0.2
     """A tool scoring below this is never picked from the ranking (`TOOL_SELECTOR_THRESHOLD`)."""
     score_gap: float = 0.15
     """Beyond `min_tools`, keep tools scoring within this distance of the best one."""
