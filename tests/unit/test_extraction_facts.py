@@ -25,7 +25,6 @@ from thinker.extraction import (
 from thinker.sessions.errors import UtilityModelError
 from thinker.sessions.store import Turn, make_turn
 
-
 NOW = datetime(2026, 2, 11, 9, 0, tzinfo=UTC)
 
 

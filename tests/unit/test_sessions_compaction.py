@@ -23,7 +23,6 @@ from thinker.sessions.errors import UtilityModelError
 from thinker.sessions.messages import ChatMessage, assistant_message, tool_call, tool_message
 from thinker.sessions.store import Compaction, Session, SessionStore, Turn, make_turn, new_session
 
-
 START = datetime(2026, 2, 11, 9, 0, tzinfo=UTC)
 
 
