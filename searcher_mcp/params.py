@@ -1,0 +1,56 @@
+"""Pure argument rules of the search tools: how many results, how fresh, how safe.
+
+Clamping is deliberate: a model asking for 50 results gets 20, not an error. Freshness words are mapped to
+Brave's codes (`pd`, `pw`, `pm`, `py`); Brave's own codes and `YYYY-MM-DDtoYYYY-MM-DD` ranges pass through.
+"""
+
+from __future__ import annotations
+
+import re
+
+MIN_COUNT = 1
+MAX_COUNT = 20
+
+_FRESHNESS = {
+    "24h": "pd",
+    "day": "pd",
+    "today": "pd",
+    "1d": "pd",
+    "pd": "pd",
+    "week": "pw",
+    "7d": "pw",
+    "pw": "pw",
+    "month": "pm",
+    "30d": "pm",
+    "pm": "pm",
+    "year": "py",
+    "1y": "py",
+    "365d": "py",
+    "py": "py",
+}
+_DATE_RANGE = re.compile(r"^\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2}$")
+
+
+class BadParameter(ValueError):
+    """An argument no rule can make sense of; the message says what is accepted."""
+
+
+def clamp_count(value: int | None, default: int) -> int:
+    """`value` forced into 1..20; None means `default`."""
+    if value is None:
+        return default
+    return max(MIN_COUNT, min(MAX_COUNT, int(value)))
+
+
+def map_freshness(value: str | None, *, allow_year: bool = True) -> str | None:
+    """Brave's freshness code for `value` (None or blank = no filter); `BadParameter` for anything else."""
+    if value is None or not value.strip():
+        return None
+    word = value.strip().lower()
+    if _DATE_RANGE.match(word):
+        return word
+    code = _FRESHNESS.get(word)
+    if code is None or (code == "py" and not allow_year):
+        accepted = "24h/day/today/1d, week/7d, month/30d" + (", year/1y/365d" if allow_year else "")
+        raise BadParameter(f"freshness {value!r} is not understood; use one of {accepted}, or leave it out.")
+    return code

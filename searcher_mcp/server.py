@@ -1,0 +1,158 @@
+"""The Searcher MCP server: web, news and image search through Brave, and `web_fetch`.
+
+The tools are thin: the lifespan builds one `SearcherService` (an httpx client for Brave, one for pages, the
+rate-limit queue) from the settings of the moment. Without BRAVE_API_KEY the server starts and lists its tools;
+the searches then answer with the sentence that says what to set. `web_fetch` needs no key.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+import httpx
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from searcher_mcp.brave import BraveClient
+from searcher_mcp.fetch import Fetcher, FetchLimits
+from searcher_mcp.models import FetchedPage, ImageResults, NewsResults, SearchResults
+from searcher_mcp.params import BadParameter, clamp_count, map_freshness
+from searcher_mcp.ratelimit import RateLimiter
+from searcher_mcp.settings import SearcherSettings
+from shared.mcp_tools import InvalidArguments, ToolFailure, envelope_tool
+from shared.settings import ConfigError, load_settings
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class SearcherService:
+    brave: BraveClient
+    fetcher: Fetcher
+    default_max_length: int
+
+
+@dataclass(frozen=True)
+class SearcherState:
+    service: SearcherService | None
+    problem: str | None = None
+
+    def require(self) -> SearcherService:
+        if self.service is None:
+            raise ToolFailure(self.problem or "The Searcher is not configured.")
+        return self.service
+
+
+@asynccontextmanager
+async def lifespan(_server: MCPServer[SearcherState]) -> AsyncIterator[SearcherState]:
+    try:
+        settings = load_settings(SearcherSettings)
+    except ConfigError as exc:
+        log.error("searcher cannot start: %s", exc)
+        yield SearcherState(None, f"The Searcher cannot work until its configuration is fixed: {exc}")
+        return
+    key = settings.brave_api_key.get_secret_value() if settings.brave_api_key else None
+    limits = FetchLimits(settings.web_fetch_max_bytes, settings.web_fetch_max_redirects, settings.allowed_hosts)
+    async with (
+        httpx.AsyncClient(base_url=settings.brave_api_base, timeout=settings.brave_timeout_seconds) as brave_http,
+        httpx.AsyncClient(follow_redirects=False, trust_env=False) as page_http,
+    ):
+        service = SearcherService(
+            brave=BraveClient(brave_http, key, RateLimiter(settings.brave_rate_limit_ms / 1000)),
+            fetcher=Fetcher(page_http, limits),
+            default_max_length=settings.web_fetch_max_length,
+        )
+        log.info("searcher ready", extra={"brave_key": key is not None})
+        yield SearcherState(service)
+
+
+server: MCPServer[SearcherState] = MCPServer(
+    "searcher",
+    instructions="Web, news and image search (Brave Search) and reading a web page as markdown (web_fetch).",
+    lifespan=lifespan,
+)
+
+SearcherContext = Context[SearcherState]
+
+Query = Annotated[str, Field(min_length=1, description="What to search for.")]
+
+
+def _service(ctx: SearcherContext) -> SearcherService:
+    return ctx.request_context.lifespan_context.require()
+
+
+def _freshness(value: str | None, *, allow_year: bool = True) -> str | None:
+    try:
+        return map_freshness(value, allow_year=allow_year)
+    except BadParameter as exc:
+        raise InvalidArguments(str(exc)) from None
+
+
+@envelope_tool(server)
+async def web_search(
+    query: Query,
+    ctx: SearcherContext,
+    count: Annotated[int, Field(description="How many results, 1..20 (values outside are clamped).")] = 10,
+    freshness: Annotated[
+        str | None, Field(description="Only recent pages: 24h/day/today/1d, week/7d, month/30d or year/1y/365d.")
+    ] = None,
+    safesearch: Annotated[
+        Literal["off", "moderate", "strict"], Field(description="Adult-content filter.")
+    ] = "moderate",
+) -> SearchResults:
+    """Search the web (Brave Search). Returns [{title, url, description, age, source}]."""
+    size = clamp_count(count, 10)
+    results = await _service(ctx).brave.web(query, size, _freshness(freshness), safesearch)
+    return SearchResults(query=query, count=len(results), results=results)
+
+
+@envelope_tool(server)
+async def news_search(
+    query: Query,
+    ctx: SearcherContext,
+    count: Annotated[int, Field(description="How many results, 1..20 (values outside are clamped).")] = 10,
+    freshness: Annotated[
+        str | None, Field(description="Only recent news: 24h/day/today/1d, week/7d or month/30d.")
+    ] = None,
+) -> NewsResults:
+    """Search recent news articles (Brave Search). Returns [{title, url, description, age, source}]."""
+    size = clamp_count(count, 10)
+    results = await _service(ctx).brave.news(query, size, _freshness(freshness, allow_year=False))
+    return NewsResults(query=query, count=len(results), results=results)
+
+
+@envelope_tool(server)
+async def image_search(
+    query: Query,
+    ctx: SearcherContext,
+    count: Annotated[int, Field(description="How many images, 1..20 (values outside are clamped).")] = 5,
+    safesearch: Annotated[Literal["off", "strict"], Field(description="Adult-content filter.")] = "strict",
+) -> ImageResults:
+    """Search for images (Brave Search). Returns [{title, url (page), image_url, thumbnail_url, source}]."""
+    size = clamp_count(count, 5)
+    results = await _service(ctx).brave.images(query, size, safesearch)
+    return ImageResults(query=query, count=len(results), results=results)
+
+
+@envelope_tool(server)
+async def web_fetch(
+    url: Annotated[str, Field(min_length=1, description="The http(s) address of the page to read.")],
+    ctx: SearcherContext,
+    maxLength: Annotated[
+        int | None,
+        Field(ge=1000, le=100000, description="Most characters of text to return (default WEB_FETCH_MAX_LENGTH)."),
+    ] = None,
+    includeLinks: Annotated[bool, Field(description="Keep links in the markdown as [text](url).")] = True,
+    timeout: Annotated[int, Field(ge=1000, le=30000, description="How long to wait for the page, in ms.")] = 10000,  # noqa: ASYNC109
+) -> FetchedPage:
+    """Read a web page and return its main text as markdown (HTML and plain text only).
+
+    Private, local and cloud-metadata addresses are refused, redirects included; long text is truncated.
+    """
+    service = _service(ctx)
+    return await service.fetcher.fetch(url, maxLength or service.default_max_length, includeLinks, timeout)
