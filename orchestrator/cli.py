@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
 import sys
 from typing import Annotated, Any
 
@@ -30,6 +31,8 @@ app = typer.Typer(
 )
 tools_app = typer.Typer(help="List and call tools through the running hub.", no_args_is_help=True)
 app.add_typer(tools_app, name="tools")
+setup_app = typer.Typer(help="Connect accounts (OAuth) for the MCP servers.", no_args_is_help=True)
+app.add_typer(setup_app, name="setup")
 
 
 class ClientSettings(CommonSettings):
@@ -191,6 +194,17 @@ def tools_call(
     _print_json(envelope)
     if not envelope.get("success"):
         raise typer.Exit(1)
+
+
+@setup_app.command("gmail")
+def setup_gmail() -> None:
+    """Authorise Gmail and Calendar: opens Google's consent page, saves the token (0600) under $ANNABELLE_HOME/gmail.
+
+    Needs the OAuth client file from Google Cloud (Desktop app) at GMAIL_CREDENTIALS_PATH
+    (default $ANNABELLE_HOME/gmail/credentials.json).
+    """
+    # A separate process: the hub's code never imports an MCP package, it only runs them.
+    raise typer.Exit(subprocess.call([sys.executable, "-m", "gmail_mcp.setup"]))
 
 
 def main() -> None:
