@@ -6,6 +6,7 @@ import json
 import uuid
 from typing import Any
 
+from memorizer_mcp.db.columns import json_list
 from memorizer_mcp.db.connection import Database, Row
 from memorizer_mcp.fts import escape_like
 
@@ -19,18 +20,8 @@ def conversation_dict(row: Row, *, full: bool = True) -> dict[str, Any]:
     }
     if full:
         out["session_id"] = row["session_id"]
-        out["tags"] = _tags(row["tags"])
+        out["tags"] = json_list(row["tags"])
     return out
-
-
-def _tags(raw: str | None) -> list[str] | None:
-    if not raw:
-        return None
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
-        return None
-    return value if isinstance(value, list) else None
 
 
 def new_conversation_id() -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from memorizer_mcp.db.columns import json_list
 from memorizer_mcp.db.connection import Database, Row
 
 UPDATABLE = ("name", "status", "type", "description", "primary_contact_id", "participants", "company", "priority")
@@ -23,19 +24,9 @@ SOURCE_COLUMNS = (
 )
 
 
-def _participants(raw: str | None) -> list[int] | None:
-    if not raw:
-        return None
-    try:
-        value = json.loads(raw)
-    except json.JSONDecodeError:
-        return None
-    return value if isinstance(value, list) else None
-
-
 def project_dict(row: Row) -> dict[str, Any]:
     out = {key: row[key] for key in ("id", "name", "status", "type", "description", "primary_contact_id")}
-    out["participants"] = _participants(row["participants"])
+    out["participants"] = json_list(row["participants"])
     out.update({key: row[key] for key in ("company", "priority", "created_at", "updated_at")})
     return out
 

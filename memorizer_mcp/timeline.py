@@ -8,11 +8,11 @@ text columns. Events come newest first; `total_count` counts them before the lim
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memorizer_mcp.db.columns import json_list
 from memorizer_mcp.db.connection import Database, Row
 from memorizer_mcp.fts import escape_like
 
@@ -36,13 +36,6 @@ class EventQuery:
     updated_only: bool = False
 
 
-def _tags(raw: str | None) -> Any:
-    try:
-        return json.loads(raw) if raw else None
-    except json.JSONDecodeError:
-        return None
-
-
 QUERIES: tuple[EventQuery, ...] = (
     EventQuery(
         "facts", "created", "facts", "created_at", ("fact",),
@@ -61,7 +54,7 @@ QUERIES: tuple[EventQuery, ...] = (
         lambda r: f'Conversation: "{_clip(r["user_message"], 150)}"',
         lambda r: {"conversation_id": r["id"], "session_id": r["session_id"],
                    "user_message_preview": _clip(r["user_message"], PREVIEW),
-                   "response_preview": _clip(r["agent_response"], PREVIEW), "tags": _tags(r["tags"])},
+                   "response_preview": _clip(r["agent_response"], PREVIEW), "tags": json_list(r["tags"])},
     ),
     EventQuery(
         "profile_changes", "changed", "profile_history", "changed_at", ("change_reason",),
