@@ -1,0 +1,266 @@
+"""The Telegram MCP server: the original's tools that the Bot API can do, plus the hub's intake cursor.
+
+The lifespan builds the service and starts the polling task only when `TELEGRAM_BOT_TOKEN` is set; without it
+the server still starts and lists its tools, and every call says what to set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Annotated, Literal
+
+from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
+from pydantic import Field
+
+from shared.mcp_tools import InvalidArguments, ToolFailure, envelope_tool
+from shared.settings import ConfigError, load_settings
+from telegram_mcp.service import TelegramService, chat_id_of
+from telegram_mcp.settings import TelegramSettings
+
+log = logging.getLogger(__name__)
+
+NO_TOKEN = "Telegram is not configured: set TELEGRAM_BOT_TOKEN (from @BotFather) and restart the Telegram MCP."
+
+
+@dataclass(frozen=True)
+class TelegramState:
+    service: TelegramService | None
+    problem: str | None = None
+
+    def require(self) -> TelegramService:
+        if self.service is None:
+            raise ToolFailure(self.problem or NO_TOKEN)
+        return self.service
+
+
+@asynccontextmanager
+async def lifespan(_server: MCPServer[TelegramState]) -> AsyncIterator[TelegramState]:
+    try:
+        settings = load_settings(TelegramSettings)
+    except ConfigError as exc:
+        log.error("telegram cannot start: %s", exc)
+        yield TelegramState(None, f"The Telegram MCP cannot work until its configuration is fixed: {exc}")
+        return
+    if settings.telegram_bot_token is None:
+        log.warning("telegram has no TELEGRAM_BOT_TOKEN: tools answer with what to set, nothing is polled")
+        yield TelegramState(None, NO_TOKEN)
+        return
+    service = TelegramService(settings)
+    poller = asyncio.create_task(_start_and_poll(service), name="telegram-poll")
+    try:
+        yield TelegramState(service)
+    finally:
+        poller.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await poller
+        await service.close()
+
+
+async def _start_and_poll(service: TelegramService) -> None:
+    delay = 1.0
+    while True:
+        try:
+            await service.start()
+            break
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            log.error("telegram bot cannot start, retrying in %.0f s: %s", delay, exc)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 60.0)
+    await service.poll_forever()
+
+
+server: MCPServer[TelegramState] = MCPServer(
+    "telegram",
+    instructions=(
+        "Telegram through a bot: send and read messages in the allowed chats. History and search cover what the "
+        "bot has seen since it was set up (the Bot API keeps no history)."
+    ),
+    lifespan=lifespan,
+)
+
+TelegramContext = Context[TelegramState]
+ChatId = Annotated[str, Field(description="Numeric Telegram chat id, e.g. '123456789' (see list_chats).")]
+
+
+def _service(ctx: TelegramContext) -> TelegramService:
+    return ctx.request_context.lifespan_context.require()
+
+
+@envelope_tool(server)
+async def send_message(
+    chat_id: ChatId,
+    message: Annotated[str, Field(min_length=1, description="The text to send; long text is split automatically.")],
+    ctx: TelegramContext,
+    reply_to: Annotated[int | None, Field(description="Message id to reply to.")] = None,
+) -> dict:
+    """Send a text message to an allowed chat.
+
+    Sent as plain text (no formatting is interpreted); text over 4,096 characters is split on paragraph, line or
+    word boundaries into several messages.
+    """
+    return await _service(ctx).send_message(chat_id_of(chat_id), message, reply_to)
+
+
+@envelope_tool(server)
+async def send_media(
+    chat_id: ChatId,
+    file_path: Annotated[str, Field(description="A file in the workspace, relative to it, e.g. 'out/chart.png'.")],
+    ctx: TelegramContext,
+    caption: Annotated[str | None, Field(description="Text shown under the file (at most 1,024 characters).")] = None,
+) -> dict:
+    """Send a photo or document from the workspace to an allowed chat.
+
+    .jpg/.jpeg/.png/.webp go as photos, anything else as a document. URLs and paths outside the workspace are refused.
+    """
+    return await _service(ctx).send_media(chat_id_of(chat_id), file_path, caption)
+
+
+@envelope_tool(server)
+async def download_media(
+    chat_id: ChatId,
+    message_id: Annotated[int, Field(description="The message whose photo/document/voice/audio/video to save.")],
+    output_path: Annotated[str, Field(description="Where to save it, relative to the workspace; must not exist.")],
+    ctx: TelegramContext,
+) -> dict:
+    """Save the media of a stored message into the workspace."""
+    return await _service(ctx).download_media(chat_id_of(chat_id), message_id, output_path)
+
+
+@envelope_tool(server)
+def get_messages(
+    chat_id: ChatId,
+    ctx: TelegramContext,
+    limit: Annotated[int, Field(ge=1, le=100, description="Most messages to return, newest first.")] = 20,
+    offset_id: Annotated[int | None, Field(description="Only messages older than this message id.")] = None,
+) -> dict:
+    """Recent messages of an allowed chat from the local store, newest first (the bot's own included)."""
+    service = _service(ctx)
+    chat = chat_id_of(chat_id)
+    service.require_allowed(chat)
+    return {"messages": [m.public() for m in service.store.messages(chat, limit, offset_id)]}
+
+
+@envelope_tool(server)
+def search_messages(
+    query: Annotated[str, Field(min_length=1, max_length=500, description="Text to find (case-insensitive).")],
+    ctx: TelegramContext,
+    chat_id: Annotated[str | None, Field(description="Only this chat; all stored chats if omitted.")] = None,
+    limit: Annotated[int, Field(ge=1, le=100, description="Most results, newest first.")] = 20,
+) -> dict:
+    """Search the text of stored messages, in one chat or all."""
+    service = _service(ctx)
+    chat = None if chat_id is None else chat_id_of(chat_id)
+    if chat is not None:
+        service.require_allowed(chat)
+    return {"messages": [m.public() for m in service.store.search(query, chat, limit)]}
+
+
+@envelope_tool(server)
+def list_chats(
+    ctx: TelegramContext,
+    limit: Annotated[int, Field(ge=1, le=200, description="Most chats, most recently active first.")] = 50,
+) -> dict:
+    """The chats the bot has talked in (from the local store), most recent first."""
+    return {"chats": _service(ctx).store.chats(limit)}
+
+
+@envelope_tool(server)
+async def get_chat(chat_id: ChatId, ctx: TelegramContext) -> dict:
+    """Information about an allowed chat: type, title or name, username, description."""
+    return await _service(ctx).get_chat(chat_id_of(chat_id))
+
+
+@envelope_tool(server)
+async def delete_messages(
+    chat_id: ChatId,
+    message_ids: Annotated[list[int], Field(min_length=1, max_length=100, description="Message ids to delete.")],
+    ctx: TelegramContext,
+) -> dict:
+    """Delete messages in an allowed chat (a bot may delete its own, and others' only where it is an admin)."""
+    return await _service(ctx).delete_messages(chat_id_of(chat_id), message_ids)
+
+
+@envelope_tool(server)
+async def get_me(ctx: TelegramContext) -> dict:
+    """The bot's own account: id, username, name."""
+    return await _service(ctx).get_me()
+
+
+@envelope_tool(server)
+def mark_read(
+    chat_id: ChatId,
+    ctx: TelegramContext,
+    message_id: Annotated[int | None, Field(description="Ignored; kept for compatibility.")] = None,
+) -> dict:
+    """Does nothing: a bot cannot mark messages as read. Answers with a note saying so."""
+    _service(ctx).require_allowed(chat_id_of(chat_id))
+    return {"marked": False, "note": "Bots cannot mark messages as read on Telegram; nothing was changed."}
+
+
+@envelope_tool(server)
+def get_new_messages(
+    ctx: TelegramContext,
+    peek: Annotated[bool, Field(description="Kept for compatibility: this tool always only peeks.")] = True,
+    limit: Annotated[int, Field(ge=1, le=100, description="Most messages, oldest first.")] = 50,
+) -> dict:
+    """Incoming messages the assistant has not handled yet (in subscribed chats, or all if none), oldest first.
+
+    Only looks: nothing is consumed or marked as handled.
+    """
+    service = _service(ctx)
+    subscribed = frozenset(service.store.subscriptions())
+    return {"messages": [m.public() for m in service.store.pending(limit, subscribed or None)]}
+
+
+@envelope_tool(server)
+def subscribe_chat(
+    action: Annotated[
+        Literal["subscribe", "unsubscribe", "list", "clear"], Field(description="What to do with the subscriptions.")
+    ],
+    ctx: TelegramContext,
+    chat_id: Annotated[str | None, Field(description="The chat, for subscribe and unsubscribe.")] = None,
+) -> dict:
+    """Choose which chats get_new_messages reports (none subscribed = all allowed chats)."""
+    service = _service(ctx)
+    if action in ("subscribe", "unsubscribe"):
+        if chat_id is None:
+            raise InvalidArguments(f"{action} needs a chat_id.")
+        chat = chat_id_of(chat_id)
+        if action == "subscribe":
+            service.require_allowed(chat)
+            service.store.subscribe(chat)
+        else:
+            service.store.unsubscribe(chat)
+    elif action == "clear":
+        service.store.clear_subscriptions()
+    return {"subscribed": service.store.subscriptions()}
+
+
+@envelope_tool(server)
+def intake_pending(
+    ctx: TelegramContext,
+    limit: Annotated[int, Field(ge=1, le=500, description="Most messages, oldest first.")] = 100,
+) -> dict:
+    """For the hub only: incoming messages after the acknowledged intake cursor, oldest first.
+
+    Nothing is consumed; the hub calls intake_ack once it has delivered the reply.
+    """
+    service = _service(ctx)
+    return {"messages": [m.public() for m in service.store.pending(limit)], "cursor": service.store.intake_cursor}
+
+
+@envelope_tool(server)
+def intake_ack(
+    up_to_message_key: Annotated[int, Field(ge=0, description="The message_key of the last message handled.")],
+    ctx: TelegramContext,
+) -> dict:
+    """For the hub only: mark every incoming message up to this message_key as handled (persisted)."""
+    return {"cursor": _service(ctx).store.ack(up_to_message_key)}

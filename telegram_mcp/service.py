@@ -1,0 +1,252 @@
+"""The Telegram service: a python-telegram-bot `Bot`, the local store, the access policy and the polling loop."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from telegram import Bot, Message, ReplyParameters, Update
+from telegram.error import TelegramError
+
+from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
+from telegram_mcp.access import Decision, decide, new_pairing_code
+from telegram_mcp.paths import confine
+from telegram_mcp.settings import TelegramSettings
+from telegram_mcp.store import Store
+from telegram_mcp.text import split_message
+
+log = logging.getLogger(__name__)
+
+Sleep = Callable[[float], Awaitable[None]]
+MAX_BACKOFF_SECONDS = 30.0
+_NUMERIC = re.compile(r"-?\d{1,20}")
+
+
+def chat_id_of(raw: str | int) -> int:
+    text = str(raw).strip()
+    if not _NUMERIC.fullmatch(text):
+        raise InvalidArguments(f"chat_id must be a numeric Telegram chat id (got {raw!r}); see list_chats.")
+    return int(text)
+
+
+def message_fields(message: Message, *, outgoing: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The store's rows for a PTB message: (message, chat)."""
+    chat = message.chat
+    sender = message.from_user
+    media_kind = media_id = media_name = None
+    if message.document is not None:
+        media_kind, media_id, media_name = "document", message.document.file_id, message.document.file_name
+    elif message.photo:
+        media_kind, media_id = "photo", message.photo[-1].file_id
+    elif message.voice is not None:
+        media_kind, media_id = "voice", message.voice.file_id
+    elif message.audio is not None:
+        media_kind, media_id, media_name = "audio", message.audio.file_id, message.audio.file_name
+    elif message.video is not None:
+        media_kind, media_id, media_name = "video", message.video.file_id, message.video.file_name
+    date = message.date.timestamp()
+    row = {
+        "chat_id": chat.id,
+        "message_id": message.message_id,
+        "from_id": sender.id if sender else None,
+        "from_name": sender.full_name if sender else None,
+        "outgoing": outgoing,
+        "text": message.text or message.caption or "",
+        "date": date,
+        "media_kind": media_kind,
+        "media_file_id": media_id,
+        "media_file_name": media_name,
+        "reply_to": message.reply_to_message.message_id if message.reply_to_message else None,
+    }
+    title = chat.title or " ".join(part for part in (chat.first_name, chat.last_name) if part) or None
+    chat_row = {
+        "chat_id": chat.id,
+        "type": chat.type,
+        "title": title,
+        "username": chat.username,
+        "last_message_at": date,
+    }
+    return row, chat_row
+
+
+class TelegramService:
+    def __init__(self, settings: TelegramSettings, bot: Bot | None = None) -> None:
+        if settings.telegram_bot_token is None:
+            raise ValueError("TELEGRAM_BOT_TOKEN is not set")
+        token = settings.telegram_bot_token.get_secret_value()
+        base = settings.telegram_api_base
+        self.settings = settings
+        self.bot = bot or Bot(token, base_url=f"{base}/bot", base_file_url=f"{base}/file/bot")
+        self.store = Store(settings.store_path)
+        self.workspace = settings.workspace
+        self.allowed = settings.allowed_chat_ids
+        self.pairing_code: str | None = None
+        if not self.allowed and self.store.owner_chat_id is None:
+            self.pairing_code = new_pairing_code()
+            log.warning("telegram is not paired: send '/pair %s' to the bot from your private chat", self.pairing_code)
+
+    async def start(self) -> None:
+        """getMe and deleteWebhook, as a poller must before getUpdates."""
+        await self.bot.initialize()
+        await self.bot.delete_webhook()
+        log.info("telegram bot ready", extra={"bot_id": self.bot.id})
+
+    async def close(self) -> None:
+        try:
+            await self.bot.shutdown()
+        finally:
+            self.store.close()
+
+    # --- access --------------------------------------------------------------------------------------------
+    def accepted_chats(self) -> frozenset[int]:
+        if self.allowed:
+            return self.allowed
+        owner = self.store.owner_chat_id
+        return frozenset() if owner is None else frozenset({owner})
+
+    def require_allowed(self, chat_id: int) -> None:
+        if chat_id not in self.accepted_chats():
+            if not self.allowed and self.store.owner_chat_id is None:
+                raise NotAllowed(
+                    "No chat is paired yet: send '/pair <code>' (the code is in the log) to the bot first."
+                )
+            raise NotAllowed(f"Chat {chat_id} is not on the allow-list (TELEGRAM_ALLOWED_CHAT_IDS or the paired chat).")
+
+    # --- polling -------------------------------------------------------------------------------------------
+    async def poll_once(self) -> int:
+        """One getUpdates call; every update is stored with its offset. Returns how many updates came."""
+        updates = await self.bot.get_updates(
+            offset=self.store.update_offset,
+            timeout=self.settings.telegram_poll_timeout_seconds,
+            allowed_updates=["message"],
+            read_timeout=self.settings.telegram_poll_timeout_seconds + 10,
+        )
+        for update in updates:
+            await self.handle_update(update)
+        return len(updates)
+
+    async def handle_update(self, update: Update) -> None:
+        message = update.message
+        if message is None:
+            self.store.record_update(update.update_id, None, None)
+            return
+        chat = message.chat
+        decision = decide(
+            chat.id,
+            chat.type,
+            message.text,
+            allowed=self.allowed,
+            owner=self.store.owner_chat_id,
+            pairing_code=self.pairing_code,
+        )
+        if decision is Decision.IGNORE:
+            log.info("telegram message from a chat not allowed was ignored", extra={"chat_id": chat.id})
+            self.store.record_update(update.update_id, None, None)
+            return
+        if decision is Decision.PAIR:
+            self.store.set_owner(chat.id)
+            self.pairing_code = None
+            _, chat_row = message_fields(message)
+            self.store.record_update(update.update_id, None, chat_row)
+            log.warning("telegram paired with the owner's chat", extra={"chat_id": chat.id})
+            try:
+                await self.send_message(chat.id, "Paired: this chat is now the owner's chat.")
+            except (TelegramError, ToolFailure) as exc:
+                log.warning("pairing confirmation not sent: %s", exc)
+            return
+        row, chat_row = message_fields(message)
+        self.store.record_update(update.update_id, row, chat_row)
+
+    async def poll_forever(self, sleep: Sleep = asyncio.sleep, idle_seconds: float = 0.0) -> None:
+        backoff = 1.0
+        while True:
+            try:
+                await self.poll_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("telegram polling failed, retrying in %.0f s: %s", backoff, exc)
+                await sleep(backoff)
+                backoff = min(backoff * 2, MAX_BACKOFF_SECONDS)
+                continue
+            backoff = 1.0
+            await sleep(idle_seconds)
+
+    # --- tools ---------------------------------------------------------------------------------------------
+    async def send_message(self, chat_id: int, text: str, reply_to: int | None = None) -> dict[str, Any]:
+        self.require_allowed(chat_id)
+        if not text.strip():
+            raise InvalidArguments("The message is empty.")
+        parts = split_message(text)
+        sent: list[int] = []
+        keys: list[int] = []
+        for index, part in enumerate(parts):
+            reply = ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
+            message = await self.bot.send_message(
+                chat_id, part, reply_parameters=reply if (reply_to and index == 0) else None
+            )
+            row, chat_row = message_fields(message, outgoing=True)
+            keys.append(self.store.record_sent(row, chat_row))
+            sent.append(message.message_id)
+        return {"chat_id": chat_id, "message_ids": sent, "parts": len(parts)}
+
+    async def send_media(self, chat_id: int, file_path: str, caption: str | None) -> dict[str, Any]:
+        self.require_allowed(chat_id)
+        path = confine(self.workspace, file_path)
+        if not path.is_file():
+            raise ToolFailure(f"'{file_path}' is not a file in the workspace.")
+        if caption is not None and len(caption) > 1024:
+            raise InvalidArguments("The caption is longer than Telegram's 1,024 characters.")
+        data = path.read_bytes()
+        if path.suffix.lower() in {".jpg", ".jpeg", ".png", ".webp"}:
+            message = await self.bot.send_photo(chat_id, data, caption=caption, filename=path.name)
+        else:
+            message = await self.bot.send_document(chat_id, data, caption=caption, filename=path.name)
+        row, chat_row = message_fields(message, outgoing=True)
+        self.store.record_sent(row, chat_row)
+        return {"chat_id": chat_id, "message_id": message.message_id, "media": row["media_kind"]}
+
+    async def download_media(self, chat_id: int, message_id: int, output_path: str) -> dict[str, Any]:
+        self.require_allowed(chat_id)
+        stored = self.store.message(chat_id, message_id)
+        if stored is None:
+            raise ToolFailure(f"Message {message_id} of chat {chat_id} is not in the local store.")
+        if stored.media_file_id is None:
+            raise ToolFailure(f"Message {message_id} has no media.")
+        target = confine(self.workspace, output_path)
+        if target.exists() or target.is_symlink():
+            raise ToolFailure(f"'{output_path}' already exists; choose another name.")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.parent.resolve().is_relative_to(self.workspace.resolve()):
+            raise NotAllowed(f"'{output_path}' is outside the workspace.")
+        file = await self.bot.get_file(stored.media_file_id)
+        await file.download_to_drive(target)
+        return {"path": str(target.relative_to(self.workspace.resolve())), "size": target.stat().st_size}
+
+    async def delete_messages(self, chat_id: int, message_ids: list[int]) -> dict[str, Any]:
+        self.require_allowed(chat_id)
+        await self.bot.delete_messages(chat_id, message_ids)
+        self.store.mark_deleted(chat_id, message_ids)
+        return {"chat_id": chat_id, "deleted": message_ids}
+
+    async def get_chat(self, chat_id: int) -> dict[str, Any]:
+        self.require_allowed(chat_id)
+        info = await self.bot.get_chat(chat_id)
+        stored = self.store.chat(chat_id) or {}
+        return {
+            "chat_id": info.id,
+            "type": info.type,
+            "title": info.title,
+            "username": info.username,
+            "first_name": info.first_name,
+            "last_name": info.last_name,
+            "description": info.description or info.bio,
+            "last_message_at": stored.get("last_message_at"),
+        }
+
+    async def get_me(self) -> dict[str, Any]:
+        me = await self.bot.get_me()
+        return {"id": me.id, "username": me.username, "first_name": me.first_name, "is_bot": me.is_bot}

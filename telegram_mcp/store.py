@@ -1,0 +1,273 @@
+"""The local store: chats, messages, the getUpdates offset, the owner chat and the hub's intake cursor.
+
+The Bot API has no history or search, so everything the bot sees in allowed chats (and what it sends) is kept
+here. Each polled update is stored together with the next offset in one transaction, so a restart neither loses
+an update (the offset only moves once it is stored) nor repeats one (the server forgets what the offset passed,
+and a (chat, message) pair is stored at most once).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS chats (
+    chat_id INTEGER PRIMARY KEY, type TEXT NOT NULL, title TEXT, username TEXT, last_message_at REAL
+);
+CREATE TABLE IF NOT EXISTS messages (
+    message_key INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    from_id INTEGER,
+    from_name TEXT,
+    outgoing INTEGER NOT NULL DEFAULT 0,
+    text TEXT NOT NULL DEFAULT '',
+    date REAL NOT NULL,
+    media_kind TEXT,
+    media_file_id TEXT,
+    media_file_name TEXT,
+    reply_to INTEGER,
+    deleted INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (chat_id, message_id)
+);
+CREATE INDEX IF NOT EXISTS messages_by_chat ON messages (chat_id, message_id);
+CREATE TABLE IF NOT EXISTS subscriptions (chat_id INTEGER PRIMARY KEY);
+"""
+
+
+@dataclass(frozen=True)
+class StoredMessage:
+    message_key: int
+    chat_id: int
+    message_id: int
+    from_id: int | None
+    from_name: str | None
+    outgoing: bool
+    text: str
+    date: float
+    media_kind: str | None
+    media_file_id: str | None
+    media_file_name: str | None
+    reply_to: int | None
+
+    def public(self) -> dict[str, Any]:
+        """What tools show: everything except the Bot API's file id."""
+        return {
+            "message_key": self.message_key,
+            "chat_id": self.chat_id,
+            "message_id": self.message_id,
+            "from_id": self.from_id,
+            "from_name": self.from_name,
+            "outgoing": self.outgoing,
+            "text": self.text,
+            "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.date)),
+            "media": self.media_kind,
+            "media_file_name": self.media_file_name,
+            "reply_to": self.reply_to,
+        }
+
+
+_MESSAGE_COLUMNS = (
+    "message_key, chat_id, message_id, from_id, from_name, outgoing, text, date, media_kind, media_file_id, "
+    "media_file_name, reply_to"
+)
+
+
+def _message(row: sqlite3.Row) -> StoredMessage:
+    return StoredMessage(**{**dict(row), "outgoing": bool(row["outgoing"])})
+
+
+class Store:
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.row_factory = sqlite3.Row
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self._db.close()
+
+    # --- state -------------------------------------------------------------------------------------------
+    def _get(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM state WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row["value"])
+
+    def _set(self, key: str, value: str) -> None:
+        self._db.execute(
+            "INSERT INTO state (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (key, value),
+        )
+
+    @property
+    def update_offset(self) -> int | None:
+        value = self._get("update_offset")
+        return None if value is None else int(value)
+
+    @property
+    def owner_chat_id(self) -> int | None:
+        value = self._get("owner_chat_id")
+        return None if value is None else int(value)
+
+    def set_owner(self, chat_id: int) -> None:
+        with self._db:
+            self._set("owner_chat_id", str(chat_id))
+
+    @property
+    def intake_cursor(self) -> int:
+        return int(self._get("intake_cursor") or 0)
+
+    # --- polling -----------------------------------------------------------------------------------------
+    def record_update(self, update_id: int, message: dict[str, Any] | None, chat: dict[str, Any] | None) -> None:
+        """Store one update's message (if any) and move the offset past it, atomically."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            if chat is not None:
+                self._upsert_chat(chat)
+            if message is not None:
+                self._insert_message(message)
+            self._set("update_offset", str(update_id + 1))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+
+    def record_sent(self, message: dict[str, Any], chat: dict[str, Any]) -> int:
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            self._upsert_chat(chat)
+            key = self._insert_message({**message, "outgoing": True})
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return key
+
+    def _upsert_chat(self, chat: dict[str, Any]) -> None:
+        self._db.execute(
+            "INSERT INTO chats (chat_id, type, title, username, last_message_at) VALUES (?, ?, ?, ?, ?) "
+            "ON CONFLICT(chat_id) DO UPDATE SET type = excluded.type, title = excluded.title, "
+            "username = excluded.username, last_message_at = excluded.last_message_at",
+            (chat["chat_id"], chat["type"], chat.get("title"), chat.get("username"), chat.get("last_message_at")),
+        )
+
+    def _insert_message(self, message: dict[str, Any]) -> int:
+        cursor = self._db.execute(
+            "INSERT INTO messages (chat_id, message_id, from_id, from_name, outgoing, text, date, media_kind, "
+            "media_file_id, media_file_name, reply_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT(chat_id, message_id) DO NOTHING",
+            (
+                message["chat_id"],
+                message["message_id"],
+                message.get("from_id"),
+                message.get("from_name"),
+                int(bool(message.get("outgoing"))),
+                message.get("text") or "",
+                message["date"],
+                message.get("media_kind"),
+                message.get("media_file_id"),
+                message.get("media_file_name"),
+                message.get("reply_to"),
+            ),
+        )
+        return int(cursor.lastrowid or 0)
+
+    # --- reading -----------------------------------------------------------------------------------------
+    def messages(self, chat_id: int, limit: int, before_message_id: int | None = None) -> list[StoredMessage]:
+        """Newest first; with `before_message_id`, only older messages (like the original's offset_id)."""
+        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE chat_id = ? AND deleted = 0"
+        params: list[Any] = [chat_id]
+        if before_message_id is not None:
+            sql += " AND message_id < ?"
+            params.append(before_message_id)
+        sql += " ORDER BY message_id DESC LIMIT ?"
+        params.append(limit)
+        return [_message(row) for row in self._db.execute(sql, params)]
+
+    def message(self, chat_id: int, message_id: int) -> StoredMessage | None:
+        row = self._db.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE chat_id = ? AND message_id = ? AND deleted = 0",
+            (chat_id, message_id),
+        ).fetchone()
+        return None if row is None else _message(row)
+
+    def search(self, query: str, chat_id: int | None, limit: int) -> list[StoredMessage]:
+        """Case-insensitive substring search over text, newest first."""
+        escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE deleted = 0 AND text LIKE ? ESCAPE '\\'"
+        params: list[Any] = [f"%{escaped}%"]
+        if chat_id is not None:
+            sql += " AND chat_id = ?"
+            params.append(chat_id)
+        sql += " ORDER BY date DESC, message_key DESC LIMIT ?"
+        params.append(limit)
+        return [_message(row) for row in self._db.execute(sql, params)]
+
+    def chats(self, limit: int) -> list[dict[str, Any]]:
+        rows = self._db.execute(
+            "SELECT c.chat_id, c.type, c.title, c.username, c.last_message_at, "
+            "(SELECT COUNT(*) FROM messages m WHERE m.chat_id = c.chat_id AND m.deleted = 0) AS stored_messages "
+            "FROM chats c ORDER BY c.last_message_at DESC LIMIT ?",
+            (limit,),
+        )
+        return [dict(row) for row in rows]
+
+    def chat(self, chat_id: int) -> dict[str, Any] | None:
+        row = self._db.execute(
+            "SELECT chat_id, type, title, username, last_message_at FROM chats WHERE chat_id = ?", (chat_id,)
+        ).fetchone()
+        return None if row is None else dict(row)
+
+    def mark_deleted(self, chat_id: int, message_ids: list[int]) -> None:
+        with self._db:
+            self._db.executemany(
+                "UPDATE messages SET deleted = 1 WHERE chat_id = ? AND message_id = ?",
+                [(chat_id, message_id) for message_id in message_ids],
+            )
+
+    # --- intake ------------------------------------------------------------------------------------------
+    def pending(self, limit: int, chat_ids: frozenset[int] | None = None) -> list[StoredMessage]:
+        """Incoming messages after the acknowledged cursor, oldest first."""
+        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE outgoing = 0 AND message_key > ?"
+        params: list[Any] = [self.intake_cursor]
+        if chat_ids:
+            sql += f" AND chat_id IN ({','.join('?' * len(chat_ids))})"
+            params.extend(sorted(chat_ids))
+        sql += " ORDER BY message_key LIMIT ?"
+        params.append(limit)
+        return [_message(row) for row in self._db.execute(sql, params)]
+
+    def ack(self, up_to_message_key: int) -> int:
+        """Move the cursor forward to `up_to_message_key` (never backward, never past what is stored)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            newest = self._db.execute("SELECT COALESCE(MAX(message_key), 0) FROM messages").fetchone()[0]
+            cursor = max(self.intake_cursor, min(up_to_message_key, int(newest)))
+            self._set("intake_cursor", str(cursor))
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return cursor
+
+    # --- subscriptions -----------------------------------------------------------------------------------
+    def subscriptions(self) -> list[int]:
+        return [int(row[0]) for row in self._db.execute("SELECT chat_id FROM subscriptions ORDER BY chat_id")]
+
+    def subscribe(self, chat_id: int) -> None:
+        with self._db:
+            self._db.execute("INSERT OR IGNORE INTO subscriptions (chat_id) VALUES (?)", (chat_id,))
+
+    def unsubscribe(self, chat_id: int) -> None:
+        with self._db:
+            self._db.execute("DELETE FROM subscriptions WHERE chat_id = ?", (chat_id,))
+
+    def clear_subscriptions(self) -> None:
+        with self._db:
+            self._db.execute("DELETE FROM subscriptions")
