@@ -207,9 +207,7 @@ class FakeTelegram(LoopbackServer):
             extra["photo"] = [{"file_id": file_id, "file_unique_id": f"u{file_id}", "width": 1, "height": 1}]
         else:
             extra["document"] = {"file_id": file_id, "file_unique_id": f"u{file_id}", "file_size": len(data)}
-        extra["_bytes"] = len(data)
-        message = self._new_message(int(params["chat_id"]), extra)
-        return {k: v for k, v in message.items() if k != "_bytes"}
+        return self._new_message(int(params["chat_id"]), extra)
 
     def _m_sendDocument(self, params: dict[str, Any], uploads: dict[str, bytes]) -> dict[str, Any]:
         return self._send_file(params, uploads, "document")
