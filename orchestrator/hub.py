@@ -203,7 +203,7 @@ class Hub:
             "disabledMcps": self.discovery.disabled,
             "problems": self.discovery.problems,
             "toolCount": len(self.tool_listing()),
-            "hiddenDestructiveTools": sorted(route.exposed for route in self.router.hidden_routes()),
+            "hiddenTools": sorted(route.exposed for route in self.router.hidden_routes()),
             "guardian": {
                 "available": self.gate.available,
                 "failMode": self.gate.fail_mode,

@@ -1,13 +1,14 @@
 """The routing table: exposed names `{mcpName}_{tool}` → (MCP, original tool). Pure logic, no I/O.
 
 Descriptions are tagged `[Label | Group]`; destructive tools (delete/remove/destroy in the name) are hidden
-from public routes unless the manifest allows them, but stay reachable through the privileged route that the
-hub's own features (slash commands) use.
+from public routes unless the manifest allows them, and so are the manifest's `privilegedTools` (e.g. a channel's
+intake cursor); both stay reachable through the privileged route that the hub's own features use.
 """
 
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -44,7 +45,8 @@ def build_routes(manifest: McpManifest, tools: list[Tool]) -> list[Route]:
             tool=tool.name,
             description=tag(manifest, (tool.description or "").strip()),
             input_schema=dict(tool.input_schema),
-            hidden=bool(DESTRUCTIVE.match(tool.name)) and not manifest.allowDestructiveTools,
+            hidden=(bool(DESTRUCTIVE.match(tool.name)) and not manifest.allowDestructiveTools)
+            or any(fnmatch.fnmatchcase(tool.name, pattern) for pattern in manifest.privilegedTools),
         )
         for tool in tools
     ]

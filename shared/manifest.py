@@ -52,6 +52,10 @@ class McpManifest(BaseModel):
     keywords: list[str] = Field(default_factory=list)
     guardianScan: GuardianScan = Field(default_factory=GuardianScan)
     allowDestructiveTools: bool = False
+    privilegedTools: list[str] = Field(
+        default_factory=list,
+        description="Tool-name globs only the hub itself may call (e.g. a channel's intake cursor); hidden from agents.",
+    )
     command: str | None = Field(default=None, description="Executable for non-Python servers.")
     args: list[str] = Field(default_factory=list)
 

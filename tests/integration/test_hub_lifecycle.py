@@ -103,7 +103,7 @@ def test_an_unknown_tool_names_the_closest_tools(hub: RunningHub) -> None:
 
 def test_a_hidden_destructive_tool_is_unknown_to_callers(hub: RunningHub) -> None:
     assert hub.call("echo_delete_everything")["errorCode"] == "UNKNOWN_TOOL"
-    assert "echo_delete_everything" in hub.status()["hiddenDestructiveTools"]
+    assert "echo_delete_everything" in hub.status()["hiddenTools"]
 
 
 def test_the_manifest_timeout_is_really_applied(hub: RunningHub) -> None:
@@ -250,3 +250,13 @@ def test_a_healthy_mcp_passes_many_health_probes_without_a_restart(tmp_path: Pat
         time.sleep(1.5)
         echo = running.status()["mcps"]["echo"]
         assert echo["restarts"] == 0 and echo["available"], echo
+
+
+def test_a_channels_intake_tools_are_hidden_from_callers(tmp_path: Path) -> None:
+    with start_hub(tmp_path, tmp_path / "home", ["telegram_mcp"]) as running:
+        with running.client() as client:
+            names = {tool["name"] for tool in client.get("/tools/list").json()["tools"]}
+        assert "telegram_send_message" in names
+        assert not any(name.startswith("telegram_intake_") for name in names)
+        assert running.call("telegram_intake_ack", {"up_to": 1})["errorCode"] == "UNKNOWN_TOOL"
+        assert {"telegram_intake_ack", "telegram_intake_pending"} <= set(running.status()["hiddenTools"])

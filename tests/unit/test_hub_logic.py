@@ -70,6 +70,14 @@ def test_destructive_tools_are_hidden_unless_the_manifest_allows_them(tool: str,
     assert build_routes(_manifest(allowDestructiveTools=True), _tools(tool))[0].hidden is False
 
 
+def test_privileged_tools_of_a_manifest_are_hidden_from_agents_but_reachable_by_the_hub() -> None:
+    router = ToolRouter()
+    router.set_tools(_manifest(privilegedTools=["intake_*"]), _tools("intake_ack", "intake_pending", "send_message"))
+    assert [r.exposed for r in router.public_routes()] == ["filer_send_message"]
+    assert router.resolve("filer_intake_ack") is None
+    assert router.resolve("filer_intake_ack", privileged=True) is not None
+
+
 def test_hidden_tools_are_reachable_only_through_the_privileged_route() -> None:
     router = ToolRouter()
     router.set_tools(_manifest(), _tools("delete_file", "read_file"))
