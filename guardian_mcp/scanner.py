@@ -23,6 +23,7 @@ from guardian_mcp import rules
 from guardian_mcp.judge import CompletionFn, JudgeConfig, describe_error, parse_judge_output
 from guardian_mcp.settings import GuardianSettings
 from guardian_mcp.verdict import Verdict, scan_error
+from shared.litellm_loader import model_api_base
 
 log = logging.getLogger(__name__)
 
@@ -110,9 +111,7 @@ def judge_config(settings: GuardianSettings) -> JudgeConfig | None:
     if not model:
         return None
     style = settings.guardian_judge_style
-    api_base = settings.guardian_judge_api_base
-    if api_base is None and model.startswith("ollama"):
-        api_base = settings.ollama_host
+    api_base = model_api_base(model, settings.guardian_judge_api_base, settings.ollama_host)
     key = settings.guardian_judge_api_key.get_secret_value() if settings.guardian_judge_api_key else None
     return JudgeConfig(
         model=model,

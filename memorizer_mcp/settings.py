@@ -11,6 +11,7 @@ from pathlib import Path
 from pydantic import Field, SecretStr, field_validator, model_validator
 
 from shared.embeddings.base import EmbeddingSettings
+from shared.litellm_loader import model_api_base
 
 DEFAULT_UTILITY_MODEL = "ollama_chat/qwen2.5:7b"
 """The shipped default agent's model: fact extraction and synthesis use it unless UTILITY_MODEL says otherwise."""
@@ -83,8 +84,6 @@ class MemorizerSettings(EmbeddingSettings):
 
     @property
     def utility_api_base_or_default(self) -> str | None:
-        if self.utility_api_base:
+        if not self.utility_model:
             return self.utility_api_base
-        if self.utility_model and self.utility_model.startswith(("ollama/", "ollama_chat/")):
-            return self.ollama_host
-        return None
+        return model_api_base(self.utility_model, self.utility_api_base, self.ollama_host)

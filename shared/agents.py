@@ -9,7 +9,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 DEFAULT_AGENT_ID = "annabelle"
 DEFAULT_MODEL = "ollama_chat/qwen2.5:7b"
-DEFAULT_API_BASE = "http://localhost:11434"
 
 
 class AgentsConfigError(Exception):
@@ -80,7 +79,7 @@ class AgentsConfig(BaseModel):
     @classmethod
     def default(cls) -> AgentsConfig:
         """The single default agent used when there is no agents.json."""
-        return cls(agents=[AgentDefinition(agentId=DEFAULT_AGENT_ID, apiBase=DEFAULT_API_BASE)])
+        return cls(agents=[AgentDefinition(agentId=DEFAULT_AGENT_ID)])
 
 
 def load_agents_config(path: Path) -> AgentsConfig:

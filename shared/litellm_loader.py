@@ -34,6 +34,16 @@ def load_litellm() -> Any:
     return _litellm
 
 
+def model_api_base(model: str, api_base: str | None, ollama_host: str) -> str | None:
+    """The server to call: the configured one, else `OLLAMA_HOST` for Ollama models (so one variable moves every
+    Ollama model, e.g. to `http://ollama:11434` in docker compose), else the provider's default (None)."""
+    if api_base:
+        return api_base
+    if model.startswith(("ollama/", "ollama_chat/")):
+        return ollama_host
+    return None
+
+
 def describe_llm_error(exc: BaseException, limit: int = 240) -> str:
     """`APIConnectionError: Cannot connect to host ...`: the class and first line, litellm's prefix removed."""
     first = (str(exc).strip().splitlines() or [""])[0]

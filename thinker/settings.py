@@ -18,6 +18,7 @@ from pydantic import Field, SecretStr, field_validator
 from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
 from shared.auth import read_token
 from shared.embeddings.base import EmbeddingSettings
+from shared.litellm_loader import model_api_base
 from thinker.selection import SelectionConfig
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -204,9 +205,8 @@ def _key_for(model: str, api_base: str | None, explicit: str | None) -> str | No
 
 def agent_model(settings: ThinkerSettings, agent: AgentDefinition) -> ModelSettings:
     key = settings.thinker_api_key.get_secret_value() if settings.thinker_api_key else None
-    return ModelSettings(
-        agent.model, agent.apiBase, _key_for(agent.model, agent.apiBase, key), settings.thinker_llm_timeout_seconds
-    )
+    base = model_api_base(agent.model, agent.apiBase, settings.ollama_host)
+    return ModelSettings(agent.model, base, _key_for(agent.model, base, key), settings.thinker_llm_timeout_seconds)
 
 
 def utility_model(settings: ThinkerSettings, agent: AgentDefinition) -> ModelSettings:
@@ -214,7 +214,7 @@ def utility_model(settings: ThinkerSettings, agent: AgentDefinition) -> ModelSet
     if not settings.utility_model:
         return agent_model(settings, agent)
     key = settings.utility_api_key.get_secret_value() if settings.utility_api_key else None
-    base = settings.utility_api_base
+    base = model_api_base(settings.utility_model, settings.utility_api_base, settings.ollama_host)
     return ModelSettings(
         settings.utility_model, base, _key_for(settings.utility_model, base, key), settings.thinker_llm_timeout_seconds
     )

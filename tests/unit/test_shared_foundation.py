@@ -124,3 +124,21 @@ def test_an_envelope_with_lone_surrogates_still_encodes_as_utf8() -> None:
     result = envelope_result({"success": True, "data": {"name": "caf\udce9.txt"}})
     text = result.content[0].text  # type: ignore[union-attr]
     assert text.encode("utf-8") and "caf?.txt" in text
+
+
+@pytest.mark.parametrize(
+    ("model", "api_base", "expected"),
+    [
+        ("ollama_chat/qwen2.5:7b", None, "http://ollama:11434"),
+        ("ollama/llama3", None, "http://ollama:11434"),
+        ("ollama_chat/qwen2.5:7b", "http://gpu-box:11434", "http://gpu-box:11434"),
+        ("groq/llama-3.3-70b-versatile", None, None),
+        ("openai/local-model", "http://127.0.0.1:1234/v1", "http://127.0.0.1:1234/v1"),
+    ],
+)
+def test_an_ollama_model_without_an_api_base_uses_ollama_host(
+    model: str, api_base: str | None, expected: str | None
+) -> None:
+    from shared.litellm_loader import model_api_base
+
+    assert model_api_base(model, api_base, "http://ollama:11434") == expected
