@@ -142,3 +142,15 @@ def test_an_ollama_model_without_an_api_base_uses_ollama_host(
     from shared.litellm_loader import model_api_base
 
     assert model_api_base(model, api_base, "http://ollama:11434") == expected
+
+
+def test_the_shipped_agents_file_and_every_manifest_are_valid() -> None:
+    from orchestrator.settings import REPO_ROOT
+
+    config = load_agents_config(REPO_ROOT / "agents.json")
+    assert [agent.agentId for agent in config.agents] == ["annabelle"]
+    assert config.agents[0].apiBase is None  # Ollama models follow OLLAMA_HOST (docker compose sets it)
+    manifests = sorted(REPO_ROOT.glob("*_mcp/manifest.json"))
+    assert len(manifests) >= 6
+    for path in manifests:
+        load_manifest(path)
