@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Annotated
 
 import anyio.to_thread
@@ -36,23 +35,13 @@ from filer_mcp.models import (
 from filer_mcp.paths import Permission
 from filer_mcp.service import Filer, SearchIn, SearchType
 from filer_mcp.settings import FilerSettings
-from shared.mcp_tools import ToolFailure, envelope_tool
+from shared.mcp_tools import ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class FilerState:
-    """What the lifespan hands to every tool: a ready Filer, or the reason there is none."""
-
-    filer: Filer | None
-    problem: str | None = None
-
-    def require(self) -> Filer:
-        if self.filer is None:
-            raise ToolFailure(self.problem or "The Filer is not configured.")
-        return self.filer
+FilerState = ServerState[Filer]
 
 
 @asynccontextmanager

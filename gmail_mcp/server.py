@@ -26,7 +26,7 @@ from gmail_mcp.calendar import Reminder
 from gmail_mcp.polling import Poller
 from gmail_mcp.service import Gmail
 from gmail_mcp.settings import GmailSettings
-from shared.mcp_tools import ToolFailure, envelope_tool
+from shared.mcp_tools import ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -43,17 +43,7 @@ class Seams:
 seams = Seams()
 
 
-@dataclass(frozen=True)
-class GmailState:
-    """What the lifespan hands to every tool: a ready service, or the reason there is none."""
-
-    gmail: Gmail | None
-    problem: str | None = None
-
-    def require(self) -> Gmail:
-        if self.gmail is None:
-            raise ToolFailure(self.problem or "Gmail is not configured.")
-        return self.gmail
+GmailState = ServerState[Gmail]
 
 
 @asynccontextmanager

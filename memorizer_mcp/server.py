@@ -44,7 +44,7 @@ from memorizer_mcp.records import Records
 from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
 from shared.embeddings.base import Embedder
-from shared.mcp_tools import ToolFailure, envelope_tool
+from shared.mcp_tools import ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -88,17 +88,7 @@ class Parts:
     exchange: Exchange
 
 
-@dataclass(frozen=True)
-class MemorizerState:
-    """What the lifespan hands to every tool: the ready parts, or the reason there are none."""
-
-    parts: Parts | None
-    problem: str | None = None
-
-    def require(self) -> Parts:
-        if self.parts is None:
-            raise ToolFailure(self.problem or "The Memorizer is not configured.")
-        return self.parts
+MemorizerState = ServerState[Parts]
 
 
 def build_parts(settings: MemorizerSettings) -> Parts:

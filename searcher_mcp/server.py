@@ -24,7 +24,7 @@ from searcher_mcp.models import FetchedPage, ImageResults, NewsResults, SearchRe
 from searcher_mcp.params import BadParameter, clamp_count, map_freshness
 from searcher_mcp.ratelimit import RateLimiter
 from searcher_mcp.settings import SearcherSettings
-from shared.mcp_tools import InvalidArguments, ToolFailure, envelope_tool
+from shared.mcp_tools import InvalidArguments, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -37,15 +37,7 @@ class SearcherService:
     default_max_length: int
 
 
-@dataclass(frozen=True)
-class SearcherState:
-    service: SearcherService | None
-    problem: str | None = None
-
-    def require(self) -> SearcherService:
-        if self.service is None:
-            raise ToolFailure(self.problem or "The Searcher is not configured.")
-        return self.service
+SearcherState = ServerState[SearcherService]
 
 
 @asynccontextmanager

@@ -20,7 +20,8 @@ import inspect
 import json
 import logging
 from collections.abc import Callable
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import anyio.to_thread
 from mcp.server import MCPServer
@@ -35,6 +36,7 @@ from shared.validation import error_lines
 log = logging.getLogger(__name__)
 
 FnT = TypeVar("FnT", bound=Callable[..., Any])
+ServiceT = TypeVar("ServiceT")
 
 
 class ToolFailure(Exception):
@@ -54,6 +56,21 @@ class InvalidArguments(ToolFailure):
 
 class NotAllowed(ToolFailure):
     code = ErrorCode.NOT_ALLOWED
+
+
+@dataclass(frozen=True)
+class ServerState(Generic[ServiceT]):
+    """What an MCP server's lifespan hands to every tool: its ready service, or the sentence saying why there is
+    none. A server with a configuration problem still starts and lists its tools; each call then answers with
+    `problem`, so the user learns what to fix from the first call instead of from a dead process."""
+
+    service: ServiceT | None
+    problem: str | None = None
+
+    def require(self) -> ServiceT:
+        if self.service is None:
+            raise ToolFailure(self.problem or "This MCP server is not configured; its log says why.")
+        return self.service
 
 
 def to_jsonable(value: Any) -> Any:

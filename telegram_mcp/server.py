@@ -11,14 +11,13 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from shared.mcp_tools import InvalidArguments, ToolFailure, envelope_tool
+from shared.mcp_tools import InvalidArguments, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 from telegram_mcp.service import TelegramService, chat_id_of
 from telegram_mcp.settings import TelegramSettings
@@ -28,15 +27,7 @@ log = logging.getLogger(__name__)
 NO_TOKEN = "Telegram is not configured: set TELEGRAM_BOT_TOKEN (from @BotFather) and restart the Telegram MCP."
 
 
-@dataclass(frozen=True)
-class TelegramState:
-    service: TelegramService | None
-    problem: str | None = None
-
-    def require(self) -> TelegramService:
-        if self.service is None:
-            raise ToolFailure(self.problem or NO_TOKEN)
-        return self.service
+TelegramState = ServerState[TelegramService]
 
 
 @asynccontextmanager
