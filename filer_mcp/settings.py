@@ -33,14 +33,6 @@ class FilerSettings(CommonSettings):
         default=DEFAULT_MAX_READ_BYTES, ge=1, description="Largest file read_file returns (and create/update write)."
     )
 
-    @field_validator("filer_workspace", "filer_grants_config", "filer_audit_log", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        # `FILER_WORKSPACE=` in a .env file means "use the default", not "the current directory".
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
-
     @field_validator("filer_workspace", "filer_grants_config", "filer_audit_log", mode="after")
     @classmethod
     def _absolute(cls, value: Path | None) -> Path | None:

@@ -27,13 +27,6 @@ class GmailSettings(CommonSettings):
     gmail_poll_interval_seconds: float = Field(default=60.0, gt=0, description="Seconds between two polls.")
     gmail_http_timeout_seconds: float = Field(default=30.0, gt=0, description="Timeout of one request to Google.")
 
-    @field_validator("gmail_credentials_path", "gmail_token_path", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
-
     @field_validator("gmail_credentials_path", "gmail_token_path", mode="after")
     @classmethod
     def _absolute(cls, value: Path | None) -> Path | None:

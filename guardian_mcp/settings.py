@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr
 
 from guardian_mcp.rules import DEFAULT_THRESHOLD
 from shared.settings import CommonSettings
@@ -42,12 +42,6 @@ class GuardianSettings(CommonSettings):
         default=None, description="JSONL audit file; default $ANNABELLE_HOME/logs/guardian-audit.jsonl."
     )
     ollama_host: str = Field(default="http://localhost:11434", description="Ollama server for `ollama*/` judges.")
-
-    @field_validator("guardian_judge_model", "guardian_judge_api_base", "guardian_audit_log", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        # `GUARDIAN_JUDGE_MODEL=` in a .env file means "no judge", not "a model named ''".
-        return None if isinstance(value, str) and not value.strip() else value
 
     @property
     def audit_log_path(self) -> Path:

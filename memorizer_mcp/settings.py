@@ -47,18 +47,6 @@ class MemorizerSettings(EmbeddingSettings):
         default=None, description="Key for the utility model; else the provider's usual variable."
     )
 
-    @field_validator("memory_db_path", "memory_export_path", "filer_workspace", "utility_api_base", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        # `MEMORY_DB_PATH=` in a .env file means "use the default", not "the current directory".
-        return None if isinstance(value, str) and not value.strip() else value
-
-    @field_validator("utility_model", mode="before")
-    @classmethod
-    def _blank_model_disables(cls, value: object) -> object:
-        # An explicitly empty UTILITY_MODEL switches the LLM features off (they then say how to switch them on).
-        return None if isinstance(value, str) and not value.strip() else value
-
     @field_validator("memory_db_path", "memory_export_path", "filer_workspace", mode="after")
     @classmethod
     def _absolute(cls, value: Path | None) -> Path | None:

@@ -28,13 +28,6 @@ class SearcherSettings(CommonSettings):
     web_fetch_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, description="Largest page body web_fetch reads.")
     web_fetch_max_redirects: int = Field(default=5, ge=0, le=20, description="Most redirects web_fetch follows.")
 
-    @field_validator("brave_api_key", mode="before")
-    @classmethod
-    def _blank_key_is_unset(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
-
     @field_validator("brave_api_base", mode="after")
     @classmethod
     def _no_trailing_slash(cls, value: str) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal, TypeVar, get_args
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 ENV_FILE_VARIABLE = "ANNABELLE_ENV_FILE"
@@ -37,6 +37,19 @@ class CommonSettings(BaseSettings):
     annabelle_bind_host: str = Field(default="127.0.0.1", description="Interface the HTTP services bind to.")
     log_level: LogLevel = Field(default="INFO", description="Level for stderr and the log files.")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _blank_is_unset(cls, data: object) -> object:
+        # `FILER_WORKSPACE=` or `UTILITY_MODEL=` in a .env file means "not set": for every setting that may be
+        # unset, a blank value becomes None (not "" nor the current directory); each setting then applies its rule.
+        if not isinstance(data, dict):
+            return data
+        optional = {name for name, field in cls.model_fields.items() if _accepts_none(field.annotation)}
+        return {
+            key: None if key in optional and isinstance(value, str) and not value.strip() else value
+            for key, value in data.items()
+        }
+
     @field_validator("annabelle_home", mode="after")
     @classmethod
     def _expand_home(cls, value: Path) -> Path:
@@ -54,6 +67,10 @@ class CommonSettings(BaseSettings):
     @property
     def data_dir(self) -> Path:
         return self.annabelle_home / "data"
+
+
+def _accepts_none(annotation: object) -> bool:
+    return annotation is None or type(None) in get_args(annotation)
 
 
 SettingsT = TypeVar("SettingsT", bound=BaseSettings)

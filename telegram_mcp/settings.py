@@ -30,13 +30,6 @@ class TelegramSettings(CommonSettings):
         default=None, description="Folder send_media reads from and download_media saves to."
     )
 
-    @field_validator("telegram_bot_token", mode="before")
-    @classmethod
-    def _blank_token_is_unset(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
-        return value
-
     @field_validator("telegram_api_base", mode="after")
     @classmethod
     def _strip_slash(cls, value: str) -> str:
@@ -49,13 +42,6 @@ class TelegramSettings(CommonSettings):
     @classmethod
     def _valid_ids(cls, value: str) -> str:
         parse_chat_ids(value)
-        return value
-
-    @field_validator("filer_workspace", mode="before")
-    @classmethod
-    def _blank_workspace_is_unset(cls, value: object) -> object:
-        if isinstance(value, str) and not value.strip():
-            return None
         return value
 
     @property

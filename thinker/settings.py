@@ -97,12 +97,6 @@ class ThinkerSettings(EmbeddingSettings):
         default=60.0, ge=0, description="How long the hub's tool list is reused before it is fetched again."
     )
 
-    @field_validator("orchestrator_url", "annabelle_timezone", "utility_model", "utility_api_base", mode="before")
-    @classmethod
-    def _blank_is_unset(cls, value: object) -> object:
-        # `UTILITY_MODEL=` in a .env file means "use the default", not "a model with an empty name".
-        return None if isinstance(value, str) and not value.strip() else value
-
     @field_validator("agents_config", mode="before")
     @classmethod
     def _default_agents_config(cls, value: object) -> object:

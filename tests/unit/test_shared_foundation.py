@@ -154,3 +154,16 @@ def test_the_shipped_agents_file_and_every_manifest_are_valid() -> None:
     assert len(manifests) >= 6
     for path in manifests:
         load_manifest(path)
+
+
+def test_a_blank_value_in_the_env_file_means_unset_for_optional_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from shared.embeddings import EmbeddingSettings
+
+    env_file = tmp_path / "blank.env"
+    env_file.write_text("EMBEDDING_CACHE_DIR=\nEMBEDDING_MODEL=   \nANNABELLE_TOKEN=\n")
+    monkeypatch.setenv("ANNABELLE_ENV_FILE", str(env_file))
+    settings = load_settings(EmbeddingSettings)
+    assert settings.embedding_cache_dir is None  # not Path("") = the current directory
+    assert settings.embedding_model is None and settings.annabelle_token is None
