@@ -28,6 +28,7 @@ from orchestrator.errors import StartupError
 from orchestrator.guardian import GuardedEndpoint, GuardianGate
 from orchestrator.mcp_client import ManagedMcp
 from orchestrator.native_tools import NATIVE_TOOLS, NativeTool
+from orchestrator.notify import Notifier
 from orchestrator.policy import tool_allowed
 from orchestrator.router import ToolRouter, closest_names
 from orchestrator.settings import REPO_ROOT, OrchestratorSettings
@@ -88,6 +89,7 @@ class Hub:
         self.ready = False
         self.started_at = time.monotonic()
         self.version = annabelle_version()
+        self.notifier = Notifier(self.call, settings.notify_chat_id)
 
     # -- start-up -------------------------------------------------------------------------------------------
 

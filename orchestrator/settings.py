@@ -33,3 +33,18 @@ class OrchestratorSettings(CommonSettings):
     )
     mcp_restart_base_seconds: float = Field(default=0.5, gt=0, description="First restart delay; doubles up to 30 s.")
     mcp_startup_timeout_seconds: float = Field(default=60.0, gt=0, description="Time an MCP gets to initialise.")
+    notify_chat_id: str | None = Field(
+        default=None, description="Chat that gets notifications; default: the owner's paired Telegram chat."
+    )
+    channel_poll_interval_ms: int = Field(
+        default=500, ge=50, le=60_000, description="How often the hub asks the channel MCP for new messages."
+    )
+    channel_stale_minutes: float = Field(
+        default=15.0, gt=0, description="Messages older than this when the hub first sees them are skipped."
+    )
+    guardian_owner_block_risk: float = Field(
+        default=0.9,
+        ge=0,
+        le=1,
+        description="Guardian risk at which the owner's own chat message is blocked; below it, it passes tainted.",
+    )
