@@ -240,12 +240,13 @@ def intake_pending(
     ctx: TelegramContext,
     limit: Annotated[int, Field(ge=1, le=500, description="Most messages, oldest first.")] = 100,
 ) -> dict:
-    """For the hub only: incoming messages after the acknowledged intake cursor, oldest first.
+    """For the hub only: incoming messages not handled yet, oldest first, with the bot's id and the owner's chat.
 
-    Nothing is consumed; the hub calls intake_ack once it has delivered the reply.
+    Nothing is consumed: the hub answers with intake_reply (which marks the message handled with the reply)
+    or marks it handled with intake_done.
     """
     service = _service(ctx)
-    return {"messages": [m.public() for m in service.store.pending(limit)], "cursor": service.store.intake_cursor}
+    return {"messages": [m.public() for m in service.store.pending(limit)], **service.intake_state()}
 
 
 @envelope_tool(server)
@@ -255,3 +256,28 @@ def intake_ack(
 ) -> dict:
     """For the hub only: mark every incoming message up to this message_key as handled (persisted)."""
     return {"cursor": _service(ctx).store.ack(up_to_message_key)}
+
+
+@envelope_tool(server)
+async def intake_reply(
+    message_key: Annotated[int, Field(ge=1, description="The incoming message this answers.")],
+    message: Annotated[str, Field(min_length=1, description="The reply; long text is split automatically.")],
+    ctx: TelegramContext,
+) -> dict:
+    """For the hub only: send the reply to an incoming message and mark it handled, together."""
+    return await _service(ctx).send_reply(message_key, message)
+
+
+@envelope_tool(server)
+def intake_done(
+    message_keys: Annotated[list[int], Field(min_length=1, max_length=500, description="Messages to mark handled.")],
+    ctx: TelegramContext,
+) -> dict:
+    """For the hub only: mark incoming messages handled without a reply (skipped, stale, not for the agent)."""
+    return {"marked": _service(ctx).store.mark_handled(message_keys)}
+
+
+@envelope_tool(server)
+async def intake_typing(chat_id: ChatId, ctx: TelegramContext) -> dict:
+    """For the hub only: show "typing…" in a chat (Telegram shows it for about five seconds)."""
+    return await _service(ctx).send_typing(chat_id_of(chat_id))

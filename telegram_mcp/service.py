@@ -8,6 +8,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio
 from telegram import Bot, Message, ReplyParameters, Update
 from telegram.error import TelegramError
 
@@ -84,6 +85,9 @@ class TelegramService:
         self.workspace = settings.workspace
         self.allowed = settings.allowed_chat_ids
         self.pairing_code: str | None = None
+        # A bot token is "<bot id>:<secret>": the id is known before getMe answers.
+        prefix = token.split(":", 1)[0]
+        self.bot_id: int | None = int(prefix) if prefix.isdigit() else None
         if not self.allowed and self.store.owner_chat_id is None:
             self.pairing_code = new_pairing_code()
             log.warning("telegram is not paired: send '/pair %s' to the bot from your private chat", self.pairing_code)
@@ -192,6 +196,45 @@ class TelegramService:
             keys.append(self.store.record_sent(row, chat_row))
             sent.append(message.message_id)
         return {"chat_id": chat_id, "message_ids": sent, "parts": len(parts)}
+
+    async def send_reply(self, message_key: int, text: str) -> dict[str, Any]:
+        """The hub's answer to one incoming message: sent, recorded and marked handled together.
+
+        The sending runs shielded from cancellation: if the hub goes away mid-reply (its stdin closes and the
+        server shuts down), the parts already on their way are still recorded, so the restarted hub does not
+        answer the same message twice.
+        """
+        incoming = self.store.incoming(message_key)
+        if incoming is None:
+            raise InvalidArguments(f"No incoming message has message_key {message_key}.")
+        if self.store.is_handled(message_key):
+            return {"chat_id": incoming.chat_id, "message_ids": [], "parts": 0, "already_handled": True}
+        self.require_allowed(incoming.chat_id)
+        if not text.strip():
+            raise InvalidArguments("The reply is empty.")
+        parts = split_message(text)
+        sent: list[int] = []
+        with anyio.CancelScope(shield=True):
+            for part in parts:
+                message = await self.bot.send_message(incoming.chat_id, part)
+                row, chat_row = message_fields(message, outgoing=True)
+                self.store.record_sent(row, chat_row, answers=message_key)
+                sent.append(message.message_id)
+        return {"chat_id": incoming.chat_id, "message_ids": sent, "parts": len(parts)}
+
+    async def send_typing(self, chat_id: int) -> dict[str, Any]:
+        self.require_allowed(chat_id)
+        await self.bot.send_chat_action(chat_id, "typing")
+        return {"chat_id": chat_id, "action": "typing"}
+
+    def intake_state(self) -> dict[str, Any]:
+        """Who the bot is and whose chats it serves: the hub uses it to filter and to address notifications."""
+        owner = self.store.owner_chat_id
+        return {
+            "bot_id": self.bot_id,
+            "owner_chat_id": owner,
+            "allowed_chat_ids": sorted(self.accepted_chats()),
+        }
 
     async def send_media(self, chat_id: int, file_path: str, caption: str | None) -> dict[str, Any]:
         self.require_allowed(chat_id)

@@ -1,9 +1,14 @@
-"""The local store: chats, messages, the getUpdates offset, the owner chat and the hub's intake cursor.
+"""The local store: chats, messages, the getUpdates offset, the owner chat and what the hub has handled.
 
 The Bot API has no history or search, so everything the bot sees in allowed chats (and what it sends) is kept
 here. Each polled update is stored together with the next offset in one transaction, so a restart neither loses
 an update (the offset only moves once it is stored) nor repeats one (the server forgets what the offset passed,
 and a (chat, message) pair is stored at most once).
+
+The hub's intake: an incoming message is pending until it is marked `handled`. `record_reply` stores the
+hub's reply and marks the message it answers in one transaction, so a reply is never recorded without its
+message being handled, nor the reverse. `intake_cursor` is the highest key ever acknowledged in bulk
+(`ack`), kept for the `intake_ack` tool.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ CREATE TABLE IF NOT EXISTS messages (
     media_file_name TEXT,
     reply_to INTEGER,
     deleted INTEGER NOT NULL DEFAULT 0,
+    handled INTEGER NOT NULL DEFAULT 0,
+    answers INTEGER,
     UNIQUE (chat_id, message_id)
 );
 CREATE INDEX IF NOT EXISTS messages_by_chat ON messages (chat_id, message_id);
@@ -90,6 +97,17 @@ class Store:
         self._db.row_factory = sqlite3.Row
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(SCHEMA)
+        self._migrate()
+
+    def _migrate(self) -> None:
+        """Stores made before per-message intake: add the columns; the old cursor says what was handled."""
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(messages)")}
+        if "handled" in columns:
+            return
+        with self._db:
+            self._db.execute("ALTER TABLE messages ADD COLUMN handled INTEGER NOT NULL DEFAULT 0")
+            self._db.execute("ALTER TABLE messages ADD COLUMN answers INTEGER")
+            self._db.execute("UPDATE messages SET handled = 1 WHERE message_key <= ?", (self.intake_cursor,))
 
     def close(self) -> None:
         self._db.close()
@@ -138,11 +156,14 @@ class Store:
             self._db.execute("ROLLBACK")
             raise
 
-    def record_sent(self, message: dict[str, Any], chat: dict[str, Any]) -> int:
+    def record_sent(self, message: dict[str, Any], chat: dict[str, Any], *, answers: int | None = None) -> int:
+        """Store a message the bot sent; with `answers`, also mark that incoming message handled (atomically)."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
             self._upsert_chat(chat)
-            key = self._insert_message({**message, "outgoing": True})
+            key = self._insert_message({**message, "outgoing": True, "answers": answers})
+            if answers is not None:
+                self._db.execute("UPDATE messages SET handled = 1 WHERE message_key = ?", (answers,))
             self._db.execute("COMMIT")
         except BaseException:
             self._db.execute("ROLLBACK")
@@ -160,7 +181,7 @@ class Store:
     def _insert_message(self, message: dict[str, Any]) -> int:
         cursor = self._db.execute(
             "INSERT INTO messages (chat_id, message_id, from_id, from_name, outgoing, text, date, media_kind, "
-            "media_file_id, media_file_name, reply_to) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "media_file_id, media_file_name, reply_to, answers) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT(chat_id, message_id) DO NOTHING",
             (
                 message["chat_id"],
@@ -174,6 +195,7 @@ class Store:
                 message.get("media_file_id"),
                 message.get("media_file_name"),
                 message.get("reply_to"),
+                message.get("answers"),
             ),
         )
         return int(cursor.lastrowid or 0)
@@ -233,9 +255,16 @@ class Store:
 
     # --- intake ------------------------------------------------------------------------------------------
     def pending(self, limit: int, chat_ids: frozenset[int] | None = None) -> list[StoredMessage]:
-        """Incoming messages after the acknowledged cursor, oldest first."""
-        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE outgoing = 0 AND message_key > ?"
-        params: list[Any] = [self.intake_cursor]
+        """Incoming messages not handled yet, oldest first.
+
+        A message that already has a reply (part of a long reply was sent before a crash) counts as handled:
+        answering it again would duplicate what the user already has.
+        """
+        sql = (
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE outgoing = 0 AND handled = 0 AND deleted = 0 "
+            "AND NOT EXISTS (SELECT 1 FROM messages r WHERE r.answers = m.message_key)"
+        )
+        params: list[Any] = []
         if chat_ids:
             sql += f" AND chat_id IN ({','.join('?' * len(chat_ids))})"
             params.extend(sorted(chat_ids))
@@ -243,12 +272,36 @@ class Store:
         params.append(limit)
         return [_message(row) for row in self._db.execute(sql, params)]
 
+    def incoming(self, message_key: int) -> StoredMessage | None:
+        row = self._db.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE message_key = ? AND outgoing = 0", (message_key,)
+        ).fetchone()
+        return None if row is None else _message(row)
+
+    def is_handled(self, message_key: int) -> bool:
+        row = self._db.execute(
+            "SELECT handled OR EXISTS (SELECT 1 FROM messages r WHERE r.answers = m.message_key) "
+            "FROM messages m WHERE message_key = ?",
+            (message_key,),
+        ).fetchone()
+        return bool(row and row[0])
+
+    def mark_handled(self, message_keys: list[int]) -> int:
+        """Mark these incoming messages handled (skipped, or answered elsewhere); returns how many changed."""
+        with self._db:
+            cursor = self._db.executemany(
+                "UPDATE messages SET handled = 1 WHERE message_key = ? AND outgoing = 0 AND handled = 0",
+                [(key,) for key in message_keys],
+            )
+        return cursor.rowcount
+
     def ack(self, up_to_message_key: int) -> int:
-        """Move the cursor forward to `up_to_message_key` (never backward, never past what is stored)."""
+        """Mark every incoming message up to `up_to_message_key` handled; the cursor never moves backward."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
             newest = self._db.execute("SELECT COALESCE(MAX(message_key), 0) FROM messages").fetchone()[0]
             cursor = max(self.intake_cursor, min(up_to_message_key, int(newest)))
+            self._db.execute("UPDATE messages SET handled = 1 WHERE outgoing = 0 AND message_key <= ?", (cursor,))
             self._set("intake_cursor", str(cursor))
             self._db.execute("COMMIT")
         except BaseException:

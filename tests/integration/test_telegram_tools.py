@@ -180,7 +180,7 @@ async def test_tools_in_process_intake_cursor_and_long_send(env: Path, fake: Fak
         subscribed = envelope(await client.call_tool("subscribe_chat", {"action": "subscribe", "chat_id": str(OWNER)}))
         bad_limit = await client.call_tool("get_messages", {"chat_id": str(OWNER), "limit": 0})
     assert {"send_message", "intake_pending", "intake_ack", "get_new_messages", "subscribe_chat"} <= tools
-    assert len(tools) == 14
+    assert len(tools) == 17
     assert sent["data"]["parts"] >= 2
     parts = fake.sent_texts(OWNER)
     assert all(len(p) <= 4096 for p in parts)
@@ -232,6 +232,40 @@ async def test_without_a_token_the_tools_are_listed_and_say_what_to_set(
     async with Client(server) as client:
         tools = (await client.list_tools()).tools
         answer = envelope(await client.call_tool("get_me", {}))
-    assert len(tools) == 14
+    assert len(tools) == 17
     assert answer["success"] is False
     assert "TELEGRAM_BOT_TOKEN" in answer["error"]
+
+
+async def test_intake_reply_marks_handled_once_and_done_skips(env: Path, fake: FakeTelegram) -> None:
+    fake.inject_message(OWNER, "question")
+    fake.inject_message(OWNER, "stale one")
+    async with Client(server) as client:
+
+        async def pending() -> dict[str, Any]:
+            return envelope(await client.call_tool("intake_pending", {}))["data"]
+
+        for _ in range(250):
+            if len((await pending())["messages"]) == 2:
+                break
+            await asyncio.sleep(0.02)
+        state = await pending()
+        question, stale = state["messages"]
+        long_reply = "word " * 1500
+        first = envelope(
+            await client.call_tool("intake_reply", {"message_key": question["message_key"], "message": long_reply})
+        )
+        again = envelope(
+            await client.call_tool("intake_reply", {"message_key": question["message_key"], "message": "x"})
+        )
+        done = envelope(await client.call_tool("intake_done", {"message_keys": [stale["message_key"]]}))
+        typing = envelope(await client.call_tool("intake_typing", {"chat_id": str(OWNER)}))
+        after = await pending()
+    assert state["bot_id"] == int(fake.token.split(":")[0])
+    assert state["allowed_chat_ids"] == [OWNER]
+    assert first["data"]["parts"] == 2 and fake.sent_texts(OWNER)[0].startswith("word")
+    assert all(len(text) <= 4096 for text in fake.sent_texts(OWNER))
+    assert again["data"]["already_handled"] is True and len(fake.sent_texts(OWNER)) == 2
+    assert done["data"]["marked"] == 1
+    assert typing["success"] and fake.calls("sendChatAction")[-1].params["action"] == "typing"
+    assert after["messages"] == []

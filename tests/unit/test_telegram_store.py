@@ -64,3 +64,37 @@ def test_search_history_and_subscriptions(tmp_path: Path) -> None:
     store.clear_subscriptions()
     assert store.subscriptions() == []
     assert [c["chat_id"] for c in store.chats(10)] != []
+
+
+def test_a_reply_marks_its_message_handled_and_other_chats_stay_pending(tmp_path: Path) -> None:
+    store = Store(tmp_path / "t.db")
+    store.record_update(1, msg(1, 1, "to answer"), chat(1))
+    store.record_update(2, msg(2, 1, "other chat"), chat(2))
+    first = store.pending(10)[0]
+    store.record_sent(msg(1, 2, "the answer", outgoing=True), chat(1), answers=first.message_key)
+    assert [m.text for m in store.pending(10)] == ["other chat"]
+    assert store.is_handled(first.message_key)
+    assert store.mark_handled([store.pending(10)[0].message_key]) == 1
+    assert store.pending(10) == []
+
+
+def test_a_store_from_before_per_message_intake_keeps_its_cursor(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript(
+        "CREATE TABLE state (key TEXT PRIMARY KEY, value TEXT NOT NULL);"
+        "CREATE TABLE chats (chat_id INTEGER PRIMARY KEY, type TEXT NOT NULL, title TEXT, username TEXT,"
+        " last_message_at REAL);"
+        "CREATE TABLE messages (message_key INTEGER PRIMARY KEY AUTOINCREMENT, chat_id INTEGER NOT NULL,"
+        " message_id INTEGER NOT NULL, from_id INTEGER, from_name TEXT, outgoing INTEGER NOT NULL DEFAULT 0,"
+        " text TEXT NOT NULL DEFAULT '', date REAL NOT NULL, media_kind TEXT, media_file_id TEXT,"
+        " media_file_name TEXT, reply_to INTEGER, deleted INTEGER NOT NULL DEFAULT 0, UNIQUE (chat_id, message_id));"
+        "INSERT INTO messages (chat_id, message_id, text, date) VALUES (1, 1, 'done', 1), (1, 2, 'new', 2);"
+        "INSERT INTO state VALUES ('intake_cursor', '1');"
+    )
+    old.commit()
+    old.close()
+    store = Store(path)
+    assert [m.text for m in store.pending(10)] == ["new"]
