@@ -226,16 +226,19 @@ class AgentManager:
         runtime.paused = bool(answer.get("paused"))
         return answer
 
-    async def process_message(self, agent_id: str, *, text: str, chat_id: str, channel: str) -> dict[str, Any]:
+    async def process_message(
+        self, agent_id: str, *, text: str, chat_id: str, channel: str, tainted: bool = False, message_id: str = ""
+    ) -> dict[str, Any]:
         runtime = await self.ensure_running(agent_id)
         message = {
-            "id": uuid.uuid4().hex,
+            "id": message_id or uuid.uuid4().hex,
             "chatId": chat_id,
             "senderId": f"{channel}-user",
             "text": text,
             "date": datetime.now(UTC).isoformat(),
             "channel": channel,
             "agentId": agent_id,
+            "tainted": tainted,
         }
         return await self._post(runtime, "/process-message", message)
 

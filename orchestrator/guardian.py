@@ -40,6 +40,7 @@ class _ScanResult(BaseModel):
     threats: list[_Threat] = []
     explanation: str = ""
     scan_id: str = ""
+    risk: float | None = None
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,10 @@ class ScanDecision:
     allowed: bool
     reason: str = ""
     threat_types: tuple[str, ...] = ()
+    scanned: bool = True
+    """False when Guardian could not give a verdict and the fail mode decided."""
+    risk: float = 0.0
+    """How likely the content is an attack, 0..1 (Guardian's `risk`, else its confidence in a threat)."""
 
 
 @dataclass
@@ -70,10 +75,11 @@ class GuardianGate:
         self.stats.unavailable += 1
         if self.fail_mode == "open":
             log.warning("guardian unavailable; allowing unscanned (fail-open)", extra={"source": source, "why": why})
-            return ScanDecision(allowed=True, reason=why)
+            return ScanDecision(allowed=True, reason=why, scanned=False)
         return ScanDecision(
             allowed=False,
             reason=f"Guardian could not scan this ({why}), so it is blocked (GUARDIAN_FAIL_MODE=closed).",
+            scanned=False,
         )
 
     async def scan(self, content: Any, *, source: str) -> ScanDecision:
@@ -91,13 +97,14 @@ class GuardianGate:
             verdict = _ScanResult.model_validate(envelope["data"])
         except ValidationError:
             return self._cannot_scan("Guardian answered in an unexpected shape", source)
+        risk = verdict.risk if verdict.risk is not None else (0.0 if verdict.safe else verdict.confidence)
         if verdict.safe:
-            return ScanDecision(allowed=True)
+            return ScanDecision(allowed=True, risk=risk)
         self.stats.blocked += 1
         types = tuple(dict.fromkeys(threat.type for threat in verdict.threats)) or ("malicious_content",)
         where = ", ".join(dict.fromkeys(t.path for t in verdict.threats if t.path))
         reason = f"{', '.join(types)} detected" + (f" in {where}" if where else "")
-        return ScanDecision(allowed=False, reason=reason, threat_types=types)
+        return ScanDecision(allowed=False, reason=reason, threat_types=types, risk=risk)
 
 
 class GuardedEndpoint:
