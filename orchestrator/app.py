@@ -117,7 +117,11 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         default_port=settings.thinker_port,
         startup_timeout=settings.thinker_startup_timeout_seconds,
         environ=child_environment(),
+        home=settings.annabelle_home,
+        notifier=hub.notifier,
+        health_interval=settings.thinker_health_interval_seconds,
     )
+    hub.agents = agents
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -212,7 +216,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
             return JSONResponse({"success": False, "error": str(exc)})
         if answer.get("paused"):
             notice = answer.get("error") or f"The agent {agent_id!r} is paused by its cost controls."
-            notice = f"{notice} POST /agents/{agent_id}/resume to resume."
+            if "resume" not in notice:
+                notice = f"{notice} POST /agents/{agent_id}/resume to resume."
             if answer.get("success") and answer.get("response"):
                 # The turn that tripped the cap was already paid for: deliver it, with the pause notice beside it.
                 return JSONResponse(

@@ -14,7 +14,7 @@ import sys
 import time
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
@@ -38,6 +38,9 @@ from shared.envelope import ErrorCode, fail, ok
 from shared.logs import STDERR_LEVEL_VARIABLE
 from shared.mcp_tools import ToolFailure, describe_validation
 from shared.settings import ENV_FILE_VARIABLE
+
+if TYPE_CHECKING:
+    from orchestrator.agents import AgentManager
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +93,8 @@ class Hub:
         self.started_at = time.monotonic()
         self.version = annabelle_version()
         self.notifier = Notifier(self.call, settings.notify_chat_id)
+        self.agents: AgentManager | None = None
+        """Set by the app once built: native tools such as spawn_subagent reach the agents through it."""
 
     # -- start-up -------------------------------------------------------------------------------------------
 
@@ -229,7 +234,7 @@ class Hub:
                 f"The agent {agent.agentId!r} may not use {name} (allowedTools/deniedTools in agents.json).",
             )
         elif native is not None:
-            envelope = await self._call_native(native, arguments)
+            envelope = await self._call_native(native, arguments, agent)
         elif (route := self.router.resolve(name, privileged=privileged)) is not None:
             envelope = await self.endpoints[route.mcp].call(route.tool, arguments, exposed=name)
         else:
@@ -244,13 +249,15 @@ class Hub:
             )
         return envelope
 
-    async def _call_native(self, tool: NativeTool, arguments: dict[str, Any]) -> dict[str, Any]:
+    async def _call_native(
+        self, tool: NativeTool, arguments: dict[str, Any], caller: AgentDefinition | None
+    ) -> dict[str, Any]:
         try:
             params = tool.params.model_validate(arguments)
         except ValidationError as exc:
             return fail(ErrorCode.INVALID_ARGUMENTS, f"{tool.name}: {describe_validation(exc)}")
         try:
-            return ok(await tool.handler(self, params))
+            return ok(await tool.handler(self, params, caller))
         except ToolFailure as failure:
             return fail(failure.code, str(failure))
 

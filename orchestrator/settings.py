@@ -25,6 +25,9 @@ class OrchestratorSettings(CommonSettings):
     agents_config: Path = Field(default=REPO_ROOT / "agents.json", description="The agents and their bindings.")
     thinker_port: int = Field(default=8006, ge=1, le=65535, description="Port of an agent without its own `port`.")
     thinker_startup_timeout_seconds: float = Field(default=90.0, gt=0, description="Time a Thinker gets to start.")
+    thinker_health_interval_seconds: float = Field(
+        default=30.0, gt=0, description="How often the hub checks each Thinker's health and stops idle ones."
+    )
     mcp_health_interval_seconds: float = Field(
         default=15.0, gt=0, description="Health probe (tools/list) interval per MCP."
     )

@@ -1,0 +1,198 @@
+"""`/help`, `/status` and `/status summary`: what is running, answered from the hub's own state.
+
+`/status summary` is a digest of several sources gathered in parallel (hub, logs, Guardian, memory, skills).
+The original system had an LLM write that digest; here it is assembled as text, so it costs no tokens and cannot
+be steered by what it summarises. Every formatter is pure; each source that fails says so in its own line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import anyio
+
+from orchestrator.commands import cron, logs, security
+from orchestrator.commands._helpers import clip, data_of, duration
+from orchestrator.commands.registry import Command, CommandContext, command, commands, usage_error
+
+SUMMARY_LOG_LINES = 5
+SUMMARY_THREATS = 3
+
+
+# -- pure formatting -------------------------------------------------------------------------------------------
+
+
+def mcp_line(name: str, mcp: dict[str, Any]) -> str:
+    if mcp.get("available"):
+        restarts = f", {mcp['restarts']} restart(s)" if mcp.get("restarts") else ""
+        return f"  up   {name}: {mcp.get('toolCount', 0)} tools{restarts}"
+    why = mcp.get("lastError") or mcp.get("state") or "not running"
+    need = " (required)" if mcp.get("required") else ""
+    return clip(f"  DOWN {name}{need}: {why}", 200)
+
+
+def agent_line(agent: dict[str, Any]) -> str:
+    state = "disabled" if not agent.get("enabled", True) else str(agent.get("state", "?"))
+    parts = [state]
+    if agent.get("paused"):
+        parts.append("PAUSED by cost controls")
+    if agent.get("restarts"):
+        parts.append(f"{agent['restarts']} restart(s)")
+    if agent.get("lastError") and state in ("failed", "stopped"):
+        parts.append(f"last error: {agent['lastError']}")
+    return clip(f"  {agent.get('agentId')}: {', '.join(parts)} ({agent.get('model')})", 200)
+
+
+def halt_text(halt: dict[str, Any]) -> str:
+    if not halt.get("halted"):
+        return "none"
+    reason = f" ({halt['reason']})" if halt.get("reason") else ""
+    return f"{', '.join(halt['targets'])} since {halt.get('since')}{reason}"
+
+
+def format_status(status: dict[str, Any], agents: list[dict[str, Any]], halt: dict[str, Any]) -> str:
+    """The `/status` answer (pure)."""
+    mcps = status.get("mcps", {})
+    up = sum(1 for mcp in mcps.values() if mcp.get("available"))
+    guardian = status.get("guardian", {})
+    lines = [
+        f"Annabelle {status.get('version')}: {status.get('status')}, up {duration(status.get('uptimeSeconds', 0))}, "
+        f"{status.get('toolCount', 0)} tools",
+        f"MCPs ({up}/{len(mcps)} up):",
+        *(mcp_line(name, mcp) for name, mcp in sorted(mcps.items())),
+    ]
+    if status.get("disabledMcps"):
+        lines.append(f"  off  {', '.join(status['disabledMcps'])} (disabled by configuration)")
+    lines.append("Agents:")
+    lines.extend(agent_line(agent) for agent in agents)
+    lines.append(f"Halted: {halt_text(halt)}")
+    lines.append(
+        f"Guardian: {'available' if guardian.get('available') else 'UNAVAILABLE'}, fail mode "
+        f"{guardian.get('failMode')}, {guardian.get('scans', 0)} scans, {guardian.get('blocked', 0)} blocked"
+    )
+    return "\n".join(lines)
+
+
+def format_status_line(status: dict[str, Any], agents: list[dict[str, Any]], halt: dict[str, Any]) -> str:
+    """One line: MCPs up, agents, halt (what follows `/kill` and `/resume`) (pure)."""
+    mcps = status.get("mcps", {})
+    up = sum(1 for mcp in mcps.values() if mcp.get("available"))
+    states = ", ".join(f"{a.get('agentId')} {'paused' if a.get('paused') else a.get('state')}" for a in agents)
+    return f"Status: {up}/{len(mcps)} MCPs up; agents: {states or 'none'}; halted: {halt_text(halt)}."
+
+
+def format_help(table: list[Command], mcps: dict[str, dict[str, Any]]) -> str:
+    """The `/help` answer: each command, then the tools per MCP (pure)."""
+    lines = ["Commands (no LLM involved):"]
+    lines.extend(f"  {cmd.synopsis} — {cmd.summary}" for cmd in table)
+    if mcps:
+        total = sum(int(meta.get("toolCount", 0)) for meta in mcps.values())
+        lines.append(f"Tools ({total}):")
+        for name, meta in sorted(mcps.items()):
+            state = "" if meta.get("available") else " (DOWN)"
+            lines.append(f"  {meta.get('label') or name}: {meta.get('toolCount', 0)}{state}")
+    lines.append("Anything else is a message for the assistant.")
+    return "\n".join(lines)
+
+
+def status_line(ctx: CommandContext) -> str:
+    return format_status_line(ctx.hub.status(), ctx.agents.describe(), ctx.halt.describe())
+
+
+# -- the digest -----------------------------------------------------------------------------------------------
+
+Source = Callable[[CommandContext], Awaitable[list[str]]]
+
+
+async def _hub_source(ctx: CommandContext) -> list[str]:
+    status = ctx.hub.status()
+    down = [name for name, mcp in sorted(status["mcps"].items()) if not mcp.get("available")]
+    agents = ctx.agents.describe()
+    line = format_status_line(status, agents, ctx.halt.describe())
+    return [line, f"MCPs down: {', '.join(down)}."] if down else [line]
+
+
+async def _log_source(ctx: CommandContext) -> list[str]:
+    entries, files = await anyio.to_thread.run_sync(logs.read_problems, ctx.settings.logs_dir, SUMMARY_LOG_LINES)
+    if not entries:
+        return [f"Logs: no warnings or errors ({files} file(s))."]
+    return [f"Logs, last {len(entries)} warning(s)/error(s):", *(f"  {entry.line()}" for entry in entries)]
+
+
+async def _guardian_source(ctx: CommandContext) -> list[str]:
+    threats = await security.recent_threats(ctx, 50)
+    recent = security.window_stats(threats, datetime.now(UTC))
+    lines = [f"Guardian: {recent.threats} threat(s) in the last 24 h."]
+    lines.extend(f"  {security.threat_line(entry)}" for entry in threats[:SUMMARY_THREATS])
+    return lines
+
+
+async def _memory_source(ctx: CommandContext) -> list[str]:
+    stats = data_of(await ctx.hub.call("memory_get_memory_stats", {}), "memory statistics") or {}
+    mode = (stats.get("search_capabilities") or {}).get("search_mode", "?")
+    conversations = stats.get("conversation_count", stats.get("total_conversations", "?"))
+    return [
+        f"Memory: {stats.get('fact_count', '?')} facts, {conversations} conversations, "
+        f"{stats.get('database_size_mb', '?')} MB, search {mode}."
+    ]
+
+
+async def _skills_source(ctx: CommandContext) -> list[str]:
+    skills = await cron.list_skills(ctx)
+    enabled = sum(1 for s in skills if s.get("enabled"))
+    failing = [
+        str(s.get("name")) for s in skills if s.get("enabled") and s.get("last_run_status") in ("error", "failed")
+    ]
+    line = f"Skills: {len(skills)} ({enabled} enabled)"
+    return [line + (f"; last run failed: {', '.join(failing)}." if failing else ".")]
+
+
+SUMMARY_SOURCES: dict[str, Source] = {
+    "hub": _hub_source,
+    "logs": _log_source,
+    "guardian": _guardian_source,
+    "memory": _memory_source,
+    "skills": _skills_source,
+}
+
+
+async def gather_summary(ctx: CommandContext, sources: dict[str, Source] | None = None) -> list[str]:
+    """Every source's lines, in the table's order; a source that fails or takes over 10 s gives one line saying so."""
+    table = SUMMARY_SOURCES if sources is None else sources
+    results: dict[str, list[str]] = {}
+
+    async def run(name: str, source: Source) -> None:
+        try:
+            with anyio.fail_after(10):
+                results[name] = await source(ctx)
+        except TimeoutError:
+            results[name] = [f"{name.capitalize()}: no answer within 10 s."]
+        except Exception as exc:  # one unavailable source must not hide the others
+            results[name] = [clip(f"{name.capitalize()}: unavailable ({exc}).", 200)]
+
+    async with anyio.create_task_group() as tasks:
+        for name, source in table.items():
+            tasks.start_soon(run, name, source)
+    return [line for name in table for line in results[name]]
+
+
+# -- the commands ---------------------------------------------------------------------------------------------
+
+
+@command("help", "This list: commands and tools per MCP")
+async def help_command(ctx: CommandContext, args: str) -> str:
+    return format_help(commands(), ctx.hub.mcps_metadata())
+
+
+@command(
+    "status", "MCPs, agents, halt state, tools, Guardian; 'summary' adds logs, threats, memory, skills", "[summary]"
+)
+async def status_command(ctx: CommandContext, args: str) -> str:
+    mode = args.strip().lower()
+    if mode == "summary":
+        return "\n".join(["Summary (assembled without an LLM):", *await gather_summary(ctx)])
+    if mode:
+        raise usage_error("status", f"'{args.strip()}' is not a /status option.")
+    return format_status(ctx.hub.status(), ctx.agents.describe(), ctx.halt.describe())
