@@ -1,7 +1,8 @@
 """The hub's own tools (unprefixed): a name → tool registry, each with a pydantic parameter model.
 
-A native tool is declared with `@native_tool(name, Params)` on an async function `(hub, params) -> data`;
-its input schema comes from the model, its description from the docstring.
+A native tool is declared with `@native_tool(name, Params)` on an async function `(hub, params, caller) -> data`,
+where `caller` is the calling agent's definition (None for the master token); its input schema comes from the
+model, its description from the docstring.
 """
 
 from __future__ import annotations
@@ -12,14 +13,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from shared.mcp_tools import InvalidArguments
+from orchestrator.agents import AgentError
+from orchestrator.subagents import SubagentRequest
+from shared.agents import AgentDefinition
+from shared.envelope import ErrorCode
+from shared.mcp_tools import InvalidArguments, ToolFailure, describe_validation
 
 if TYPE_CHECKING:
     from orchestrator.hub import Hub
 
-Handler = Callable[["Hub", Any], Awaitable[Any]]
+Handler = Callable[["Hub", Any, AgentDefinition | None], Awaitable[Any]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -64,13 +69,13 @@ def first_sentence(text: str) -> str:
 
 
 @native_tool("get_status", NoParams)
-async def get_status(hub: Hub, _: NoParams) -> dict[str, Any]:
+async def get_status(hub: Hub, _: NoParams, caller: AgentDefinition | None) -> dict[str, Any]:
     """Status of the hub: uptime, each MCP server (up, restarting or down) and tool counts."""
     return hub.status()
 
 
 @native_tool("get_tool_catalog", CatalogParams)
-async def get_tool_catalog(hub: Hub, params: CatalogParams) -> dict[str, Any]:
+async def get_tool_catalog(hub: Hub, params: CatalogParams, caller: AgentDefinition | None) -> dict[str, Any]:
     """List the available tools by MCP server: counts, or one MCP's tool names with short descriptions.
 
     Use it to find exact tool names before creating a skill.
@@ -89,3 +94,66 @@ async def get_tool_catalog(hub: Hub, params: CatalogParams) -> dict[str, Any]:
         raise InvalidArguments(f"No MCP server named {params.mcp_name!r}; known servers: {known}.")
     tools = by_mcp[params.mcp_name]
     return {"summary": f"{len(tools)} tools in {params.mcp_name}", "catalog": {params.mcp_name: tools}}
+
+
+class SubagentParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    task: str = Field(min_length=1, max_length=20_000, description="What the subagent must do, with all it needs.")
+    allowedTools: list[str] = Field(
+        default_factory=list,
+        max_length=100,
+        description="Tool names or globs (e.g. searcher_*) it may use; default: every tool you may use.",
+    )
+    deniedTools: list[str] = Field(
+        default_factory=list, max_length=100, description="Tool names or globs it may not use."
+    )
+    timeoutMinutes: int = Field(default=5, ge=1, le=30, description="Stop it after this many minutes.")
+    model: str | None = Field(default=None, description="litellm model string (provider/model); default yours.")
+
+
+@native_tool("spawn_subagent", SubagentParams)
+async def spawn_subagent(hub: Hub, params: SubagentParams, caller: AgentDefinition | None) -> dict[str, Any]:
+    """Run a task in a temporary helper agent with its own limited tools and return its answer.
+
+    Use it for a self-contained piece of work (research, a batch of lookups) that would clutter this conversation.
+    The helper may use only tools you may use, cannot start helpers itself, and is stopped when it has answered
+    or its time is up; at most 5 run at once.
+    """
+    agents = hub.agents
+    if agents is None:
+        raise ToolFailure(
+            "Subagents need the hub's agent manager, which is not running.", code=ErrorCode.MCP_UNAVAILABLE
+        )
+    if caller is not None and caller.agentId in agents.subagents:
+        raise ToolFailure("A subagent cannot start subagents of its own.", code=ErrorCode.NOT_ALLOWED)
+    try:
+        parent_id = caller.agentId if caller is not None else agents.default_agent_id()
+        parent = agents.runtime(parent_id).definition
+    except (AgentError, LookupError) as exc:
+        raise ToolFailure(str(exc)) from None
+    request = SubagentRequest(
+        task=params.task,
+        allowed_tools=tuple(params.allowedTools),
+        denied_tools=tuple(params.deniedTools),
+        timeout_minutes=params.timeoutMinutes,
+        model=params.model,
+    )
+    tools = [tool["name"] for tool in hub.tool_listing(parent)]
+    try:
+        answer = await agents.run_subagent(parent_id, request, tools)
+    except AgentError as exc:
+        raise ToolFailure(str(exc), code=exc.code) from None
+    except ValidationError as exc:  # the subagent's definition: a model string without a provider, say
+        raise InvalidArguments(f"spawn_subagent: {describe_validation(exc)}") from None
+    if not answer.get("success"):
+        partial = f" Its partial answer: {answer['response']}" if answer.get("response") else ""
+        raise ToolFailure(
+            f"The subagent {answer['agentId']} could not finish: {answer.get('error') or 'no reason given'}.{partial}"
+        )
+    return {
+        "agentId": answer["agentId"],
+        "response": answer.get("response", ""),
+        "toolsUsed": answer.get("toolsUsed", []),
+        "totalSteps": answer.get("totalSteps", 0),
+    }

@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 DEFAULT_AGENT_ID = "annabelle"
 DEFAULT_MODEL = "ollama_chat/qwen2.5:7b"
+PARENT_WATCH_VARIABLE = "ANNABELLE_PARENT_WATCH"
+"""Set to `stdin` by the hub: the Thinker exits when its stdin (a pipe the hub holds open) reaches end of file."""
+MODEL_EXAMPLES = "groq/llama-3.3-70b-versatile, ollama_chat/qwen2.5:7b, or openai/<model> with apiBase"
+# A channel is named after its MCP (telegram, http, cli...); "*" matches every channel.
+CHANNEL_PATTERN = r"^(\*|[a-z][a-z0-9_-]{0,63})$"
+
+
+def _http_url(value: str | None, field: str, example: str) -> str | None:
+    """`value` if it is an http(s) URL with a host; a sentence naming the field otherwise."""
+    if value is None:
+        return None
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{field} must be an http:// or https:// URL with a host, e.g. {example}")
+    return value.strip().rstrip("/")
 
 
 class AgentsConfigError(Exception):
@@ -44,6 +61,24 @@ class AgentDefinition(BaseModel):
     idleTimeoutMinutes: int = Field(default=30, ge=1)
     costControls: CostControls = Field(default_factory=CostControls)
 
+    @field_validator("model", mode="after")
+    @classmethod
+    def _provider_prefix(cls, value: str) -> str:
+        # litellm guesses the provider of a bare name, often wrongly (a local model sent to OpenAI): say it.
+        if "/" not in value.strip("/"):
+            raise ValueError(f"model {value!r} has no provider prefix; write provider/model, e.g. {MODEL_EXAMPLES}")
+        return value.strip()
+
+    @field_validator("apiBase", mode="after")
+    @classmethod
+    def _api_base_url(cls, value: str | None) -> str | None:
+        return _http_url(value, "apiBase", "http://127.0.0.1:1234/v1")
+
+    @field_validator("url", mode="after")
+    @classmethod
+    def _thinker_url(cls, value: str | None) -> str | None:
+        return _http_url(value, "url", "http://thinker:8006")
+
     @model_validator(mode="after")
     def _port_or_url(self) -> AgentDefinition:
         if self.port is not None and self.url is not None:
@@ -54,9 +89,18 @@ class AgentDefinition(BaseModel):
 class Binding(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    channel: str = Field(min_length=1)
-    chatId: str = "*"
+    channel: str = Field(description="telegram, http, ... or * for every channel.")
+    chatId: str = Field(default="*", min_length=1)
     agentId: str
+
+    @field_validator("channel", mode="after")
+    @classmethod
+    def _channel_name(cls, value: str) -> str:
+        if not re.fullmatch(CHANNEL_PATTERN, value):
+            raise ValueError(
+                f"channel {value!r} is not a channel name: use the channel's lower-case name (telegram, http) or *"
+            )
+        return value
 
 
 class AgentsConfig(BaseModel):
@@ -74,7 +118,15 @@ class AgentsConfig(BaseModel):
         unknown = sorted({b.agentId for b in self.bindings} - set(ids))
         if unknown:
             raise ValueError(f"bindings name unknown agents: {', '.join(unknown)}")
+        self._ports_distinct()
         return self
+
+    def _ports_distinct(self) -> None:
+        """Two Thinkers the hub spawns cannot share a port (0 means any free port, so it never clashes)."""
+        ports = [agent.port for agent in self.agents if agent.url is None and agent.enabled and agent.port]
+        shared = sorted({port for port in ports if ports.count(port) > 1})
+        if shared:
+            raise ValueError(f"agents must not share a port; repeated: {', '.join(str(port) for port in shared)}")
 
     @classmethod
     def default(cls) -> AgentsConfig:
@@ -102,5 +154,6 @@ def load_agents_config(path: Path) -> AgentsConfig:
                 if isinstance(agents, list) and loc[1] < len(agents) and isinstance(agents[loc[1]], dict):
                     agent_id = agents[loc[1]].get("agentId", f"#{loc[1]}")
                     where = f"agent {agent_id!r}: " + (".".join(str(p) for p in loc[2:]) or "(entry)")
-            problems.append(f"{where}: {error['msg']}")
+            message = error["msg"].removeprefix("Value error, ")
+            problems.append(f"{where}: {message}")
         raise AgentsConfigError(f"{path}:\n  " + "\n  ".join(problems)) from None

@@ -9,10 +9,13 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
+import threading
+import time
 from collections.abc import Sequence
 
-from shared.agents import DEFAULT_AGENT_ID, AgentsConfigError
+from shared.agents import DEFAULT_AGENT_ID, PARENT_WATCH_VARIABLE, AgentsConfigError
 from shared.logs import configure_logging
 from shared.settings import ConfigError, load_settings
 
@@ -59,6 +62,29 @@ def _fail(message: str) -> int:
     return 2
 
 
+def _exit_when_stdin_closes() -> None:
+    """Block until stdin reaches end of file, then stop this process.
+
+    The hub starts the Thinker with a pipe on stdin and never writes to it: end of file means the hub is gone
+    (even after SIGKILL, when it could not stop its children), and a Thinker left behind would hold its port.
+    """
+    try:
+        while os.read(0, 4096):
+            pass
+    except OSError:
+        pass
+    logging.getLogger(__name__).warning("the hub that started this Thinker is gone; stopping")
+    os.kill(os.getpid(), signal.SIGTERM)
+    # uvicorn shuts down gracefully on SIGTERM; should that hang, do not outlive the hub by more than this.
+    time.sleep(15)
+    os._exit(1)
+
+
+def watch_parent() -> None:
+    if os.environ.get(PARENT_WATCH_VARIABLE, "").strip().lower() == "stdin":
+        threading.Thread(target=_exit_when_stdin_closes, name="parent-watch", daemon=True).start()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parse_args(argv)
     # litellm must never download its price list; set before anything can import it.
@@ -83,6 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     host = args.host or settings.annabelle_bind_host
     service = "thinker" if agent.agentId == DEFAULT_AGENT_ID else f"thinker-{agent.agentId}"
     configure_logging(service, settings.logs_dir, settings.log_level)
+    watch_parent()
 
     import uvicorn
 

@@ -30,6 +30,20 @@ Clock = Callable[[], float]
 TokenSource = Callable[[], str | None]
 
 DEFAULT_TTL_SECONDS = 60.0
+SUBAGENT_TOOL = "spawn_subagent"
+SUBAGENT_DEFAULT_MINUTES = 5
+SUBAGENT_START_ALLOWANCE_SECONDS = 120.0
+"""A subagent's Thinker may take this long to start before its task's own time limit begins to count."""
+
+
+def call_timeout(name: str, arguments: Mapping[str, Any], default: float) -> float:
+    """How long to wait for the hub: `spawn_subagent` runs a whole task elsewhere, bounded by its own timeout."""
+    if name != SUBAGENT_TOOL:
+        return default
+    minutes = arguments.get("timeoutMinutes", SUBAGENT_DEFAULT_MINUTES)
+    if not isinstance(minutes, int | float) or isinstance(minutes, bool):
+        return default
+    return max(default, float(minutes) * 60 + SUBAGENT_START_ALLOWANCE_SECONDS)
 
 
 class HubUnavailable(Exception):
@@ -124,6 +138,7 @@ class HubClient:
         self.clock = clock
         self._token = token
         self._client = httpx.AsyncClient(base_url=self.base_url, timeout=timeout, transport=transport)
+        self._timeout = timeout
         self._catalog: ToolCatalog | None = None
         self._fetched_at = 0.0
         self.connected = False
@@ -197,7 +212,10 @@ class HubClient:
         """Run a tool through the hub; always an envelope `{success, data?, error?, errorCode?, blocked?}`."""
         try:
             response = await self._client.post(
-                "/tools/call", json={"name": name, "arguments": dict(arguments)}, headers=self._headers()
+                "/tools/call",
+                json={"name": name, "arguments": dict(arguments)},
+                headers=self._headers(),
+                timeout=call_timeout(name, arguments, self._timeout),
             )
         except httpx.TimeoutException:
             self.connected = False
