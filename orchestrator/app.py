@@ -9,7 +9,7 @@ Tool outcomes are always HTTP 200 with the bare envelope; 4xx is only for faults
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import anyio
 from fastapi import APIRouter, Depends, FastAPI, Request
@@ -20,7 +20,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.agents import AgentError, AgentManager, child_environment
+from orchestrator.commands.registry import CommandContext, is_command, run_command
 from orchestrator.errors import StartupError
+from orchestrator.halt import HaltState
 from orchestrator.hub import Hub
 from orchestrator.settings import OrchestratorSettings
 from shared.agents import AgentDefinition, load_agents_config
@@ -43,6 +45,16 @@ class ResumeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     resetWindow: bool = Field(default=False, description="Also forget the token usage that caused the pause.")
+
+
+class HaltRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    target: Literal["all", "thinker", "channel", "scheduler"] = Field(
+        description="What to halt or resume: `thinker` (chat gets no LLM), `channel` (inbound chat except slash "
+        "commands), `scheduler` (scheduled skills), or `all`."
+    )
+    reason: str = Field(default="", max_length=500, description="Why (shown by /status); for /kill only.")
 
 
 class SkillRequest(BaseModel):
@@ -123,6 +135,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     )
     hub.agents = agents
 
+    halt = HaltState(settings.annabelle_home / "data" / "halt.json")
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         async with anyio.create_task_group() as tasks:
@@ -165,6 +179,7 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     )
     app.state.hub = hub
     app.state.agents = agents
+    app.state.halt = halt
     app.add_middleware(BodySizeLimit, limit=settings.orchestrator_max_body_bytes)
 
     install_error_handlers(app, not_found="No such endpoint; GET /docs lists them.")
@@ -209,6 +224,13 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     async def message(request: Request) -> JSONResponse:
         """Chat with the agent bound to the `http` channel: `{success, reply}`, or `{success: false, paused: true}`."""
         body = await parse_json_body(request, MessageRequest)
+        if is_command(body.message):
+            # Slash commands answer from the hub itself: no agent, no LLM, and they work while halted.
+            context = CommandContext(hub, agents, halt, settings, "http", body.chatId)
+            reply = await run_command(body.message, context)
+            return JSONResponse({"success": True, "reply": reply.text if reply else "", "command": True})
+        if halt.halted("thinker"):
+            return JSONResponse({"success": False, "halted": True, "error": halt.notice("thinker")})
         try:
             agent_id = agents.resolve("http", body.chatId)
             answer = await agents.process_message(agent_id, text=body.message, chat_id=body.chatId, channel="http")
@@ -241,6 +263,20 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
                 "toolsUsed": answer.get("toolsUsed", []),
             }
         )
+
+    @api.post("/kill", tags=["halt"], openapi_extra=json_body_schema(HaltRequest))
+    async def kill(request: Request) -> JSONResponse:
+        """Halt a part of Annabelle (persisted across restarts): `{success, message, halted}`."""
+        body = await parse_json_body(request, HaltRequest, example='{"target": "thinker"}')
+        described = halt.halt(body.target, body.reason or "POST /kill")
+        return JSONResponse({"success": True, "message": f"{body.target} halted", "halted": described})
+
+    @api.post("/resume", tags=["halt"], openapi_extra=json_body_schema(HaltRequest))
+    async def resume(request: Request) -> JSONResponse:
+        """Lift a halt set by `/kill` or `POST /kill`: `{success, message, halted}`."""
+        body = await parse_json_body(request, HaltRequest, example='{"target": "thinker"}')
+        described = halt.resume(body.target)
+        return JSONResponse({"success": True, "message": f"{body.target} resumed", "halted": described})
 
     @api.get("/agents", tags=["agents"])
     async def list_agents() -> dict[str, Any]:
