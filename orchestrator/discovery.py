@@ -19,6 +19,7 @@ class McpSpec:
     manifest: McpManifest
     package: str
     directory: Path
+    external: bool = False  # from external-mcps.json, not a first-party package
 
     @property
     def name(self) -> str:

@@ -25,6 +25,7 @@ from orchestrator.backoff import RestartPolicy
 from orchestrator.discovery import Discovery, McpSpec, discover
 from orchestrator.endpoint import DirectEndpoint, ToolEndpoint
 from orchestrator.errors import StartupError
+from orchestrator.externals import KNOWN_MCPS_FILENAME, ExternalMcps, McpBuilder
 from orchestrator.guardian import GuardedEndpoint, GuardianGate
 from orchestrator.mcp_client import ManagedMcp
 from orchestrator.native_tools import NATIVE_TOOLS, NativeTool
@@ -80,6 +81,13 @@ def child_command(spec: McpSpec, settings: OrchestratorSettings, environ: Mappin
     return ChildCommand(argv=argv, env=env, cwd=spec.directory if manifest.command else REPO_ROOT)
 
 
+def wrap_endpoint(spec: McpSpec, direct: ToolEndpoint, gate: GuardianGate) -> ToolEndpoint:
+    """The MCP's endpoint with Guardian around it in the directions its `guardianScan` asks for (externals: both)."""
+    scan = spec.manifest.guardianScan
+    scanned = scan.output or scan.input is not False
+    return GuardedEndpoint(direct, gate, scan) if scanned else direct
+
+
 class Hub:
     def __init__(self, settings: OrchestratorSettings) -> None:
         self.settings = settings
@@ -95,6 +103,15 @@ class Hub:
         self.notifier = Notifier(self.call, settings.notify_chat_id)
         self.agents: AgentManager | None = None
         """Set by the app once built: native tools such as spawn_subagent reach the agents through it."""
+        self._tasks: anyio.abc.TaskGroup | None = None
+        self.externals = ExternalMcps(
+            self,
+            settings.external_mcps_config,
+            known_path=settings.data_dir / KNOWN_MCPS_FILENAME,
+            environ=effective_environment,
+            poll_seconds=settings.external_mcps_poll_seconds,
+            debounce_seconds=settings.external_mcps_debounce_seconds,
+        )
 
     # -- start-up -------------------------------------------------------------------------------------------
 
@@ -112,11 +129,14 @@ class Hub:
         )
 
     def _tools_changed(self, mcp: ManagedMcp) -> None:
-        spec = self.specs[mcp.name]
+        spec = self.specs.get(mcp.name)
+        if spec is None or self.mcps.get(mcp.name) is not mcp:
+            return  # a removed (or replaced) MCP whose last life is still ending: its routes are gone already
         if spec.manifest.role != "guardian":
             self.router.set_tools(spec.manifest, mcp.tools)
 
     async def start(self, tasks: anyio.abc.TaskGroup) -> None:
+        self._tasks = tasks
         environ = effective_environment()
         self.discovery = discover(self.settings.annabelle_mcps_root, environ)
         for problem in self.discovery.problems:
@@ -133,6 +153,7 @@ class Hub:
         async with anyio.create_task_group() as starting:
             for mcp in [guardian, *others] if guardian is not None else others:
                 starting.start_soon(mcp.start, tasks)
+            starting.start_soon(self.externals.start)  # never required: its failures are reported, not raised
         if guardian is None or not guardian.available:
             log.error(
                 "guardian is not running; scanned calls follow the fail mode",
@@ -149,6 +170,7 @@ class Hub:
             hints = ", ".join(self.specs[mcp.name].manifest.env_enabled_variable + "=false" for mcp in required)
             raise StartupError(f"Required MCP server(s) failed to start ({details}). Fix them or set {hints}.")
         self.ready = True
+        tasks.start_soon(self.externals.watch, name="external-mcps")
         log.info(
             "hub ready",
             extra={
@@ -160,16 +182,40 @@ class Hub:
 
     def _register(self, spec: McpSpec, environ: Mapping[str, str]) -> ManagedMcp:
         mcp = self._managed(spec, environ)
+        self._attach(spec, mcp)
+        return mcp
+
+    def _attach(self, spec: McpSpec, mcp: ManagedMcp) -> None:
         self.specs[spec.name] = spec
         self.mcps[spec.name] = mcp
-        direct = DirectEndpoint(mcp)
-        scan = spec.manifest.guardianScan
-        scanned = scan.output or scan.input is not False
-        self.endpoints[spec.name] = GuardedEndpoint(direct, self.gate, scan) if scanned else direct
+        self.endpoints[spec.name] = wrap_endpoint(spec, DirectEndpoint(mcp), self.gate)
+
+    # -- MCPs added and removed while the hub runs (external MCPs) -------------------------------------------
+
+    async def add_mcp(self, spec: McpSpec, build: McpBuilder) -> ManagedMcp:
+        """Start an MCP at run time with its Guardian wrapping; its routes appear once it has listed its tools.
+
+        `build` gets the hub's routing hook and returns the supervised client. Never raises for a failing MCP:
+        it is then registered as failed, with its reason in /status."""
+        if self._tasks is None:
+            raise RuntimeError("Hub.add_mcp needs a started hub.")
+        mcp = build(self._tools_changed)
+        self._attach(spec, mcp)
+        await mcp.start(self._tasks)
         return mcp
+
+    async def remove_mcp(self, name: str) -> None:
+        """Stop an MCP and drop its routes; calls to its tools become UNKNOWN_TOOL at once."""
+        mcp = self.mcps.pop(name, None)
+        self.specs.pop(name, None)
+        self.endpoints.pop(name, None)
+        self.router.remove_mcp(name)
+        if mcp is not None:
+            await mcp.stop()
 
     async def stop(self) -> None:
         self.ready = False
+        await self.externals.stop()
         for mcp in self.mcps.values():
             await mcp.stop()
 
@@ -189,6 +235,7 @@ class Hub:
                 "keywords": spec.manifest.keywords,
                 "toolCount": len(self.router.routes_of(name)),
                 "available": self.mcps[name].available,
+                "external": spec.external,
             }
             for name, spec in self.specs.items()
             if spec.manifest.role != "guardian"
@@ -204,11 +251,13 @@ class Hub:
                     **mcp.describe(),
                     "required": self.specs[name].manifest.required,
                     "role": self.specs[name].manifest.role,
+                    "external": self.specs[name].external,
                 }
                 for name, mcp in self.mcps.items()
             },
             "disabledMcps": self.discovery.disabled,
             "problems": self.discovery.problems,
+            "externalMcps": self.externals.describe(),
             "toolCount": len(self.tool_listing()),
             "hiddenTools": sorted(route.exposed for route in self.router.hidden_routes()),
             "guardian": {

@@ -51,3 +51,13 @@ class OrchestratorSettings(CommonSettings):
         le=1,
         description="Guardian risk at which the owner's own chat message is blocked; below it, it passes tainted.",
     )
+    external_mcps_config: Path = Field(
+        default=REPO_ROOT / "external-mcps.json",
+        description="Third-party MCP servers in the `mcpServers` form; edits are applied while the hub runs.",
+    )
+    external_mcps_poll_seconds: float = Field(
+        default=1.0, gt=0, le=60, description="How often the hub checks external-mcps.json for changes."
+    )
+    external_mcps_debounce_seconds: float = Field(
+        default=0.5, ge=0, le=30, description="How long external-mcps.json must stay unchanged before it is applied."
+    )

@@ -59,6 +59,7 @@ def test_the_tool_list_has_prefixed_tagged_tools_and_mcp_metadata(hub: RunningHu
         "keywords": ["echo"],
         "toolCount": 4,
         "available": True,
+        "external": False,
     }
 
 
