@@ -17,7 +17,7 @@ Layers, in this order (later layers get the model's freshest attention, so the m
 
 `render_system_prompt` is pure; `ContextSource` does the I/O (hub calls, skill files) for it.
 Playbooks come from Memorizer's `event` skills and from `$ANNABELLE_HOME/skills/*/SKILL.md` files with
-keywords; their frontmatter is read by `parse_frontmatter`, a small reader of the YAML subset these files use.
+keywords; those files are read by `shared.skill_files` (the Orchestrator reads the scheduled ones too).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.agents import AgentDefinition
+from shared.skill_files import SkillFile, load_skill_files
 from thinker.hub_client import HubClient, ToolCatalog
 from thinker.prompts import prompt
 from thinker.selection import Playbook
@@ -77,139 +77,18 @@ def persona_text(agent: AgentDefinition, home: Path) -> str:
         return prompt("default_persona")
 
 
-# -- SKILL.md frontmatter --------------------------------------------------------------------------------------
+# -- SKILL.md files and stored playbooks ------------------------------------------------------------------------
 
 
-class FrontmatterError(ValueError):
-    """The frontmatter is not the YAML subset SKILL.md files use; the message names the line."""
-
-
-@dataclass
-class _Line:
-    number: int
-    indent: int
-    text: str
-
-
-def _scalar(raw: str) -> Any:
-    text = raw.strip()
-    if not text:
-        return None
-    if text[0] == '"' and text[-1] == '"' and len(text) >= 2:
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError:
-            return text[1:-1]
-    if text[0] == "'" and text[-1] == "'" and len(text) >= 2:
-        return text[1:-1].replace("''", "'")
-    if text[0] == "[" and text[-1] == "]":
-        return [_scalar(part) for part in _split_inline(text[1:-1]) if part.strip()]
-    if text[0] == "{" and text[-1] == "}":
-        pairs = [part.split(":", 1) for part in _split_inline(text[1:-1]) if ":" in part]
-        return {key.strip().strip("\"'"): _scalar(value) for key, value in pairs}
-    lowered = text.lower()
-    if lowered in ("true", "yes"):
-        return True
-    if lowered in ("false", "no"):
-        return False
-    if lowered in ("null", "~"):
-        return None
-    if re.fullmatch(r"[+-]?\d+", text):
-        return int(text)
-    if re.fullmatch(r"[+-]?\d*\.\d+", text):
-        return float(text)
-    return re.sub(r"\s+#.*$", "", text)
-
-
-def _split_inline(text: str) -> list[str]:
-    """Split `a, "b, c", [d, e]` on top-level commas."""
-    parts: list[str] = []
-    current: list[str] = []
-    depth, quote = 0, ""
-    for char in text:
-        if quote:
-            if char == quote:
-                quote = ""
-        elif char in "\"'":
-            quote = char
-        elif char in "[{":
-            depth += 1
-        elif char in "]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            parts.append("".join(current))
-            current = []
-            continue
-        current.append(char)
-    parts.append("".join(current))
-    return parts
-
-
-def _block(lines: list[_Line], start: int, indent: int) -> tuple[Any, int]:
-    if start < len(lines) and lines[start].indent == indent and lines[start].text.startswith("- "):
-        return _list(lines, start, indent)
-    return _mapping(lines, start, indent)
-
-
-def _list(lines: list[_Line], index: int, indent: int) -> tuple[list[Any], int]:
-    items: list[Any] = []
-    while index < len(lines) and lines[index].indent == indent and lines[index].text.startswith("- "):
-        items.append(_scalar(lines[index].text[2:]))
-        index += 1
-    return items, index
-
-
-def _mapping(lines: list[_Line], index: int, indent: int) -> tuple[dict[str, Any], int]:
-    out: dict[str, Any] = {}
-    while index < len(lines) and lines[index].indent >= indent:
-        line = lines[index]
-        if line.indent > indent:
-            raise FrontmatterError(f"line {line.number}: unexpected indentation")
-        key, sep, rest = line.text.partition(":")
-        if not sep or not key.strip():
-            raise FrontmatterError(f"line {line.number}: expected `key: value`, got {line.text!r}")
-        key, rest = key.strip(), rest.strip()
-        index += 1
-        if rest in ("|", ">", "|-", ">-"):
-            block: list[str] = []
-            while index < len(lines) and lines[index].indent > indent:
-                block.append(lines[index].text)
-                index += 1
-            out[key] = ("\n" if rest.startswith("|") else " ").join(block)
-        elif rest:
-            out[key] = _scalar(rest)
-        elif index < len(lines) and lines[index].indent > indent:
-            out[key], index = _block(lines, index, lines[index].indent)
-        elif index < len(lines) and lines[index].indent == indent and lines[index].text.startswith("- "):
-            # YAML allows a list at the key's own indentation.
-            out[key], index = _list(lines, index, indent)
-        else:
-            out[key] = None
-    return out, index
-
-
-def parse_frontmatter(text: str) -> tuple[dict[str, Any], str]:
-    """(frontmatter mapping, body) of a Markdown file; no frontmatter gives ({}, text).
-
-    Supported: `key: value` mappings nested by indentation, `- item` lists, inline `[a, b]` lists and
-    `{a: 1}` maps, quoted strings, numbers, booleans, null, `|`/`>` block strings, `#` comments.
-    """
-    lines = text.splitlines()
-    if not lines or lines[0].strip() != "---":
-        return {}, text
-    try:
-        end = next(i for i in range(1, len(lines)) if lines[i].strip() == "---")
-    except StopIteration:
-        raise FrontmatterError("the frontmatter opened with --- is never closed") from None
-    parsed: list[_Line] = []
-    for number, raw in enumerate(lines[1:end], start=2):
-        if not raw.strip() or raw.lstrip().startswith("#"):
-            continue
-        if "\t" in raw[: len(raw) - len(raw.lstrip())]:
-            raise FrontmatterError(f"line {number}: indent with spaces, not tabs")
-        parsed.append(_Line(number, len(raw) - len(raw.lstrip()), raw.strip()))
-    data, _ = _mapping(parsed, 0, 0) if parsed else ({}, 0)
-    return data, "\n".join(lines[end + 1 :]).strip()
+def skill_file_playbook(skill: SkillFile) -> Playbook:
+    """A SKILL.md file with keywords as a playbook."""
+    return Playbook(
+        name=skill.name,
+        keywords=skill.keywords,
+        priority=skill.priority,
+        required_tools=skill.required_tools,
+        instructions=skill.instructions,
+    )
 
 
 def _strings(value: Any) -> tuple[str, ...]:
@@ -226,59 +105,6 @@ def _int(value: Any, default: int) -> int:
         return int(value)
     except (TypeError, ValueError):
         return default
-
-
-@dataclass(frozen=True)
-class SkillFile:
-    """One `$ANNABELLE_HOME/skills/<dir>/SKILL.md`."""
-
-    name: str
-    description: str
-    keywords: tuple[str, ...]
-    priority: int
-    required_tools: tuple[str, ...]
-    instructions: str
-    path: Path
-
-    def playbook(self) -> Playbook:
-        return Playbook(
-            name=self.name,
-            keywords=self.keywords,
-            priority=self.priority,
-            required_tools=self.required_tools,
-            instructions=self.instructions,
-        )
-
-
-def read_skill_file(path: Path) -> SkillFile:
-    """Parse one SKILL.md; raises FrontmatterError (or OSError) with the reason."""
-    meta, body = parse_frontmatter(path.read_text(encoding="utf-8"))
-    raw_extra = meta.get("metadata")
-    extra: Mapping[str, Any] = raw_extra if isinstance(raw_extra, dict) else {}
-    name = str(meta.get("name") or path.parent.name).strip()
-    description = str(meta.get("description") or "").strip()
-    if not description:
-        raise FrontmatterError("`description` is missing (the agentskills.io format requires it)")
-    return SkillFile(
-        name=name,
-        description=description,
-        keywords=_strings(extra.get("keywords")),
-        priority=_int(extra.get("priority"), 10),
-        required_tools=_strings(extra.get("required_tools")),
-        instructions=body,
-        path=path,
-    )
-
-
-def load_skill_files(skills_dir: Path) -> list[SkillFile]:
-    """Every readable SKILL.md under `skills_dir/*/`; broken ones are logged and skipped."""
-    found = []
-    for path in sorted(skills_dir.glob("*/SKILL.md")):
-        try:
-            found.append(read_skill_file(path))
-        except (OSError, UnicodeDecodeError, FrontmatterError) as exc:
-            log.warning("skill file skipped", extra={"path": str(path), "reason": str(exc)})
-    return found
 
 
 def playbooks_from_memorizer(skills: Iterable[Mapping[str, Any]]) -> list[Playbook]:
@@ -447,7 +273,7 @@ class ContextSource:
             skills = data.get("skills") if isinstance(data, dict) else None
             stored = playbooks_from_memorizer(s for s in skills or [] if isinstance(s, dict))
         files = await asyncio.to_thread(load_skill_files, self.skills_dir)
-        from_files = [f.playbook() for f in files if f.keywords]
+        from_files = [skill_file_playbook(f) for f in files if f.keywords]
         summaries = tuple(SkillSummary(f.name, f.description) for f in files if not f.keywords)
         # A file overrides a stored playbook of the same name: the file is what the user edits.
         names = {p.name for p in from_files}

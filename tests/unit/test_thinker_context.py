@@ -9,18 +9,16 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from shared.agents import AgentDefinition
+from shared.skill_files import FrontmatterError, load_skill_files, parse_frontmatter, read_skill_file
 from thinker.context import (
-    FrontmatterError,
     PromptLayers,
     SkillSummary,
     ensure_persona,
-    load_skill_files,
-    parse_frontmatter,
     persona_path,
     persona_text,
     playbooks_from_memorizer,
-    read_skill_file,
     render_system_prompt,
+    skill_file_playbook,
 )
 from thinker.prompts import prompt
 from thinker.selection import Playbook
@@ -174,7 +172,7 @@ def test_skill_files_become_playbooks_or_summaries(tmp_path: Path) -> None:
     (tmp_path / "broken" / "SKILL.md").write_text("---\nname: broken\n---\nno description")
     files = load_skill_files(tmp_path)
     assert [f.name for f in files] == ["code-review", "weather"]  # the name defaults to the folder
-    review = files[0].playbook()
+    review = skill_file_playbook(files[0])
     assert review.keywords == ("review", "code review", "audit") and review.priority == 5
     assert review.required_tools == ("filer_read_file", "codexec_execute_code")
     assert review.instructions.startswith("## Instructions")
