@@ -4,6 +4,7 @@ annabelle up                                   start the hub in the foreground
 annabelle status                               MCP servers, tools, Guardian
 annabelle tools list [--mcp filer]             routed tools
 annabelle tools call NAME --args '{"path": "notes.md"}'
+annabelle chat [--chat-id cli] [--reset]       chat in the terminal (slash commands work); `echo hi | annabelle chat`
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ def _fail(message: str, code: int = 1) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _request(method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+def _connection() -> tuple[ClientSettings, str]:
+    """The client settings and the master token, or an exit with a sentence saying what is missing."""
     try:
         settings = load_settings(ClientSettings)
     except ConfigError as exc:
@@ -62,6 +64,11 @@ def _request(method: str, path: str, body: dict[str, Any] | None = None) -> Any:
             f"No token: set ANNABELLE_TOKEN or start the hub once to create "
             f"{settings.annabelle_home / 'annabelle.token'}."
         )
+    return settings, token
+
+
+def _request(method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    settings, token = _connection()
     url = settings.hub_url + path
     try:
         response = httpx.request(method, url, json=body, headers={TOKEN_HEADER: token}, timeout=130.0)
@@ -194,6 +201,31 @@ def tools_call(
     _print_json(envelope)
     if not envelope.get("success"):
         raise typer.Exit(1)
+
+
+@app.command()
+def chat(
+    chat_id: Annotated[str, typer.Option("--chat-id", help="Conversation id (its own history and session).")] = "cli",
+    reset: Annotated[bool, typer.Option("--reset", help="Clear this chat's session first (/clear).")] = False,
+) -> None:
+    """Chat with Annabelle in the terminal through the running hub; slash commands work, Ctrl-D or /exit quits.
+
+    Piped input is sent line by line (`echo hi | annabelle chat`); the exit code is 1 if an answer failed.
+    """
+    from orchestrator.chat_cli import ChatClient, ChatError, run_chat
+
+    settings, token = _connection()
+    client = ChatClient(settings.hub_url, token, chat_id)
+    interactive = sys.stdin.isatty()
+    try:
+        code = run_chat(client, reset=reset, interactive=interactive, lines=None if interactive else sys.stdin)
+    except ChatError as exc:
+        raise _fail(str(exc)) from None
+    except KeyboardInterrupt:
+        code = 130
+    finally:
+        client.close()
+    raise typer.Exit(code)
 
 
 @setup_app.command("gmail")
