@@ -716,10 +716,11 @@ class AgentManager:
 
     async def _stop_subagents(self, parent_id: str, reason: str) -> None:
         for sub in self.subagents_of(parent_id):
+            # Said before the kill: the task waiting on this subagent wakes up as it dies and reads why.
+            sub.state, sub.last_error = "stopped", f"was stopped because {reason}"
             process = sub.process
             if process is not None and self._detach(sub, process):
                 await self._terminate(process)
-            sub.state, sub.last_error = "stopped", f"was stopped because {reason}"
             log.info("subagent stopped", extra={"agent": sub.definition.agentId, "reason": reason})
 
     async def _discard_subagent(self, runtime: AgentRuntime) -> None:

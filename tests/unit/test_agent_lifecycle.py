@@ -1,6 +1,7 @@
-"""The agent manager's lifecycle with a stand-in Thinker (a tiny HTTP server run as `python -c`): lazy start, idle
+"""The agent manager's lifecycle with a stand-in Thinker (a tiny HTTP server): lazy start, idle
 kill on an injected clock, lazy respawn, crash → restart with backoff, hung Thinkers killed, external agents,
-cost-pause short-circuit and its one announcement. Real processes, but each starts in a fraction of a second."""
+cost-pause short-circuit and its one announcement. Real processes (tests/fakes/stub_thinker.py), each ready in a
+fraction of a second."""
 
 from __future__ import annotations
 
@@ -20,59 +21,7 @@ from orchestrator.agents import AgentError, AgentManager, free_port, pause_annou
 from orchestrator.backoff import RestartPolicy
 from shared.agents import AgentsConfig
 
-STUB_THINKER = r"""
-import json, os, sys, threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-port, mode = int(sys.argv[1]), os.environ.get("STUB_MODE", "ok")
-if mode == "exit":
-    sys.exit(2)
-
-
-class Handler(BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def reply(self, body, code=200):
-        data = json.dumps(body).encode()
-        self.send_response(code)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_GET(self):
-        if self.path == "/health":
-            if os.path.exists(os.environ.get("STUB_HANG_FILE", "/nonexistent")):
-                return self.reply({"status": "sick"}, 503)
-            return self.reply({"status": "ok", "pid": os.getpid()})
-        if self.path == "/cost-status":
-            return self.reply({"paused": True, "pauseReason": "Hourly cap reached", "currentHourTokens": 260000,
-                               "hardCapTokensPerHour": 250000, "shortWindowTokensPerMinute": 9000,
-                               "baselineTokensPerMinute": 1200, "shortWindowMinutes": 2})
-        self.reply({"error": "no"}, 404)
-
-    def do_POST(self):
-        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))) or b"{}")
-        if self.path == "/process-message":
-            if body["text"] == "crash":
-                os._exit(3)
-            if body["text"] == "expensive":
-                return self.reply({"success": True, "response": "costly", "paused": True, "error": "cap reached"})
-            return self.reply({"success": True, "response": "echo " + body["text"], "pid": os.getpid()})
-        if self.path == "/cost-resume":
-            return self.reply({"success": True, "message": "Resumed."})
-        self.reply({"error": "no"}, 404)
-
-
-server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-threading.Thread(target=server.serve_forever, daemon=True).start()
-if os.environ.get("ANNABELLE_PARENT_WATCH") == "stdin":
-    while os.read(0, 4096):
-        pass
-    os._exit(0)
-threading.Event().wait()
-"""
+STUB_THINKER = Path(__file__).resolve().parent.parent / "fakes" / "stub_thinker.py"
 
 
 class FakeClock:
@@ -93,7 +42,7 @@ class RecordingNotifier:
 
 
 def stub_command(agent: Any, port: int) -> list[str]:
-    return [sys.executable, "-c", STUB_THINKER, str(port)]
+    return [sys.executable, str(STUB_THINKER), str(port)]
 
 
 def config(**agent: Any) -> AgentsConfig:
