@@ -5,6 +5,7 @@ annabelle status                               MCP servers, tools, Guardian
 annabelle tools list [--mcp filer]             routed tools
 annabelle tools call NAME --args '{"path": "notes.md"}'
 annabelle chat [--chat-id cli] [--reset]       chat in the terminal (slash commands work); `echo hi | annabelle chat`
+annabelle mcp                                  the hub as a stdio MCP server (Claude Desktop, IDEs)
 """
 
 from __future__ import annotations
@@ -237,6 +238,25 @@ def setup_gmail() -> None:
     """
     # A separate process: the hub's code never imports an MCP package, it only runs them.
     raise typer.Exit(subprocess.call([sys.executable, "-m", "gmail_mcp.setup"]))
+
+
+@app.command("mcp")
+def mcp_server() -> None:
+    """Serve the hub's tools and a `chat` tool over stdio to an MCP client (Claude Desktop, an IDE).
+
+    Needs the hub running (`annabelle up`); reads ORCHESTRATOR_URL and the token like the other commands.
+    """
+    from orchestrator.hub import annabelle_version
+    from orchestrator.mcp_bridge import run_bridge
+
+    try:
+        settings = load_settings(ClientSettings)
+    except ConfigError as exc:
+        raise _fail(str(exc), 2) from None
+    # stdout is the MCP stream from here on: logs go to $ANNABELLE_HOME/logs/mcp-bridge.log and stderr only.
+    configure_logging("mcp-bridge", settings.logs_dir, settings.log_level)
+    secret = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
+    run_bridge(settings.hub_url, lambda: read_token(settings.annabelle_home, secret), annabelle_version())
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ runs; broken entries are reported and skipped; the start-up diff and every chang
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.hub_process import REPO_ROOT, RunningHub, start_hub
+from tests.hub_process import REPO_ROOT, RunningHub, free_port, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -98,8 +99,8 @@ def test_an_external_server_is_added_edited_and_removed_while_the_hub_runs(tmp_p
 
         wait_for(lambda: len(notifications(hub)) >= 3, hub)
         added, edited, removed = notifications(hub)[:3]
-        assert added == "MCP servers changed: added ext (1 tools)."
-        assert edited == "MCP servers changed: reconfigured ext (2 tools)."
+        assert added == "MCP servers changed: added ext (2 tools)."
+        assert edited == "MCP servers changed: reconfigured ext (3 tools)."
         assert removed == "MCP servers changed: removed ext."
 
 
@@ -148,5 +149,34 @@ def test_a_start_with_other_servers_than_last_time_is_announced(tmp_path: Path) 
     write_config(config, {"second": suite_server()})
     with start(tmp_path, config) as hub:
         assert notifications(hub) == [
-            "MCP servers changed since the last start: added second (1 tools); removed first."
+            "MCP servers changed since the last start: added second (2 tools); removed first."
         ]
+
+
+def test_a_streamable_http_server_is_reached_with_its_headers_substituted(tmp_path: Path) -> None:
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tests.mcps.external_mcp", "--http", str(port)],
+        cwd=REPO_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        config = tmp_path / "external-mcps.json"
+        entry = {
+            "url": f"http://127.0.0.1:{port}/mcp",
+            "headers": {"Authorization": "Bearer ${EXTERNAL_TEST_TOKEN}"},
+            "guardianScan": {"input": False, "output": False},
+        }
+        write_config(config, {})
+        with start(tmp_path, config, EXTERNAL_TEST_TOKEN="s3cret") as hub:
+            # Added after start-up, so the server has surely had time to listen.
+            write_config(config, {"remote": entry})
+            wait_for(lambda: "remote_greet" in tool_names(hub), hub)
+            assert hub.call("remote_greet", {"name": "Ed"})["data"] == {"result": "Hello, Ed!"}
+            assert hub.call("remote_authorization")["data"] == {"result": "Bearer s3cret"}
+            remote = hub.status()["mcps"]["remote"]
+            assert remote["external"] is True and remote["available"] and remote["pid"] is None
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
