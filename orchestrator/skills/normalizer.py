@@ -82,7 +82,9 @@ _UPDATE_FIELDS = _STORE_FIELDS | {
     "last_error",
 }
 _TRIGGER_KEYS = ("schedule", "interval_minutes", "timezone", "at", "in_minutes", "in_hours")
-_KNOWN_TRIGGER_KEYS = frozenset({"schedule", "interval_minutes", "timezone", "at", "keywords", "priority", "source"})
+_KNOWN_TRIGGER_KEYS = frozenset(
+    {"schedule", "interval_minutes", "timezone", "at", "keywords", "priority", "source", "seed_version"}
+)
 _ALIASES = {
     "cronExpression": "schedule",
     "cron_expression": "schedule",
@@ -217,6 +219,19 @@ def _tool_list(field: str, value: Any) -> list[str]:
     return names
 
 
+def _keywords(value: Any) -> list[str]:
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, list | tuple):
+        raise SkillInputError('trigger_config.keywords must be a list of words or phrases, e.g. ["inbox", "mail"].')
+    words: list[str] = []
+    for item in value:
+        word = " ".join(str(item).split()) if item is not None else ""
+        if word and word not in words:
+            words.append(word)
+    return words
+
+
 def _compat(names: list[str], warnings: list[str]) -> list[str]:
     out: list[str] = []
     for name in names:
@@ -312,7 +327,7 @@ def _trigger_config(
         if key in config:
             config[key] = _integer(f"trigger_config.{key}", config[key])
     if "keywords" in config:
-        config["keywords"] = _tool_list("trigger_config.keywords", config["keywords"])
+        config["keywords"] = _keywords(config["keywords"])
     unknown = sorted(set(config) - _KNOWN_TRIGGER_KEYS)
     if unknown:
         warnings.append(f"trigger_config keys {', '.join(unknown)} mean nothing to the scheduler and were kept as is.")
