@@ -258,7 +258,13 @@ def _rename(mapping: dict[str, Any], where: str, warnings: list[str]) -> None:
 
 
 def _trigger_config(
-    args: dict[str, Any], *, creating: bool, now: datetime, default_tz: str, warnings: list[str]
+    args: dict[str, Any],
+    *,
+    creating: bool,
+    now: datetime,
+    default_tz: str,
+    current: Mapping[str, Any] | None,
+    warnings: list[str],
 ) -> dict[str, Any] | None:
     raw = args.pop("trigger_config", None)
     if isinstance(raw, str):
@@ -279,6 +285,14 @@ def _trigger_config(
         warnings.append(f"Moved {', '.join(moved)} into trigger_config.")
     if raw is None and not moved:
         return None
+    if current:
+        # The Memorizer replaces trigger_config whole: keep what this update does not mention.
+        merged = dict(current)
+        if any(key in config for key in ("schedule", "interval_minutes", "at", "in_minutes", "in_hours")):
+            for key in ("schedule", "interval_minutes", "at"):
+                merged.pop(key, None)
+        merged.update(config)
+        config = merged
 
     zone_name = config.get("timezone")
     if zone_name is not None:
@@ -435,6 +449,7 @@ def normalize_skill_input(
     default_tz: str,
     known_tools: Collection[str] | None = None,
     on_missing_tools: Literal["reject", "disable"] = "reject",
+    current_trigger_config: Mapping[str, Any] | None = None,
 ) -> NormalizedSkill:
     """Fixed, checked arguments for `tool` (memory_store_skill or memory_update_skill), or SkillInputError.
 
@@ -442,6 +457,8 @@ def normalize_skill_input(
     ANNABELLE_TIMEZONE, the zone of a schedule or `at` that names none. With `known_tools` (the hub's routable
     tools), unknown required/plan tools are refused (`on_missing_tools="reject"`, for skills a model creates through
     the hub) or make the skill disabled with a warning (`"disable"`, for seeded and file skills).
+    `current_trigger_config` (the stored skill's, for an update) is merged under the given one, because the
+    Memorizer replaces trigger_config whole: "change the zone" must not drop the schedule.
     """
     if tool not in SKILL_TOOLS:
         raise ValueError(f"normalize_skill_input handles {sorted(SKILL_TOOLS)}, not {tool!r}")
@@ -451,7 +468,9 @@ def normalize_skill_input(
     warnings: list[str] = []
     out: dict[str, Any] = {key: value for key, value in dict(args).items() if value is not None}
 
-    config = _trigger_config(out, creating=creating, now=now, default_tz=default_tz, warnings=warnings)
+    config = _trigger_config(
+        out, creating=creating, now=now, default_tz=default_tz, current=current_trigger_config, warnings=warnings
+    )
     if config is not None:
         out["trigger_config"] = config
     _trigger_type(out, config, creating, warnings)

@@ -360,6 +360,33 @@ def test_an_update_to_a_past_at_is_a_warning_not_an_error():
     assert any("in the past" in w for w in result.warnings)
 
 
+def test_an_update_keeps_the_stored_schedule_when_only_the_zone_changes():
+    result = normalize_skill_input(
+        UPDATE,
+        {"skill_id": 7, "timezone": "Asia/Tokyo"},
+        now=NOW,
+        default_tz=TZ,
+        current_trigger_config={"schedule": "0 9 * * *", "source": "file:x"},
+    )
+    assert result.args["trigger_config"] == {"schedule": "0 9 * * *", "source": "file:x", "timezone": "Asia/Tokyo"}
+
+
+def test_an_update_with_a_new_kind_of_schedule_replaces_the_stored_one():
+    result = normalize_skill_input(
+        UPDATE,
+        {"skill_id": 7, "in_minutes": 10},
+        now=NOW,
+        default_tz=TZ,
+        current_trigger_config={"schedule": "0 9 * * *", "timezone": "UTC"},
+    )
+    assert result.args["trigger_config"] == {"timezone": "UTC", "at": "2026-02-14T14:10:00+00:00"}
+
+
+def test_keywords_keep_their_apostrophes_and_spacing_is_collapsed():
+    result = store(trigger_type="event", trigger_config={"keywords": ["'s email", "check   my  email", "'s email"]})
+    assert result.args["trigger_config"]["keywords"] == ["'s email", "check my email"]
+
+
 def test_an_update_converts_in_minutes_from_now():
     assert update(in_minutes=30).args["trigger_config"] == {"at": "2026-02-14T15:30:00+01:00"}
 
