@@ -238,7 +238,8 @@ class ExternalMcps:
         if mcp is None:
             return name
         if mcp.available:
-            return f"{name} ({len(self.hub.router.routes_of(name))} tools)"
+            count = len(self.hub.router.routes_of(name))
+            return f"{name} ({count} tool{'' if count == 1 else 's'})"
         return f"{name} (not running: {mcp.last_error or mcp.state.value})"
 
     async def start(self) -> None:
