@@ -9,6 +9,7 @@ Tool outcomes are always HTTP 200 with the bare envelope; 4xx is only for faults
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -20,7 +21,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.agents import AgentError, AgentManager, child_environment
-from orchestrator.commands.registry import CommandContext, is_command, run_command
+from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
+from orchestrator.channels.telegram import TelegramChannel
 from orchestrator.errors import StartupError
 from orchestrator.halt import HaltState
 from orchestrator.hub import Hub
@@ -117,6 +119,26 @@ class _TooLarge(Exception):
     pass
 
 
+def message_answer(outcome: Outcome) -> dict[str, Any]:
+    """`POST /message`'s JSON for one dispatched message."""
+    if outcome.kind == "command":
+        return {"success": True, "reply": outcome.reply, "command": True}
+    if outcome.kind != "answer":
+        flag = {"halted": "halted", "paused": "paused", "blocked": "blocked"}.get(outcome.kind)
+        return {"success": False, "error": outcome.reply, **({flag: True} if flag else {})}
+    answer: dict[str, Any] = {
+        "success": True,
+        "reply": outcome.reply,
+        "agentId": outcome.agent_id,
+        "toolsUsed": outcome.tools_used,
+    }
+    if outcome.notice:
+        answer.update(paused=True, notice=outcome.notice)
+    if outcome.tainted:
+        answer["tainted"] = True
+    return answer
+
+
 def create_app(settings: OrchestratorSettings) -> FastAPI:
     """Build the hub's app; raises `AgentsConfigError` when agents.json is invalid."""
     token = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
@@ -136,6 +158,14 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     hub.agents = agents
 
     halt = HaltState(settings.annabelle_home / "data" / "halt.json")
+    dispatcher = Dispatcher(hub, agents, halt, settings)
+    telegram = TelegramChannel(
+        hub,
+        dispatcher,
+        halt,
+        poll_interval=settings.channel_poll_interval_ms / 1000,
+        stale_after=timedelta(minutes=settings.channel_stale_minutes),
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -147,7 +177,10 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
                 await hub.stop()
                 raise
             agents.attach(tasks)
+            if "telegram" in hub.mcps:
+                tasks.start_soon(telegram.run)
             yield
+            telegram.stop()
             await agents.stop()
             await hub.stop()
 
@@ -180,6 +213,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     app.state.hub = hub
     app.state.agents = agents
     app.state.halt = halt
+    app.state.dispatcher = dispatcher
+    app.state.telegram = telegram
     app.add_middleware(BodySizeLimit, limit=settings.orchestrator_max_body_bytes)
 
     install_error_handlers(app, not_found="No such endpoint; GET /docs lists them.")
@@ -222,47 +257,12 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
 
     @api.post("/message", tags=["agents"], openapi_extra=json_body_schema(MessageRequest))
     async def message(request: Request) -> JSONResponse:
-        """Chat with the agent bound to the `http` channel: `{success, reply}`, or `{success: false, paused: true}`."""
+        """Chat with the agent bound to the `http` channel: `{success, reply}`; slash commands work here too.
+
+        Failures say why: `{success: false, error}` plus `paused`, `halted` or `blocked` (Guardian) when that is it."""
         body = await parse_json_body(request, MessageRequest)
-        if is_command(body.message):
-            # Slash commands answer from the hub itself: no agent, no LLM, and they work while halted.
-            context = CommandContext(hub, agents, halt, settings, "http", body.chatId)
-            reply = await run_command(body.message, context)
-            return JSONResponse({"success": True, "reply": reply.text if reply else "", "command": True})
-        if halt.halted("thinker"):
-            return JSONResponse({"success": False, "halted": True, "error": halt.notice("thinker")})
-        try:
-            agent_id = agents.resolve("http", body.chatId)
-            answer = await agents.process_message(agent_id, text=body.message, chat_id=body.chatId, channel="http")
-        except (AgentError, LookupError) as exc:
-            return JSONResponse({"success": False, "error": str(exc)})
-        if answer.get("paused"):
-            notice = answer.get("error") or f"The agent {agent_id!r} is paused by its cost controls."
-            if "resume" not in notice:
-                notice = f"{notice} POST /agents/{agent_id}/resume to resume."
-            if answer.get("success") and answer.get("response"):
-                # The turn that tripped the cap was already paid for: deliver it, with the pause notice beside it.
-                return JSONResponse(
-                    {
-                        "success": True,
-                        "reply": answer["response"],
-                        "agentId": agent_id,
-                        "paused": True,
-                        "notice": notice,
-                        "toolsUsed": answer.get("toolsUsed", []),
-                    }
-                )
-            return JSONResponse({"success": False, "paused": True, "error": notice})
-        if not answer.get("success"):
-            return JSONResponse({"success": False, "error": answer.get("error") or "The agent could not answer."})
-        return JSONResponse(
-            {
-                "success": True,
-                "reply": answer.get("response", ""),
-                "agentId": agent_id,
-                "toolsUsed": answer.get("toolsUsed", []),
-            }
-        )
+        outcome = await dispatcher.dispatch(InboundMessage("http", body.chatId, body.message, owner=True))
+        return JSONResponse(message_answer(outcome))
 
     @api.post("/kill", tags=["halt"], openapi_extra=json_body_schema(HaltRequest))
     async def kill(request: Request) -> JSONResponse:

@@ -1,0 +1,106 @@
+"""One incoming chat message, from any channel, to its answer: slash command, halt, Guardian, then the agent.
+
+Every channel (the Telegram poller, `POST /message`, `annabelle chat` through it) goes through `Dispatcher`,
+so the rules are the same everywhere: slash commands answer without an LLM; a halted Thinker answers with the
+halt notice; the message is scanned by Guardian (see `inbound.py` for what a verdict means); the agent bound
+to the channel and chat answers.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from orchestrator.agents import AgentError
+from orchestrator.channels.inbound import blocked_reply, judge_inbound
+from orchestrator.commands.registry import CommandContext, is_command, run_command
+
+if TYPE_CHECKING:
+    from orchestrator.agents import AgentManager
+    from orchestrator.halt import HaltState
+    from orchestrator.hub import Hub
+    from orchestrator.settings import OrchestratorSettings
+
+log = logging.getLogger(__name__)
+
+Kind = Literal["command", "answer", "blocked", "halted", "paused", "failed"]
+
+
+@dataclass(frozen=True)
+class InboundMessage:
+    channel: str
+    chat_id: str
+    text: str
+    owner: bool
+    message_id: str = ""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    kind: Kind
+    reply: str
+    agent_id: str | None = None
+    tools_used: list[str] = field(default_factory=list)
+    notice: str | None = None
+    tainted: bool = False
+
+    @property
+    def success(self) -> bool:
+        return self.kind in ("command", "answer")
+
+
+class Dispatcher:
+    def __init__(self, hub: Hub, agents: AgentManager, halt: HaltState, settings: OrchestratorSettings) -> None:
+        self.hub = hub
+        self.agents = agents
+        self.halt = halt
+        self.settings = settings
+
+    def command_context(self, channel: str, chat_id: str) -> CommandContext:
+        return CommandContext(self.hub, self.agents, self.halt, self.settings, channel, chat_id)
+
+    async def dispatch(self, message: InboundMessage) -> Outcome:
+        if is_command(message.text):
+            reply = await run_command(message.text, self.command_context(message.channel, message.chat_id))
+            return Outcome("command", reply.text if reply is not None else "")
+        if self.halt.halted("thinker"):
+            return Outcome("halted", self.halt.notice("thinker"))
+        decision = await self.hub.gate.scan(message.text, source=f"{message.channel}:inbound")
+        verdict = judge_inbound(decision, owner=message.owner, owner_block_risk=self.settings.guardian_owner_block_risk)
+        where = {"channel": message.channel, "chat": message.chat_id, "risk": round(verdict.risk, 3)}
+        if verdict.action == "block":
+            log.warning("inbound message blocked by guardian", extra={**where, "reason": verdict.reason})
+            return Outcome("blocked", blocked_reply(verdict))
+        tainted = verdict.action == "tainted"
+        if tainted:
+            log.warning("inbound message passed tainted", extra={**where, "reason": verdict.reason})
+        try:
+            agent_id = self.agents.resolve(message.channel, message.chat_id)
+            answer = await self.agents.process_message(
+                agent_id,
+                text=message.text,
+                chat_id=message.chat_id,
+                channel=message.channel,
+                tainted=tainted,
+                message_id=message.message_id,
+            )
+        except (AgentError, LookupError) as exc:
+            return Outcome("failed", f"Sorry, I could not answer: {exc}", tainted=tainted)
+        return _outcome(agent_id, answer, tainted)
+
+
+def _outcome(agent_id: str, answer: dict[str, Any], tainted: bool) -> Outcome:
+    tools = [str(name) for name in answer.get("toolsUsed") or []]
+    if answer.get("paused"):
+        notice = answer.get("error") or f"The agent {agent_id!r} is paused by its cost controls."
+        if "resume" not in notice:
+            notice = f"{notice} Send /resume thinker or POST /agents/{agent_id}/resume to resume."
+        if answer.get("success") and answer.get("response"):
+            # The turn that tripped the cap was already paid for: deliver it, with the pause notice beside it.
+            return Outcome("answer", str(answer["response"]), agent_id, tools, notice, tainted)
+        return Outcome("paused", notice, agent_id, notice=notice, tainted=tainted)
+    if not answer.get("success"):
+        error = answer.get("error") or "the agent could not answer"
+        return Outcome("failed", f"Sorry, I could not answer: {error}", agent_id, tools, tainted=tainted)
+    return Outcome("answer", str(answer.get("response") or ""), agent_id, tools, tainted=tainted)
