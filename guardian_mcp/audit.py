@@ -36,6 +36,7 @@ class AuditEntry(BaseModel):
     content_length: int
     safe: bool
     confidence: float
+    risk: float | None = None
     threats: list[AuditThreat]
     scanner: str
     latency_ms: float

@@ -1,9 +1,11 @@
 """Scanners: one async method, `scan(text, source=, context=) -> Verdict`, and a table to pick one by name.
 
-- `RuleScanner`: the compiled rules (`rules.py`); microseconds, offline, the default.
+- `RuleScanner`: the compiled rules (`rules.py`); microseconds, offline.
+- `ClassifierScanner`: the embedding classifier (`classifier.py`) over overlapping windows; offline.
 - `JudgeScanner`: an LLM guard model through a `CompletionFn` seam (`judge.py`).
-- `LayeredScanner`: rules first; only text the rules clear goes on to the judge, which saves tokens and
-  keeps the judge from overruling a certain catch.
+- `LayeredScanner` (the default): rules first, a certain catch ends the scan; then the classifier, which blocks
+  at its calibrated threshold; the judge, when one is configured, decides only the uncertain band below that
+  threshold (without a classifier, everything the rules clear), which keeps its token cost low.
 - `MisconfiguredScanner`: what a broken configuration yields. Every scan is a `scan_error` naming the fix, so
   a Guardian that cannot do its job blocks instead of waving content through.
 
@@ -20,9 +22,10 @@ import anyio.to_thread
 
 from guardian_mcp import judge as judge_module
 from guardian_mcp import rules
+from guardian_mcp.classifier import Assessment, Classifier, ClassifierError, load_classifier
 from guardian_mcp.judge import CompletionFn, JudgeConfig, describe_error, parse_judge_output
 from guardian_mcp.settings import GuardianSettings
-from guardian_mcp.verdict import Verdict, scan_error
+from guardian_mcp.verdict import Threat, ThreatType, Verdict, clip, safe_verdict, scan_error
 from shared.litellm_loader import model_api_base
 
 log = logging.getLogger(__name__)
@@ -82,18 +85,91 @@ class JudgeScanner:
         return Verdict(safe=True, confidence=confidence, explanation=explanation, scanner=self.name)
 
 
+class ClassifierScanner:
+    name = "classifier"
+
+    def __init__(self, classifier: Classifier) -> None:
+        self.classifier = classifier
+
+    @property
+    def threshold(self) -> float:
+        return self.classifier.threshold
+
+    @property
+    def band_low(self) -> float:
+        return self.classifier.band_low
+
+    async def assess(self, text: str) -> Assessment:
+        # Embedding is CPU work (about 25 ms per 1,000 characters): off the event loop, always.
+        return await anyio.to_thread.run_sync(self.classifier.assess, text)
+
+    def verdict(self, assessment: Assessment, text_length: int) -> Verdict:
+        risk = round(assessment.risk, 4)
+        partial = ""
+        if assessment.covered < text_length:
+            partial = f" (classifier read the first {assessment.covered} of {text_length} characters)"
+        if risk >= self.threshold:
+            reason = f"classifier: {assessment.type.value} (risk {risk:.2f} >= {self.threshold:.2f})"
+            return Verdict(
+                safe=False,
+                confidence=risk,
+                threats=(Threat(assessment.type, clip(assessment.snippet), reason),),
+                explanation=reason + partial,
+                scanner=self.name,
+                risk=risk,
+            )
+        return safe_verdict(
+            self.name, confidence=round(1.0 - risk, 4), explanation=f"classifier: risk {risk:.2f}{partial}", risk=risk
+        )
+
+    async def scan(self, text: str, *, source: str = "", context: str = "") -> Verdict:
+        return self.verdict(await self.assess(text), len(text))
+
+
 class LayeredScanner:
     name = "layered"
 
-    def __init__(self, first: Scanner, second: Scanner) -> None:
+    def __init__(
+        self, first: Scanner, classifier: ClassifierScanner | None = None, judge: Scanner | None = None
+    ) -> None:
         self.first = first
-        self.second = second
+        self.classifier = classifier
+        self.judge = judge
 
     async def scan(self, text: str, *, source: str = "", context: str = "") -> Verdict:
         verdict = await self.first.scan(text, source=source, context=context)
         if not verdict.safe:
             return verdict
-        return await self.second.scan(text, source=source, context=context)
+        if self.classifier is None:
+            if self.judge is None:
+                return verdict
+            return await self.judge.scan(text, source=source, context=context)
+        rule_risk = verdict.attack_risk
+        assessment = await self.classifier.assess(text)
+        judged = self.classifier.verdict(assessment, len(text))
+        risk = max(rule_risk, assessment.risk)
+        if not judged.safe or self.judge is None or assessment.risk < self.classifier.band_low:
+            return _with_risk(judged, risk)
+        # The uncertain band: the judge decides.
+        second = await self.judge.scan(text, source=source, context=context)
+        if second.safe:
+            return _with_risk(second, risk)
+        if any(threat.type is ThreatType.SCAN_ERROR for threat in second.threats):
+            # The judge is an optional refinement here: below the classifier's own threshold, a judge that
+            # cannot answer leaves the classifier's decision standing (logged by the judge scanner).
+            return _with_risk(judged, risk, note=" (the judge could not be asked)")
+        return _with_risk(second, max(risk, second.confidence))
+
+
+def _with_risk(verdict: Verdict, risk: float, note: str = "") -> Verdict:
+    return Verdict(
+        safe=verdict.safe,
+        confidence=verdict.confidence,
+        threats=verdict.threats,
+        explanation=verdict.explanation + note,
+        scanner=verdict.scanner,
+        risk=round(risk, 4),
+    )
 
 
 class MisconfiguredScanner:
@@ -127,13 +203,47 @@ def judge_config(settings: GuardianSettings) -> JudgeConfig | None:
 def _missing_judge(settings: GuardianSettings) -> Scanner:
     return MisconfiguredScanner(
         f"GUARDIAN_SCANNER={settings.guardian_scanner} needs a judge model, but GUARDIAN_JUDGE_MODEL is not set: "
-        "set it (e.g. ollama_chat/granite3-guardian) or use GUARDIAN_SCANNER=rules. Nothing is cleared until then.",
+        "set it (e.g. ollama_chat/granite3-guardian) or use GUARDIAN_SCANNER=layered. Nothing is cleared until then.",
         name=settings.guardian_scanner,
     )
 
 
 def _rules(settings: GuardianSettings) -> Scanner:
     return RuleScanner(settings.guardian_rule_threshold)
+
+
+def classifier_scanner(settings: GuardianSettings) -> ClassifierScanner | None:
+    """The classifier the settings ask for, or None when it is off or cannot be used (logged as an error)."""
+    if settings.guardian_classifier == "off":
+        return None
+    try:
+        classifier = load_classifier(
+            settings.guardian_classifier_weights,
+            threshold=settings.guardian_classifier_threshold,
+            max_windows=settings.guardian_classifier_max_windows,
+        )
+    except ClassifierError as exc:
+        log.error("guardian classifier disabled: %s", exc, extra={"error": str(exc)})
+        return None
+    return ClassifierScanner(classifier)
+
+
+def _classifier(settings: GuardianSettings) -> Scanner:
+    if settings.guardian_classifier == "off":
+        return MisconfiguredScanner(
+            "GUARDIAN_SCANNER=classifier but GUARDIAN_CLASSIFIER=off: turn one of them around. "
+            "Nothing is cleared until then.",
+            name="classifier",
+        )
+    scanner = classifier_scanner(settings)
+    if scanner is None:
+        return MisconfiguredScanner(
+            "GUARDIAN_SCANNER=classifier but the classifier cannot be loaded (see Guardian's log): retrain it with "
+            "`python -m guardian_mcp.train --corpus PATH` or use GUARDIAN_SCANNER=layered. Nothing is cleared until "
+            "then.",
+            name="classifier",
+        )
+    return scanner
 
 
 def _judge(settings: GuardianSettings) -> Scanner:
@@ -143,15 +253,14 @@ def _judge(settings: GuardianSettings) -> Scanner:
 
 def _layered(settings: GuardianSettings) -> Scanner:
     config = judge_config(settings)
-    if config is None:
-        return _missing_judge(settings)
-    return LayeredScanner(_rules(settings), JudgeScanner(config))
+    return LayeredScanner(_rules(settings), classifier_scanner(settings), JudgeScanner(config) if config else None)
 
 
 SCANNERS: dict[str, Callable[[GuardianSettings], Scanner]] = {
-    "rules": _rules,
-    "judge": _judge,
     "layered": _layered,
+    "rules": _rules,
+    "classifier": _classifier,
+    "judge": _judge,
 }
 
 
@@ -160,6 +269,4 @@ def build_scanner(settings: GuardianSettings) -> Scanner:
 
 
 def uses_judge(scanner: Scanner) -> bool:
-    return isinstance(scanner, JudgeScanner) or (
-        isinstance(scanner, LayeredScanner) and any(uses_judge(s) for s in (scanner.first, scanner.second))
-    )
+    return isinstance(scanner, JudgeScanner) or (isinstance(scanner, LayeredScanner) and scanner.judge is not None)

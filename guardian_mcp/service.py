@@ -32,6 +32,8 @@ class ThreatReport(BaseModel):
 class ScanReport(BaseModel):
     safe: bool
     confidence: float
+    risk: float
+    """The attack score in [0, 1], the highest over the texts, safe or not (1.0 when a text could not be scanned)."""
     threats: list[ThreatReport]
     explanation: str
     scan_id: str
@@ -42,10 +44,15 @@ class ScanLog(BaseModel):
     count: int
 
 
-def summarise(paths: list[str], verdicts: list[Verdict]) -> tuple[bool, float, list[ThreatReport], str]:
-    """Fold per-text verdicts into the report fields: safe only if every text is; the lowest confidence."""
+def summarise(paths: list[str], verdicts: list[Verdict]) -> tuple[bool, float, float, list[ThreatReport], str]:
+    """Fold per-text verdicts into the report fields: safe only if every text is; the confidence of the
+    decision (the strongest threat's when unsafe, else the lowest); the highest risk."""
     safe = all(verdict.safe for verdict in verdicts)
-    confidence = min((verdict.confidence for verdict in verdicts), default=1.0)
+    risk = max((verdict.attack_risk for verdict in verdicts), default=0.0)
+    if safe:
+        confidence = min((verdict.confidence for verdict in verdicts), default=1.0)
+    else:
+        confidence = max(verdict.confidence for verdict in verdicts if not verdict.safe)
     threats = [
         ThreatReport(path=path, type=threat.type.value, snippet=threat.snippet)
         for path, verdict in zip(paths, verdicts, strict=True)
@@ -59,7 +66,7 @@ def summarise(paths: list[str], verdicts: list[Verdict]) -> tuple[bool, float, l
             for path, verdict in zip(paths, verdicts, strict=True)
             if not verdict.safe
         )
-    return safe, confidence, threats, explanation
+    return safe, confidence, risk, threats, explanation
 
 
 class GuardianService:
@@ -101,10 +108,11 @@ class GuardianService:
         found = list(extract_texts(content))
         paths = [path for path, _ in found]
         verdicts = await self._scan_all([text for _, text in found], source, context)
-        safe, confidence, threats, explanation = summarise(paths, verdicts)
+        safe, confidence, risk, threats, explanation = summarise(paths, verdicts)
         report = ScanReport(
             safe=safe,
             confidence=round(confidence, 3),
+            risk=round(risk, 3),
             threats=threats,
             explanation=explanation,
             scan_id=uuid.uuid4().hex,
@@ -118,6 +126,7 @@ class GuardianService:
             content_length=len(whole),
             safe=report.safe,
             confidence=report.confidence,
+            risk=report.risk,
             threats=[AuditThreat(path=threat.path, type=threat.type) for threat in threats],
             scanner=self.scanner.name,
             latency_ms=round((self.clock() - started) * 1000, 3),

@@ -10,13 +10,27 @@ from pydantic import Field, SecretStr
 from guardian_mcp.rules import DEFAULT_THRESHOLD
 from shared.settings import CommonSettings
 
-ScannerName = Literal["rules", "judge", "layered"]
+ScannerName = Literal["layered", "rules", "classifier", "judge"]
 JudgeStyleSetting = Literal["auto", "llama_guard", "granite", "json"]
 
 
 class GuardianSettings(CommonSettings):
     guardian_scanner: ScannerName = Field(
-        default="rules", description="`rules` (fast, offline), `judge` (LLM only) or `layered` (rules, then judge)."
+        default="layered",
+        description="`layered` (rules, then the classifier, then the judge for uncertain texts if one is set), "
+        "`rules`, `classifier` or `judge` (one layer alone).",
+    )
+    guardian_classifier: Literal["on", "off"] = Field(
+        default="on", description="`off` drops the embedding classifier from the layered scanner."
+    )
+    guardian_classifier_weights: Path | None = Field(
+        default=None, description="Classifier weights file; default the bundled guardian_mcp/classifier_weights.json."
+    )
+    guardian_classifier_threshold: float | None = Field(
+        default=None, gt=0, lt=1, description="Risk at which the classifier blocks; default the weights file's."
+    )
+    guardian_classifier_max_windows: int = Field(
+        default=64, ge=1, le=10_000, description="Windows (about 800 characters each) scanned per text."
     )
     guardian_rule_threshold: float = Field(
         default=DEFAULT_THRESHOLD, gt=0, le=1, description="Combined rule score at which a text is blocked."

@@ -2,6 +2,12 @@
 
 Invariant: a verdict is safe exactly when it carries no threats. Findings too weak to block are not threats;
 a scanner may mention them in the explanation.
+
+`confidence` is the scanner's confidence in its decision: for an unsafe verdict, how sure it is that the text
+is an attack; for a safe one, how sure it is that the text is not. `risk` is the attack score in [0, 1] whatever
+the decision (so a hub can apply its own, stricter threshold, e.g. to the owner's own chat messages); when a
+scanner does not set it, it is `confidence` for an unsafe verdict and `1 - confidence` for a safe one. A
+`scan_error` has risk 1.0: nothing was cleared.
 """
 
 from __future__ import annotations
@@ -40,14 +46,25 @@ class Verdict:
     threats: tuple[Threat, ...] = field(default=())
     explanation: str = ""
     scanner: str = ""
+    risk: float | None = None
 
     def __post_init__(self) -> None:
         if self.safe == bool(self.threats):
             raise ValueError("a verdict is safe exactly when it has no threats")
 
+    @property
+    def attack_risk(self) -> float:
+        if self.risk is not None:
+            return self.risk
+        if any(threat.type is ThreatType.SCAN_ERROR for threat in self.threats):
+            return 1.0
+        return self.confidence if not self.safe else 1.0 - self.confidence
 
-def safe_verdict(scanner: str, *, confidence: float = 1.0, explanation: str = "no threats detected") -> Verdict:
-    return Verdict(safe=True, confidence=confidence, explanation=explanation, scanner=scanner)
+
+def safe_verdict(
+    scanner: str, *, confidence: float = 1.0, explanation: str = "no threats detected", risk: float | None = None
+) -> Verdict:
+    return Verdict(safe=True, confidence=confidence, explanation=explanation, scanner=scanner, risk=risk)
 
 
 def scan_error(scanner: str, explanation: str) -> Verdict:
