@@ -27,6 +27,8 @@ from orchestrator.errors import StartupError
 from orchestrator.halt import HaltState
 from orchestrator.hub import Hub
 from orchestrator.settings import OrchestratorSettings
+from orchestrator.skills.http import skills_router
+from orchestrator.skills.scheduler import SkillScheduler
 from shared.agents import AgentDefinition, load_agents_config
 from shared.auth import TOKEN_HEADER, load_or_create_token, tokens_equal
 from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
@@ -158,6 +160,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     hub.agents = agents
 
     halt = HaltState(settings.annabelle_home / "data" / "halt.json")
+    skills = SkillScheduler(hub, halt, settings)
+    hub.skills = skills
     dispatcher = Dispatcher(hub, agents, halt, settings)
     telegram = TelegramChannel(
         hub,
@@ -177,9 +181,11 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
                 await hub.stop()
                 raise
             agents.attach(tasks)
+            await skills.start(tasks)
             if "telegram" in hub.mcps:
                 tasks.start_soon(telegram.run)
             yield
+            skills.stop()
             telegram.stop()
             await agents.stop()
             await hub.stop()
@@ -215,6 +221,7 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     app.state.halt = halt
     app.state.dispatcher = dispatcher
     app.state.telegram = telegram
+    app.state.skills = skills
     app.add_middleware(BodySizeLimit, limit=settings.orchestrator_max_body_bytes)
 
     install_error_handlers(app, not_found="No such endpoint; GET /docs lists them.")
@@ -303,4 +310,5 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
 
     app.include_router(api)
     app.include_router(tools_api)
+    app.include_router(skills_router(skills), dependencies=[Depends(require_token)])
     return app

@@ -33,6 +33,7 @@ from orchestrator.notify import Notifier
 from orchestrator.policy import tool_allowed
 from orchestrator.router import ToolRouter, closest_names
 from orchestrator.settings import REPO_ROOT, OrchestratorSettings
+from orchestrator.skills.hook import SKILL_TOOLS, call_skill_tool
 from orchestrator.stdio_transport import ChildCommand
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail, ok
@@ -42,6 +43,7 @@ from shared.settings import ENV_FILE_VARIABLE
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
+    from orchestrator.skills.scheduler import SkillScheduler
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +105,8 @@ class Hub:
         self.notifier = Notifier(self.call, settings.notify_chat_id)
         self.agents: AgentManager | None = None
         """Set by the app once built: native tools such as spawn_subagent reach the agents through it."""
+        self.skills: SkillScheduler | None = None
+        """Set by the app once built: skill writes through the hub refresh its list and use its clock."""
         self._tasks: anyio.abc.TaskGroup | None = None
         self.externals = ExternalMcps(
             self,
@@ -284,6 +288,9 @@ class Hub:
             )
         elif native is not None:
             envelope = await self._call_native(native, arguments, agent)
+        elif name in SKILL_TOOLS and not privileged:
+            # Skill writes are normalised and checked first; the hub's own features (privileged) did that already.
+            envelope = await call_skill_tool(self, name, arguments)
         elif (route := self.router.resolve(name, privileged=privileged)) is not None:
             envelope = await self.endpoints[route.mcp].call(route.tool, arguments, exposed=name)
         else:

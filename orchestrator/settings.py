@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from shared.settings import CommonSettings
 
@@ -61,3 +62,29 @@ class OrchestratorSettings(CommonSettings):
     external_mcps_debounce_seconds: float = Field(
         default=0.5, ge=0, le=30, description="How long external-mcps.json must stay unchanged before it is applied."
     )
+    annabelle_timezone: str | None = Field(
+        default=None,
+        description="IANA zone for skill schedules and one-shot times without a zone; default the system's.",
+    )
+    skill_concurrency: int = Field(default=3, ge=1, le=50, description="Skills that may run at the same time.")
+    skill_refresh_seconds: float = Field(
+        default=30.0, gt=0, le=3600, description="How often the scheduler re-reads the skills from Memorizer."
+    )
+    skill_files_poll_seconds: float = Field(
+        default=3.0, gt=0, le=600, description="How often $ANNABELLE_HOME/skills/*/SKILL.md is checked for changes."
+    )
+
+    @field_validator("annabelle_timezone", mode="after")
+    @classmethod
+    def _known_zone(cls, value: str | None) -> str | None:
+        if value is not None and value.strip():
+            try:
+                ZoneInfo(value.strip())
+            except (ZoneInfoNotFoundError, ValueError):
+                raise ValueError(f"{value!r} is not an IANA time zone name (e.g. Europe/Lisbon)") from None
+            return value.strip()
+        return None
+
+    @property
+    def skills_dir(self) -> Path:
+        return self.annabelle_home / "skills"

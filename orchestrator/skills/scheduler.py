@@ -1,0 +1,471 @@
+"""The skill scheduler: the hub's service that runs scheduled skills (I/O; the decisions are in `runs`/`triggers`).
+
+Started from the app's lifespan when the memory MCP is routable:
+
+1. seeds the shipped playbooks and scheduled skills (`seeds.plan_seed`) and syncs `$ANNABELLE_HOME/skills/*/SKILL.md`
+   (`file_sync.plan_file_sync`), then watches the files' modification times;
+2. ticks once a second, just after the wall-clock second turns, so a skill fires within a second of its time:
+   the skills are listed from Memorizer (cached, re-read every SKILL_REFRESH_SECONDS or at once after a skill write
+   through the hub), `runs.due_skills` picks the due ones, and each runs in the background under a concurrency
+   limit, never twice at once. A halted scheduler (`/kill scheduler`) ticks without running anything;
+3. runs a skill in its tier: the direct tier calls the plan's tools through the hub (no LLM); the agent tier asks
+   the skill's agent (`AgentManager.execute_skill`) with its required tools as a strict sandbox. E-mail and meeting
+   skills first make a cheap pre-flight call and are skipped when there is nothing to do;
+4. writes the outcome on the skill (`runs.run_outcome`): last run, failures and backoff persist in Memorizer, so a
+   restart neither forgets a backoff nor re-runs a skill; notifies on completion or auto-disable;
+5. enables skills that were waiting for tools once all their tools are routable.
+
+The clock is a constructor argument; tests call `tick(wait=True)` with a fake clock and never sleep.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+import anyio.abc
+
+from orchestrator.skills.file_sync import plan_file_sync
+from orchestrator.skills.local_zone import default_timezone
+from orchestrator.skills.normalizer import DEFAULT_AGENT_ID
+from orchestrator.skills.runs import (
+    Due,
+    Outcome,
+    auto_enable_candidates,
+    direct_calls,
+    due_skills,
+    missed_outcome,
+    next_runs,
+    parse_stored_time,
+    preflight_for,
+    preflight_says_skip,
+    run_outcome,
+    skill_tools,
+    waiting_marker,
+)
+from orchestrator.skills.seeds import SEEDS, plan_seed, user_skill_conflicts
+from orchestrator.skills.triggers import RunDecision
+from shared.skill_files import FrontmatterError, SkillFile, read_skill_file
+
+if TYPE_CHECKING:
+    from orchestrator.halt import HaltState
+    from orchestrator.hub import Hub
+    from orchestrator.settings import OrchestratorSettings
+
+__all__ = ["SkillScheduler"]
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+LIST_TOOL = "memory_list_skills"
+UPDATE_TOOL = "memory_update_skill"
+_SEND_TOOLS = frozenset({"telegram_send_message"})
+_RESULT_CHARS = 200
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What a run did, for `POST /skills/{id}/run` and the tests."""
+
+    skill_id: int
+    name: str
+    status: str
+    summary: str
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "success": self.status != "error",
+            "skillId": self.skill_id,
+            "name": self.name,
+            "status": self.status,
+            "summary": self.summary,
+        }
+
+
+class SkillScheduler:
+    def __init__(self, hub: Hub, halt: HaltState, settings: OrchestratorSettings, *, clock: Clock = utc_now) -> None:
+        self.hub = hub
+        self.halt = halt
+        self.settings = settings
+        self.clock = clock
+        self.run_loop = True
+        """False: `start` seeds and syncs but runs no background loops (tests drive `tick` themselves)."""
+        self.default_tz = default_timezone(settings.annabelle_timezone)
+        self._skills: dict[int, dict[str, Any]] = {}
+        self._loaded_at: float | None = None
+        self._stale = True
+        self._busy: set[int] = set()
+        self._limiter = anyio.CapacityLimiter(settings.skill_concurrency)
+        self._tasks: anyio.abc.TaskGroup | None = None
+        self._scope: anyio.CancelScope | None = None
+        self._file_state: dict[str, tuple[int, int]] | None = None
+        self._problems: dict[int, str] = {}
+        self.started = False
+
+    # -- life cycle -------------------------------------------------------------------------------------------
+
+    @property
+    def available(self) -> bool:
+        """Skills live in Memorizer: without its tools there is nothing to schedule."""
+        return self.hub.router.resolve(LIST_TOOL) is not None
+
+    async def start(self, tasks: anyio.abc.TaskGroup) -> None:
+        if not self.available:
+            log.warning("skill scheduler not started: the memory MCP is not available")
+            return
+        self.started = True
+        await self.seed()
+        await self.sync_files()
+        if self.run_loop:
+            tasks.start_soon(self._serve, name="skill-scheduler")
+        log.info("skill scheduler started", extra={"timezone": self.default_tz})
+
+    async def _serve(self) -> None:
+        # Own scope and task group: `stop` ends the ticks, the file watch and any run in flight together.
+        with anyio.CancelScope() as scope:
+            self._scope = scope
+            async with anyio.create_task_group() as runs:
+                self._tasks = runs
+                runs.start_soon(self._watch_files)
+                await self._loop()
+
+    def stop(self) -> None:
+        if self._scope is not None:
+            self._scope.cancel()
+
+    async def _loop(self) -> None:
+        while True:
+            # Wake just after the next wall-clock second: a skill due at 09:00:00 runs by 09:00:00.0x.
+            await anyio.sleep(1.0 - (time.time() % 1.0) + 0.01)
+            try:
+                await self.tick()
+            except Exception:  # one bad tick must not end scheduling
+                log.exception("skill scheduler tick failed")
+
+    async def _watch_files(self) -> None:
+        while True:
+            await anyio.sleep(self.settings.skill_files_poll_seconds)
+            try:
+                if self._files_changed():
+                    await self.sync_files()
+            except Exception:
+                log.exception("skill file sync failed")
+
+    # -- the cache --------------------------------------------------------------------------------------------
+
+    def invalidate(self) -> None:
+        """Re-read the skills on the next tick (a skill was written through the hub)."""
+        self._stale = True
+
+    async def refresh(self) -> bool:
+        envelope = await self.hub.call(LIST_TOOL, {"agent_id": "*"}, privileged=True)
+        data = envelope.get("data") if envelope.get("success") else None
+        if not isinstance(data, Mapping):
+            log.warning("skills not listed; keeping the last list", extra={"error": envelope.get("error")})
+            return False
+        self._skills = {int(skill["id"]): dict(skill) for skill in data.get("skills") or []}
+        self._loaded_at = time.monotonic()
+        self._stale = False
+        await self.auto_enable()
+        return True
+
+    async def _refresh_if_needed(self) -> None:
+        age = None if self._loaded_at is None else time.monotonic() - self._loaded_at
+        if self._stale or age is None or age >= self.settings.skill_refresh_seconds:
+            await self.refresh()
+
+    def skills(self) -> list[dict[str, Any]]:
+        return list(self._skills.values())
+
+    def routable_tools(self) -> set[str]:
+        return {tool["name"] for tool in self.hub.tool_listing()}
+
+    # -- ticks ------------------------------------------------------------------------------------------------
+
+    async def tick(self, *, wait: bool = False) -> list[Due]:
+        """Run what is due now. `wait=True` awaits the runs (tests, benchmarks); otherwise they run in the background."""
+        await self._refresh_if_needed()
+        if self.halt.halted("scheduler"):
+            return []
+        now = self.clock()
+        problems: dict[int, str] = {}
+        due = due_skills(self._skills.values(), now, default_tz=self.default_tz, busy=self._busy, problems=problems)
+        for skill_id, problem in problems.items():
+            if self._problems.get(skill_id) != problem:
+                log.warning("skill cannot be scheduled", extra={"skill_id": skill_id, "reason": problem})
+        self._problems = problems
+        if not due:
+            return due
+        for item in due:
+            self._busy.add(int(item.skill["id"]))
+        if wait or self._tasks is None:
+            async with anyio.create_task_group() as group:
+                for item in due:
+                    group.start_soon(self._handle, item, now)
+        else:
+            for item in due:
+                self._tasks.start_soon(self._handle, item, now)
+        return due
+
+    async def _handle(self, item: Due, now: datetime) -> RunReport:
+        skill = item.skill
+        try:
+            async with self._limiter:
+                if item.decision.action == "missed":
+                    outcome = missed_outcome(skill, item.decision, now=now)
+                else:
+                    outcome = await self.execute(skill, now)
+                await self.record(skill, outcome)
+        finally:
+            self._busy.discard(int(skill["id"]))
+        return RunReport(int(skill["id"]), str(skill.get("name")), outcome.status, outcome.summary)
+
+    async def run_now(self, skill_id: int) -> RunReport | None:
+        """Run one skill at once, whatever its schedule or enabled state (`annabelle skills run`)."""
+        await self.refresh()
+        skill = self._skills.get(skill_id)
+        if skill is None:
+            return None
+        now = self.clock()
+        decision = RunDecision("run", now, None, "run on request")
+        self._busy.add(skill_id)
+        return await self._handle(Due(skill, decision), now)
+
+    # -- running one skill ------------------------------------------------------------------------------------
+
+    async def execute(self, skill: Mapping[str, Any], now: datetime) -> Outcome:
+        """Run `skill` in its tier and say how it went; never raises."""
+        try:
+            check = preflight_for(skill, now)
+            if check is not None:
+                envelope = await self.hub.call(check.tool, dict(check.arguments), privileged=True)
+                reason = preflight_says_skip(check, envelope)
+                if reason is not None:
+                    return run_outcome(skill, now=now, success=True, summary=reason, skipped=True)
+            plan = skill.get("execution_plan")
+            if isinstance(plan, list) and plan:
+                return await self._direct(skill, plan, now)
+            return await self._agent(skill, now)
+        except Exception as exc:
+            log.exception("skill run failed", extra={"skill_id": skill.get("id")})
+            return run_outcome(skill, now=now, success=False, error=f"The run crashed: {exc}")
+
+    async def _direct(self, skill: Mapping[str, Any], plan: list[Any], now: datetime) -> Outcome:
+        """The direct tier: the plan's tool calls in order through the hub (Guardian included), zero LLM tokens."""
+        calls = direct_calls([step for step in plan if isinstance(step, Mapping)], self.hub.notifier.default_chat_id)
+        results: list[str] = []
+        for number, (tool, args) in enumerate(calls, start=1):
+            envelope = await self.hub.call(tool, args)
+            if not envelope.get("success"):
+                error = f"Step {number} ({tool}) failed: {envelope.get('error') or 'no reason given'}"
+                return run_outcome(skill, now=now, success=False, error=error)
+            results.append(f"{tool}: {_short(envelope.get('data'))}")
+        summary = "; ".join(results) or "No steps."
+        # A plan that messages the user has already told them; a second notification would repeat it.
+        announced = any(tool in _SEND_TOOLS for tool, _ in calls)
+        outcome = run_outcome(skill, now=now, success=True, summary=summary)
+        return Outcome(
+            outcome.updates, None if announced else outcome.notify, outcome.kind, outcome.status, outcome.summary
+        )
+
+    async def _agent(self, skill: Mapping[str, Any], now: datetime) -> Outcome:
+        """The agent tier: the skill's agent runs the instructions with only its required tools (if any)."""
+        agents = self.hub.agents
+        if agents is None:
+            return run_outcome(skill, now=now, success=False, error="No agent manager is running in the hub.")
+        if self.halt.halted("thinker"):
+            return run_outcome(skill, now=now, success=True, skipped=True, summary=self.halt.notice("thinker"))
+        agent_id = str(skill.get("agent_id") or DEFAULT_AGENT_ID)
+        body: dict[str, Any] = {
+            "skillId": skill.get("id"),
+            "skillName": skill.get("name"),
+            "instructions": str(skill.get("instructions") or ""),
+            "maxSteps": min(max(int(skill.get("max_steps") or 10), 1), 50),
+        }
+        required = skill_tools(skill)
+        if required:
+            body["requiredTools"] = required
+        chat_id = self.hub.notifier.default_chat_id
+        if chat_id is not None:
+            body["chatId"] = chat_id
+        try:
+            answer = await agents.execute_skill(agent_id, body)
+        except Exception as exc:  # AgentError, unknown agent, an unreachable Thinker
+            return run_outcome(skill, now=now, success=False, error=f"Agent '{agent_id}': {exc}")
+        if answer.get("paused"):
+            why = str(answer.get("error") or f"The agent '{agent_id}' is paused by its cost controls.")
+            return run_outcome(skill, now=now, success=True, skipped=True, summary=f"Skipped: {why}")
+        summary = str(answer.get("summary") or answer.get("response") or "")
+        if not answer.get("success"):
+            return run_outcome(skill, now=now, success=False, error=str(answer.get("error") or summary))
+        return run_outcome(skill, now=now, success=True, summary=summary)
+
+    async def record(self, skill: Mapping[str, Any], outcome: Outcome) -> None:
+        """Write the outcome on the skill (so it survives a restart), update the cache, and notify."""
+        skill_id = int(skill["id"])
+        args = {"skill_id": skill_id, "agent_id": str(skill.get("agent_id") or DEFAULT_AGENT_ID), **outcome.updates}
+        envelope = await self.hub.call(UPDATE_TOOL, args, privileged=True)
+        if not envelope.get("success"):
+            log.error("skill run not recorded", extra={"skill_id": skill_id, "error": envelope.get("error")})
+        cached = self._skills.get(skill_id)
+        if cached is not None:
+            cached.update(outcome.updates)
+        log.info("skill ran", extra={"skill_id": skill_id, "status": outcome.status, "summary": outcome.summary})
+        if outcome.notify:
+            await self.hub.notifier.notify(outcome.notify, kind=outcome.kind)
+
+    # -- auto-enable, seeds, files ----------------------------------------------------------------------------
+
+    async def auto_enable(self) -> list[int]:
+        """Enable the skills that waited for tools now routable (never one-shots, never ones the user disabled)."""
+        enabled: list[int] = []
+        candidates = auto_enable_candidates(self._skills.values(), self.routable_tools())
+        for skill in candidates:
+            skill_id = int(skill["id"])
+            changes = {"enabled": True, "last_error": ""}
+            args = {"skill_id": skill_id, "agent_id": skill.get("agent_id") or DEFAULT_AGENT_ID, **changes}
+            if (await self.hub.call(UPDATE_TOOL, args, privileged=True)).get("success"):
+                self._skills[skill_id].update(changes)
+                enabled.append(skill_id)
+                log.info("skill enabled: its tools are available", extra={"skill_id": skill_id})
+        return enabled
+
+    def _agent_for_seeds(self) -> str:
+        agents = self.hub.agents
+        ids = list(agents.agents) if agents is not None else []
+        return DEFAULT_AGENT_ID if DEFAULT_AGENT_ID in ids or not ids else ids[0]
+
+    async def _stored(self, agent_id: str) -> list[dict[str, Any]] | None:
+        envelope = await self.hub.call(LIST_TOOL, {"agent_id": agent_id}, privileged=True)
+        data = envelope.get("data") if envelope.get("success") else None
+        return list(data.get("skills") or []) if isinstance(data, Mapping) else None
+
+    async def _write(self, tool: str, args: dict[str, Any], known: set[str]) -> None:
+        """Store or update a seed or file skill; one stored disabled for missing tools gets the waiting marker."""
+        envelope = await self.hub.call(tool, args, privileged=True)
+        if not envelope.get("success"):
+            log.error(
+                "skill not written", extra={"tool": tool, "name": args.get("name"), "error": envelope.get("error")}
+            )
+            return
+        if args.get("enabled") is not False or "last_error" in args:
+            return
+        data = envelope.get("data") or {}
+        skill_id = args.get("skill_id") or (data.get("skill_id") if isinstance(data, Mapping) else None)
+        if skill_id is None or (isinstance(data, Mapping) and data.get("already_existed")):
+            return
+        missing = [tool for tool in skill_tools(args) if tool not in known] or skill_tools(args)
+        marker = {"skill_id": skill_id, "agent_id": args.get("agent_id"), "last_error": waiting_marker(missing)}
+        await self.hub.call(UPDATE_TOOL, marker, privileged=True)
+
+    async def seed(self) -> None:
+        """Install the shipped skills missing from Memorizer and update changed ones (never the user's own)."""
+        agent_id = self._agent_for_seeds()
+        stored = await self._stored(agent_id)
+        if stored is None:
+            return
+        known = self.routable_tools()
+        for conflict in user_skill_conflicts(SEEDS, stored):
+            log.info(conflict)
+        upserts = plan_seed(
+            SEEDS, stored, now=self.clock(), default_tz=self.default_tz, available_tools=known, agent_id=agent_id
+        )
+        for upsert in upserts:
+            for warning in upsert.warnings:
+                log.info(warning)
+            await self._write(upsert.tool, upsert.args, known)
+        if upserts:
+            log.info(
+                "skills seeded",
+                extra={
+                    "created": sum(u.kind == "create" for u in upserts),
+                    "updated": sum(u.kind == "update" for u in upserts),
+                },
+            )
+        self.invalidate()
+
+    def _scan_files(self) -> dict[str, tuple[int, int]]:
+        state: dict[str, tuple[int, int]] = {}
+        root = self.settings.skills_dir
+        for path in sorted(root.glob("*/SKILL.md")) if root.is_dir() else []:
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            state[str(path)] = (stat.st_mtime_ns, stat.st_size)
+        return state
+
+    def _files_changed(self) -> bool:
+        return self._scan_files() != self._file_state
+
+    async def sync_files(self) -> None:
+        """Make Memorizer mirror the scheduled SKILL.md files: create, update, or disable (file deleted)."""
+        self._file_state = self._scan_files()
+        files: list[SkillFile] = []
+        broken: list[str] = []
+        for name in self._file_state:
+            path = Path(name)
+            try:
+                files.append(read_skill_file(path))
+            except (OSError, UnicodeDecodeError, FrontmatterError) as exc:
+                broken.append(path.parent.name)
+                log.warning("skill file not synced", extra={"path": str(path), "reason": str(exc)})
+        agent_id = self._agent_for_seeds()
+        stored = await self._stored(agent_id)
+        if stored is None:
+            return
+        known = self.routable_tools()
+        plan = plan_file_sync(
+            files,
+            stored,
+            now=self.clock(),
+            default_tz=self.default_tz,
+            known_tools=known,
+            agent_id=agent_id,
+            broken_dirs=broken,
+        )
+        for error in plan.errors:
+            log.warning("skill file not synced", extra={"reason": error})
+        for action in plan.actions:
+            for warning in action.warnings:
+                log.info(warning)
+            await self._write(action.tool, action.args, known)
+            log.info(
+                "skill file synced", extra={"dir": action.dir_name, "action": action.kind, "reason": action.reason}
+            )
+        self.invalidate()
+
+    # -- what /cron, GET /skills and the CLI show ---------------------------------------------------------------
+
+    def describe(self, skill: Mapping[str, Any]) -> dict[str, Any]:
+        """A skill with its next run and backoff state, as GET /skills and /cron show it."""
+        now = self.clock()
+        moment, reason = next_runs(skill, now, default_tz=self.default_tz)
+        backoff = skill.get("backoff_until")
+        until = parse_stored_time(backoff)
+        return {
+            **skill,
+            "next_run_at": moment.isoformat() if moment is not None else None,
+            "next_run_reason": reason,
+            "backing_off": until is not None and until > now and bool(skill.get("consecutive_failures")),
+            "running": skill.get("id") in self._busy,
+        }
+
+    async def listing(self) -> list[dict[str, Any]]:
+        await self.refresh()
+        return [self.describe(skill) for skill in sorted(self._skills.values(), key=lambda s: int(s["id"]))]
+
+
+def _short(data: Any) -> str:
+    text = " ".join(str(data).split())
+    return text if len(text) <= _RESULT_CHARS else text[: _RESULT_CHARS - 1] + "…"
