@@ -124,8 +124,11 @@ class SkillScheduler:
             log.warning("skill scheduler not started: the memory MCP is not available")
             return
         self.started = True
-        await self.seed()
-        await self.sync_files()
+        try:
+            await self.seed()
+            await self.sync_files()
+        except Exception:  # the hub serves chat and tools even when the skills cannot be installed
+            log.exception("skill seeding or file sync failed at start")
         if self.run_loop:
             tasks.start_soon(self._serve, name="skill-scheduler")
         log.info("skill scheduler started", extra={"timezone": self.default_tz})
@@ -355,7 +358,7 @@ class SkillScheduler:
         envelope = await self.hub.call(tool, args, privileged=True)
         if not envelope.get("success"):
             log.error(
-                "skill not written", extra={"tool": tool, "name": args.get("name"), "error": envelope.get("error")}
+                "skill not written", extra={"tool": tool, "skill": args.get("name"), "error": envelope.get("error")}
             )
             return
         if args.get("enabled") is not False or "last_error" in args:
@@ -388,7 +391,7 @@ class SkillScheduler:
             log.info(
                 "skills seeded",
                 extra={
-                    "created": sum(u.kind == "create" for u in upserts),
+                    "stored": sum(u.kind == "create" for u in upserts),
                     "updated": sum(u.kind == "update" for u in upserts),
                 },
             )
