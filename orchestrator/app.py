@@ -23,6 +23,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from orchestrator.agents import AgentError, AgentManager, child_environment
 from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
 from orchestrator.channels.telegram import TelegramChannel
+from orchestrator.commands.diagnose import run_checks
+from orchestrator.commands.registry import CommandContext
+from orchestrator.diagnostics.periodic import diagnose_json, periodic_for_hub
 from orchestrator.errors import StartupError
 from orchestrator.halt import HaltState
 from orchestrator.hub import Hub
@@ -185,6 +188,9 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
             if "telegram" in hub.mcps:
                 tasks.start_soon(telegram.run)
             yield
+            periodic = periodic_for_hub(hub, agents, halt, settings)
+            if periodic is not None:
+                tasks.start_soon(periodic.run_forever, name="periodic-diagnose")
             skills.stop()
             telegram.stop()
             await agents.stop()
@@ -289,6 +295,12 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     async def list_agents() -> dict[str, Any]:
         """The agents of agents.json: state, url, pid, model, paused."""
         return {"agents": agents.describe()}
+    @api.get("/diagnose", tags=["hub"])
+    async def diagnose() -> dict[str, Any]:
+        """Every diagnostics check, worst first: `{findings: [{name, category, severity, summary, fix}], counts,
+        critical}` (what `annabelle doctor` prints)."""
+        return diagnose_json(await run_checks(CommandContext(hub, agents, halt, settings, "http", "diagnose")))
+
 
     @api.post("/agents/{agent_id}/execute-skill", tags=["agents"], openapi_extra=json_body_schema(SkillRequest))
     async def execute_skill(agent_id: str, request: Request) -> JSONResponse:

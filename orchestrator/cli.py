@@ -6,6 +6,7 @@ annabelle tools list [--mcp filer]             routed tools
 annabelle tools call NAME --args '{"path": "notes.md"}'
 annabelle chat [--chat-id cli] [--reset]       chat in the terminal (slash commands work); `echo hi | annabelle chat`
 annabelle mcp                                  the hub as a stdio MCP server (Claude Desktop, IDEs)
+annabelle doctor                               every diagnostics check with its fix (exit 1 on a critical one)
 """
 
 from __future__ import annotations
@@ -226,6 +227,24 @@ def chat(
         code = 130
     finally:
         client.close()
+    raise typer.Exit(code)
+
+
+@app.command()
+def doctor() -> None:
+    """Run every diagnostics check and say what to fix; exits 1 when anything is critical.
+
+    Asks the running hub (GET /diagnose); when it is down, runs the configuration checks here and says so.
+    """
+    from orchestrator.doctor import doctor as run_doctor
+
+    try:
+        settings = load_settings(ClientSettings)
+    except ConfigError as exc:
+        raise _fail(str(exc), 2) from None
+    secret = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
+    report, code = run_doctor(settings.hub_url, read_token(settings.annabelle_home, secret), settings.annabelle_home)
+    typer.echo(report)
     raise typer.Exit(code)
 
 

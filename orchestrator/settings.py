@@ -66,6 +66,11 @@ class OrchestratorSettings(CommonSettings):
         default=None,
         description="IANA zone for skill schedules and one-shot times without a zone; default the system's.",
     )
+    diagnose_interval_minutes: float = Field(
+        default=360.0,
+        ge=0,
+        description="How often the hub runs the diagnostics checks and notifies what changed; 0 turns it off.",
+    )
     skill_concurrency: int = Field(default=3, ge=1, le=50, description="Skills that may run at the same time.")
     skill_refresh_seconds: float = Field(
         default=30.0, gt=0, le=3600, description="How often the scheduler re-reads the skills from Memorizer."

@@ -7,7 +7,9 @@ Adding a check is one decorated function (another part of the hub can do it from
         return Finding("ok", "queue empty") if ... else Finding("warning", "1,200 jobs queued", fix="…")
 
 Each check's judgement is a pure function of data it is handed (`judge_*`); the decorated function only
-gathers that data. A check that raises or takes longer than `CHECK_TIMEOUT_SECONDS` reports that as a warning,
+gathers that data. A check registered with `needs_hub=False` reads only files, the environment and loopback
+services, so `annabelle doctor` can run it while the hub is down. More checks live in `orchestrator.diagnostics`
+and register themselves when this module is imported. A check that raises or takes longer than `CHECK_TIMEOUT_SECONDS` reports that as a warning,
 so one broken check never hides the others. Results are sorted critical → warning → info → ok.
 """
 
@@ -18,20 +20,20 @@ import stat
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import anyio
 
 from orchestrator.commands._helpers import clip
 from orchestrator.commands.registry import CommandContext, command
+from orchestrator.diagnostics.findings import MARKS, MB, SEVERITY_ORDER, Finding, Severity
 from orchestrator.halt import ALL, TARGETS
 from shared.agents import AgentDefinition
 
-Severity = Literal["critical", "warning", "info", "ok"]
-SEVERITY_ORDER: dict[Severity, int] = {"critical": 0, "warning": 1, "info": 2, "ok": 3}
-MARKS: dict[Severity, str] = {"critical": "[!!]", "warning": "[!]", "info": "[i]", "ok": "[ok]"}
+__all__ = ["CHECKS", "MARKS", "MB", "SEVERITY_ORDER", "Check", "Finding", "Severity", "check", "format_report"]
+__all__ += ["run_checks"]
+
 CHECK_TIMEOUT_SECONDS = 10.0
-MB = 1024 * 1024
 LOG_DIR_LIMIT = 50 * MB
 MEMORY_DB_LIMIT = 50 * MB
 AGENT_RESTART_LIMIT = 3
@@ -53,13 +55,6 @@ PROVIDER_KEYS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
-class Finding:
-    severity: Severity
-    summary: str
-    fix: str = ""
-
-
 CheckFunction = Callable[[CommandContext], Awaitable[Finding]]
 
 
@@ -68,19 +63,21 @@ class Check:
     name: str
     category: str
     run: CheckFunction
+    needs_hub: bool = True
+    """False: the check reads only files, the environment and loopback services (`annabelle doctor` without a hub)."""
 
 
 CHECKS: dict[str, Check] = {}
 
 
-def check(name: str, category: str) -> Callable[[CheckFunction], CheckFunction]:
+def check(name: str, category: str, *, needs_hub: bool = True) -> Callable[[CheckFunction], CheckFunction]:
     """Register `async def fn(ctx) -> Finding` as the check `name` (shown under `category`)."""
 
     def register(function: CheckFunction) -> CheckFunction:
         existing = CHECKS.get(name)
         if existing is not None and existing.run is not function:
             raise ValueError(f"The diagnose check {name!r} is registered twice.")
-        CHECKS[name] = Check(name, category, function)
+        CHECKS[name] = Check(name, category, function, needs_hub)
         return function
 
     return register
@@ -208,7 +205,7 @@ def judge_halt(halt: dict[str, Any]) -> Finding:
 
 def judge_size(what: str, size: int | None, limit: int, fix: str) -> Finding:
     if size is None:
-        return Finding("ok", f"no {what} yet")
+        return Finding("ok", f"{what} does not exist yet")
     shown = f"{size / MB:.1f} MB"
     if size > limit:
         return Finding("warning", f"{what} is {shown} (over {limit // MB} MB)", fix)
@@ -279,12 +276,12 @@ async def agent_health(ctx: CommandContext) -> Finding:
     return judge_agents(ctx.agents.describe())
 
 
-@check("halt-state", "Services")
+@check("halt-state", "Services", needs_hub=False)
 async def halt_state(ctx: CommandContext) -> Finding:
     return judge_halt(ctx.halt.describe())
 
 
-@check("log-dir-size", "Logs")
+@check("log-dir-size", "Logs", needs_hub=False)
 async def log_dir_size(ctx: CommandContext) -> Finding:
     size = await anyio.to_thread.run_sync(_size_of, ctx.settings.logs_dir)
     fix = f"Delete old rotated logs (*.log.1 …) in {ctx.settings.logs_dir}."
@@ -297,7 +294,7 @@ def _memory_db(data_dir: Path) -> tuple[Path, int | None]:
     return path, _size_of(path)
 
 
-@check("memory-db-size", "Data")
+@check("memory-db-size", "Data", needs_hub=False)
 async def memory_db_size(ctx: CommandContext) -> Finding:
     path, size = await anyio.to_thread.run_sync(_memory_db, ctx.settings.data_dir)
     fix = "Export with memory_export_memory, then prune old conversations (memory_delete_conversation)."
@@ -316,12 +313,16 @@ def _secret_file_modes(home: Path) -> dict[Path, int]:
     return {path: os.stat(path).st_mode for path in candidates if path.is_file()}
 
 
-@check("token-permissions", "Security")
+@check("token-permissions", "Security", needs_hub=False)
 async def token_permissions(ctx: CommandContext) -> Finding:
     return judge_permissions(await anyio.to_thread.run_sync(_secret_file_modes, ctx.settings.annabelle_home))
 
 
-@check("provider-keys", "Models")
+@check("provider-keys", "Models", needs_hub=False)
 async def provider_keys(ctx: CommandContext) -> Finding:
     environ = await anyio.to_thread.run_sync(_environment)
     return judge_provider_keys(list(ctx.agents.config.agents), environ)
+
+
+# The checks of orchestrator/diagnostics register themselves on import; imported last because they use `check`.
+from orchestrator.diagnostics import checks as _more_checks  # noqa: E402, F401

@@ -74,7 +74,7 @@ def test_every_read_only_command_answers_without_an_llm_request(hub: RunningHub,
     assert "Guardian: available" in security and "Last 24 h:" in security
     assert command(hub, "/cron").startswith("No skills yet.")
     diagnose = command(hub, "/diagnose")
-    assert diagnose.startswith("Diagnose: 8 checks") and "mcp-health" in diagnose
+    assert diagnose.startswith("Diagnose: ") and "mcp-health" in diagnose
     assert command(hub, "/delete today").startswith("/delete only applies to Telegram")
     assert command(hub, "/logs lots").startswith("'lots' is not a positive number.")
     assert llm.requests == []

@@ -29,6 +29,7 @@ from orchestrator.commands.diagnose import (
 from orchestrator.commands.registry import CommandContext, run_command
 from shared.agents import AgentDefinition
 from tests.fakes.command_context import fake_context, hub_status
+from tests.fakes.ollama_server import FakeOllama
 
 
 @pytest.fixture
@@ -86,7 +87,7 @@ def test_a_halt_is_a_warning_naming_the_resume_command() -> None:
 def test_sizes_over_the_limit_warn() -> None:
     assert judge_size("logs", 60 * diagnose.MB, 50 * diagnose.MB, "prune").severity == "warning"
     assert judge_size("logs", 10, 50 * diagnose.MB, "prune").severity == "ok"
-    assert judge_size("logs", None, 50 * diagnose.MB, "prune").summary == "no logs yet"
+    assert judge_size("logs", None, 50 * diagnose.MB, "prune").summary == "logs does not exist yet"
 
 
 def test_secret_files_readable_by_others_are_critical() -> None:
@@ -154,14 +155,20 @@ async def test_a_new_check_is_one_decorator_and_broken_or_slow_checks_are_findin
     assert "[!] slow: the check took longer than 0.2 s" in report and report.endswith("[ok] fine")
 
 
-async def test_diagnose_over_a_healthy_fake_hub_flags_the_open_token_file(tmp_path: Path) -> None:
+async def test_diagnose_over_a_healthy_fake_hub_flags_the_open_token_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GMAIL_MCP_ENABLED", "false")
     token = tmp_path / "annabelle.token"
     token.write_text("t")
     os.chmod(token, 0o644)
-    answer = await run_command("/diagnose", fake_context(tmp_path))
+    # The default agent's Ollama model: a fake Ollama that serves it keeps llm-reachable quiet.
+    with FakeOllama({"qwen2.5:7b": 8}) as ollama:
+        monkeypatch.setenv("OLLAMA_HOST", ollama.url)
+        answer = await run_command("/diagnose", fake_context(tmp_path))
     assert answer is not None
     lines = answer.text.splitlines()
-    assert lines[0].startswith("Diagnose: 8 checks — 1 critical")
+    assert lines[0].startswith(f"Diagnose: {len(CHECKS)} checks — 1 critical")
     assert lines[1].startswith("[!!] token-permissions: readable by other users")
     assert lines[-1].startswith("[ok] ") and "mcp-health" in lines[-1]
 

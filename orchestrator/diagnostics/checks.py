@@ -1,0 +1,273 @@
+"""The diagnostics checks beyond the first eight of `orchestrator.commands.diagnose`: each gathers its data and
+hands it to a pure judgement of `orchestrator.diagnostics.judge`.
+
+`needs_hub=False` checks read only files, the environment (process over `.env`) and the model servers the user
+configured, so `annabelle doctor` runs them while the hub is down.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from orchestrator.commands._helpers import guardian_call
+from orchestrator.commands.diagnose import Finding, check, judge_size
+from orchestrator.commands.registry import CommandContext
+from orchestrator.diagnostics import judge, probes
+from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
+from shared.embeddings.base import EmbeddingError, EmbeddingSettings
+from shared.embeddings.factory import OLLAMA_DEFAULT_MODEL, cache_dir
+from shared.embeddings.local import MODEL_FILES, find_model_dir
+from shared.settings import ConfigError, load_settings
+
+TOOL_SNAPSHOT_FILENAME = "tool-snapshot.json"
+DEFAULT_OLLAMA_HOST = "http://localhost:11434"
+_FALSE = ("false", "0", "no", "off")
+
+
+def _environment() -> dict[str, str]:
+    from orchestrator.hub import effective_environment  # the process environment over .env, as settings see it
+
+    return effective_environment()
+
+
+def _enabled(environ: dict[str, str], mcp: str) -> bool:
+    return environ.get(f"{mcp.upper()}_MCP_ENABLED", "true").strip().lower() not in _FALSE
+
+
+def _agents(ctx: CommandContext) -> list[AgentDefinition]:
+    return [agent for agent in ctx.agents.config.agents if agent.enabled]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+# -- services (hub) ---------------------------------------------------------------------------------------------
+
+
+@check("cost-status", "Services")
+async def cost_status(ctx: CommandContext) -> Finding:
+    runtimes = getattr(ctx.agents, "agents", {})
+    statuses: dict[str, dict[str, Any]] = {}
+    for agent_id, runtime in runtimes.items():
+        if runtime.state == "running":
+            statuses[agent_id] = await ctx.agents.cost_status(runtime)
+    return judge.judge_cost(statuses)
+
+
+@check("telegram-pairing", "Config")
+async def telegram_pairing(ctx: CommandContext) -> Finding:
+    environ = await anyio.to_thread.run_sync(_environment)
+    owner = getattr(getattr(ctx.hub, "notifier", None), "owner_chat_id", None)
+    return judge.judge_telegram(
+        token_set=bool(environ.get("TELEGRAM_BOT_TOKEN", "").strip()),
+        enabled=_enabled(environ, "telegram"),
+        allowed=environ.get("TELEGRAM_ALLOWED_CHAT_IDS", ""),
+        notify_chat=environ.get("NOTIFY_CHAT_ID", ""),
+        owner=owner,
+    )
+
+
+# -- cron (hub) -------------------------------------------------------------------------------------------------
+
+
+async def _skills(ctx: CommandContext) -> list[dict[str, Any]] | Finding:
+    envelope = await ctx.hub.call("memory_list_skills", {"agent_id": "*"})
+    if not envelope.get("success"):
+        return Finding("info", f"cannot list the skills: {envelope.get('error')}", "See mcp-health for Memorizer.")
+    return list((envelope.get("data") or {}).get("skills") or [])
+
+
+@check("failed-skills", "Cron")
+async def failed_skills(ctx: CommandContext) -> Finding:
+    skills = await _skills(ctx)
+    return skills if isinstance(skills, Finding) else judge.judge_failed_skills(skills)
+
+
+@check("overdue-skills", "Cron")
+async def overdue_skills(ctx: CommandContext) -> Finding:
+    skills = await _skills(ctx)
+    if isinstance(skills, Finding):
+        return skills
+    zone = ctx.settings.annabelle_timezone or "UTC"
+    return judge.judge_overdue_skills(skills, _now(), zone)
+
+
+# -- tools and security (hub) -----------------------------------------------------------------------------------
+
+
+@check("tool-count-drift", "Tools")
+async def tool_count_drift(ctx: CommandContext) -> Finding:
+    path = ctx.settings.data_dir / TOOL_SNAPSHOT_FILENAME
+    names = sorted(str(tool["name"]) for tool in ctx.hub.tool_listing())
+    snapshot = await anyio.to_thread.run_sync(probes.read_snapshot, path)
+    everything_up = all(mcp.get("available") for mcp in ctx.hub.status().get("mcps", {}).values())
+    if snapshot is None and everything_up:
+        # Only a complete set is a baseline: a snapshot taken with an MCP down would warn once it is back.
+        data = {"savedAt": _now().isoformat(timespec="seconds"), "count": len(names), "tools": names}
+        await anyio.to_thread.run_sync(probes.write_json_atomically, path, data)
+    return judge.judge_tool_drift(snapshot, names, path)
+
+
+@check("threat-rate", "Security")
+async def threat_rate(ctx: CommandContext) -> Finding:
+    envelope = await guardian_call(ctx.hub, "get_scan_log", {"limit": 200, "threats_only": True})
+    if not envelope.get("success"):
+        return Finding("info", f"cannot read Guardian's scan log: {envelope.get('error')}")
+    entries = list((envelope.get("data") or {}).get("entries") or [])
+    return judge.judge_threat_rate(entries, _now())
+
+
+# -- embeddings (local) -----------------------------------------------------------------------------------------
+
+
+def _embedding_settings(home: Path) -> EmbeddingSettings:
+    # Imported at module level: two checks importing shared.embeddings at once in worker threads would each see
+    # the other's half-initialised module.
+    return load_settings(EmbeddingSettings, annabelle_home=home)
+
+
+def _local_model_files() -> tuple[Path | None, list[str], str | None]:
+    try:
+        folder = find_model_dir()
+    except EmbeddingError as exc:
+        return None, [], str(exc)
+    return folder, [name for name in MODEL_FILES if not (folder / name).is_file()], None
+
+
+@check("embedding-provider", "Embedding", needs_hub=False)
+async def embedding_provider(ctx: CommandContext) -> Finding:
+    try:
+        settings = await anyio.to_thread.run_sync(_embedding_settings, ctx.settings.annabelle_home)
+    except ConfigError as exc:
+        return Finding("critical", str(exc).replace("\n", " "), "Fix the variable in .env.")
+    if settings.embedding_provider == "none":
+        return Finding("ok", "EMBEDDING_PROVIDER=none: memory search by text only")
+    if settings.embedding_provider == "ollama":
+        model = settings.embedding_model or OLLAMA_DEFAULT_MODEL
+        return judge.judge_ollama_embeddings(await probes.probe_ollama("embeddings", model, settings.ollama_host))
+    return judge.judge_local_model(*await anyio.to_thread.run_sync(_local_model_files))
+
+
+def _cache_size(home: Path) -> int | None:
+    return probes.folder_size(cache_dir(_embedding_settings(home)))
+
+
+@check("embedding-cache-size", "Embedding", needs_hub=False)
+async def embedding_cache_size(ctx: CommandContext) -> Finding:
+    try:
+        size = await anyio.to_thread.run_sync(_cache_size, ctx.settings.annabelle_home)
+    except ConfigError:
+        return Finding("ok", "see embedding-provider")
+    fix = "Delete the cache folder (EMBEDDING_CACHE_DIR, default data/embedding-cache); vectors are recomputed."
+    return judge_size("the embedding cache", size, judge.EMBEDDING_CACHE_LIMIT, fix)
+
+
+# -- logs and data (local) --------------------------------------------------------------------------------------
+
+
+@check("error-rate", "Logs", needs_hub=False)
+async def error_rate(ctx: CommandContext) -> Finding:
+    counts = await anyio.to_thread.run_sync(probes.log_level_counts, ctx.settings.logs_dir)
+    return judge.judge_error_rate(counts)
+
+
+@check("data-dir-size", "Data", needs_hub=False)
+async def data_dir_size(ctx: CommandContext) -> Finding:
+    size = await anyio.to_thread.run_sync(probes.folder_size, ctx.settings.data_dir)
+    fix = f"See what is large in {ctx.settings.data_dir} (du -sh *): old exports and caches can go."
+    return judge_size("the data folder", size, judge.DATA_DIR_LIMIT, fix)
+
+
+@check("session-count", "Data", needs_hub=False)
+async def session_count(ctx: CommandContext) -> Finding:
+    folder = ctx.settings.annabelle_home / "sessions"
+    return judge.judge_sessions(await anyio.to_thread.run_sync(probes.session_count, folder), folder)
+
+
+# -- configuration (local) --------------------------------------------------------------------------------------
+
+
+@check("llm-reachable", "Models", needs_hub=False)
+async def llm_reachable(ctx: CommandContext) -> Finding:
+    environ = await anyio.to_thread.run_sync(_environment)
+    ollama_host = environ.get("OLLAMA_HOST") or DEFAULT_OLLAMA_HOST
+    # (who, model, apiBase): the agents the hub spawns (a `url` agent runs elsewhere, with its own network), and
+    # the utility model when it is set.
+    users = [(f"agent {a.agentId}", a.model, a.apiBase) for a in _agents(ctx) if a.url is None]
+    if environ.get("UTILITY_MODEL"):
+        users.append(("the utility model", environ["UTILITY_MODEL"], environ.get("UTILITY_API_BASE") or None))
+    waits = []
+    for who, model, api_base in users:
+        if model.startswith(("ollama/", "ollama_chat/")):
+            waits.append(probes.probe_ollama(who, probes.ollama_model_name(model), api_base or ollama_host))
+        elif api_base:
+            key = environ.get("THINKER_API_KEY") or environ.get("OPENAI_API_KEY")
+            waits.append(probes.probe_openai_compatible(who, model, api_base, key))
+    results: list[judge.ServerProbe] = []
+
+    async def run(wait: Any) -> None:
+        results.append(await wait)
+
+    async with anyio.create_task_group() as tasks:
+        for wait in waits:
+            tasks.start_soon(run, wait)
+    return judge.judge_servers(sorted(results, key=lambda probe: probe.who))
+
+
+def _agents_file(path: Path) -> tuple[bool, str | None]:
+    try:
+        load_agents_config(path)
+    except AgentsConfigError as exc:
+        return path.exists(), str(exc).removeprefix(f"{path}:").strip().replace("\n  ", "; ")
+    return path.exists(), None
+
+
+@check("agents-config", "Config", needs_hub=False)
+async def agents_config(ctx: CommandContext) -> Finding:
+    path = ctx.settings.agents_config
+    exists, problem = await anyio.to_thread.run_sync(_agents_file, path)
+    return judge.judge_agents_file(path, exists, problem)
+
+
+def _external_problems(path: Path, mcps_root: Path) -> list[str]:
+    from orchestrator.discovery import discover
+    from orchestrator.external_config import parse_config
+    from orchestrator.externals import read_config
+
+    try:
+        data: bytes | None = path.read_bytes()
+    except FileNotFoundError:
+        data = None
+    except OSError as exc:
+        return [f"{path} cannot be read ({exc.strerror or exc})."]
+    raw, problem = read_config(data, str(path))
+    if raw is None:
+        return [problem or f"{path} cannot be used."]
+    environ = _environment()
+    found = discover(mcps_root, environ)
+    reserved = {spec.name for spec in found.specs} | set(found.disabled)
+    return parse_config(raw, environ, reserved=reserved, base=path.parent, source=path.name).problems
+
+
+@check("external-mcps-config", "Config", needs_hub=False)
+async def external_mcps_config(ctx: CommandContext) -> Finding:
+    path = ctx.settings.external_mcps_config
+    problems = await anyio.to_thread.run_sync(_external_problems, path, ctx.settings.annabelle_mcps_root)
+    return judge.judge_externals(path, problems)
+
+
+def _gmail(home: Path) -> Finding:
+    environ = _environment()
+    credentials = Path(environ.get("GMAIL_CREDENTIALS_PATH") or home / "gmail" / "credentials.json").expanduser()
+    token = Path(environ.get("GMAIL_TOKEN_PATH") or home / "gmail" / "token.json").expanduser()
+    return judge.judge_gmail(_enabled(environ, "gmail"), credentials, token)
+
+
+@check("gmail-credentials", "Config", needs_hub=False)
+async def gmail_credentials(ctx: CommandContext) -> Finding:
+    return await anyio.to_thread.run_sync(_gmail, ctx.settings.annabelle_home)

@@ -1,0 +1,366 @@
+"""Each diagnostics check against a deliberately broken configuration names the problem and its fix.
+
+The hub is the scripted fake of tests/fakes/command_context.py; files live under tmp; model servers are the
+fakes on 127.0.0.1 (a closed loopback port stands for a server that is down).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from orchestrator.commands.diagnose import CHECKS, Finding
+from orchestrator.commands.registry import CommandContext
+from orchestrator.diagnostics import judge
+from orchestrator.diagnostics.checks import TOOL_SNAPSHOT_FILENAME
+from orchestrator.diagnostics.judge import LevelCounts, ServerProbe
+from shared.agents import AgentDefinition
+from tests.fakes.command_context import fake_context
+from tests.fakes.ollama_server import FakeOllama
+from tests.fakes.openai_server import FakeOpenAI
+from tests.hub_process import free_port
+
+NOW = datetime.now(UTC)
+
+
+def iso(delta: timedelta) -> str:
+    return (NOW + delta).isoformat()
+
+
+async def run(name: str, ctx: CommandContext) -> Finding:
+    return await CHECKS[name].run(ctx)
+
+
+def with_settings(ctx: CommandContext, **changes: Any) -> CommandContext:
+    ctx.settings = ctx.settings.model_copy(update=changes)
+    return ctx
+
+
+def closed_url() -> str:
+    return f"http://127.0.0.1:{free_port()}"
+
+
+def test_the_checks_cover_the_original_list_and_the_configuration() -> None:
+    expected = {
+        "mcp-health",
+        "agent-health",
+        "cost-status",
+        "halt-state",
+        "guardian-availability",
+        "embedding-provider",
+        "embedding-cache-size",
+        "memory-db-size",
+        "log-dir-size",
+        "error-rate",
+        "failed-skills",
+        "overdue-skills",
+        "tool-count-drift",
+        "threat-rate",
+        "data-dir-size",
+        "session-count",
+        "provider-keys",
+        "llm-reachable",
+        "token-permissions",
+        "agents-config",
+        "external-mcps-config",
+        "telegram-pairing",
+        "gmail-credentials",
+    }
+    assert expected <= set(CHECKS)
+    local = {name for name, item in CHECKS.items() if not item.needs_hub}
+    assert {"provider-keys", "llm-reachable", "token-permissions", "agents-config", "embedding-provider"} <= local
+    assert not local & {"mcp-health", "tool-count-drift", "threat-rate", "failed-skills", "cost-status"}
+
+
+# -- services ---------------------------------------------------------------------------------------------------
+
+
+class CostAgents:
+    def __init__(self, answers: dict[str, dict[str, Any]]) -> None:
+        self.agents = {agent: SimpleNamespace(state="running", agent=agent) for agent in answers}
+        self.answers = answers
+
+    async def cost_status(self, runtime: Any) -> dict[str, Any]:
+        return self.answers[runtime.agent]
+
+
+async def test_a_cost_paused_or_nearly_capped_agent_is_named(tmp_path: Path) -> None:
+    ctx = fake_context(tmp_path)
+    ctx.agents = CostAgents({"annabelle": {"paused": True, "pauseReason": "spike: 40,000 tokens/min"}})  # type: ignore[assignment]
+    finding = await run("cost-status", ctx)
+    assert finding.severity == "warning" and "annabelle (spike: 40,000 tokens/min)" in finding.summary
+    near = {"paused": False, "currentHourTokens": 230_000, "hardCapTokensPerHour": 250_000}
+    ctx.agents = CostAgents({"work": near})  # type: ignore[assignment]
+    finding = await run("cost-status", ctx)
+    assert "work at 230,000 of 250,000 tokens" in finding.summary and "hardCapTokensPerHour" in finding.fix
+    ctx.agents = CostAgents({"work": {"paused": False, "currentHourTokens": 10, "hardCapTokensPerHour": 250_000}})  # type: ignore[assignment]
+    assert (await run("cost-status", ctx)).severity == "ok"
+
+
+async def test_a_bot_token_without_an_allowed_or_paired_chat_warns(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ctx = fake_context(tmp_path)
+    assert (await run("telegram-pairing", ctx)).severity == "ok"
+    monkeypatch.setenv("TELEGRAM_BOT_TOKEN", "123:abc")
+    finding = await run("telegram-pairing", ctx)
+    assert finding.severity == "warning" and "no chat is allowed or paired" in finding.summary
+    assert "TELEGRAM_ALLOWED_CHAT_IDS" in finding.fix and "/pair" in finding.fix
+    monkeypatch.setenv("TELEGRAM_ALLOWED_CHAT_IDS", "42")
+    assert (await run("telegram-pairing", ctx)).severity == "ok"
+
+
+# -- cron -------------------------------------------------------------------------------------------------------
+
+
+async def test_failing_and_auto_disabled_skills_are_named(tmp_path: Path) -> None:
+    skills = [
+        {"id": 1, "name": "briefing", "enabled": True, "consecutive_failures": 2},
+        {"id": 2, "name": "inbox", "enabled": False, "consecutive_failures": 5, "last_error": "Gmail is not set up."},
+        {"id": 3, "name": "fine", "enabled": True, "consecutive_failures": 0},
+    ]
+    ctx = fake_context(tmp_path, tools={"memory_list_skills": {"skills": skills}})
+    finding = await run("failed-skills", ctx)
+    assert finding.severity == "warning" and "#2 inbox" in finding.summary and "Gmail is not set up." in finding.summary
+    finding = await run("failed-skills", fake_context(tmp_path, tools={"memory_list_skills": {"skills": skills[:1]}}))
+    assert "#1 briefing (2×)" in finding.summary
+    assert (await run("failed-skills", fake_context(tmp_path))).severity == "info"  # Memorizer not there
+
+
+async def test_a_skill_more_than_one_period_late_is_overdue(tmp_path: Path) -> None:
+    hourly = {"interval_minutes": 60}
+    skills = [
+        {"id": 4, "name": "hourly", "enabled": True, "trigger_config": hourly, "last_run_at": iso(-timedelta(hours=5))},
+        {
+            "id": 5,
+            "name": "recent",
+            "enabled": True,
+            "trigger_config": hourly,
+            "last_run_at": iso(-timedelta(minutes=70)),
+        },
+        {"id": 6, "name": "off", "enabled": False, "trigger_config": hourly, "last_run_at": iso(-timedelta(days=3))},
+        {"id": 7, "name": "manual", "enabled": True, "trigger_config": {}},
+    ]
+    finding = await run("overdue-skills", fake_context(tmp_path, tools={"memory_list_skills": {"skills": skills}}))
+    assert finding.severity == "warning" and "#4 hourly" in finding.summary
+    assert "recent" not in finding.summary and "off" not in finding.summary and "/resume scheduler" in finding.fix
+
+
+def test_a_daily_cron_skill_is_overdue_after_two_days() -> None:
+    daily = {"schedule": "0 9 * * *"}
+    late = [{"id": 1, "name": "d", "enabled": True, "trigger_config": daily, "last_run_at": iso(-timedelta(days=3))}]
+    fresh = [{"id": 1, "name": "d", "enabled": True, "trigger_config": daily, "last_run_at": iso(-timedelta(hours=20))}]
+    assert judge.judge_overdue_skills(late, NOW, "UTC").severity == "warning"
+    assert judge.judge_overdue_skills(fresh, NOW, "UTC").severity == "ok"
+
+
+# -- tools and security -----------------------------------------------------------------------------------------
+
+
+async def test_tool_count_drift_against_the_saved_snapshot(tmp_path: Path) -> None:
+    ctx = fake_context(tmp_path)
+    tools = [{"name": f"filer_tool_{n}"} for n in range(10)]
+    ctx.hub.tool_listing = lambda agent=None: tools  # type: ignore[method-assign]
+    first = await run("tool-count-drift", ctx)
+    snapshot = json.loads((ctx.settings.data_dir / TOOL_SNAPSHOT_FILENAME).read_text())
+    assert first.severity == "ok" and snapshot["count"] == 10 and "snapshot saved" in first.summary
+    del tools[:2]
+    assert (await run("tool-count-drift", ctx)).severity == "ok"  # within ±3
+    del tools[:4]
+    finding = await run("tool-count-drift", ctx)
+    assert finding.severity == "warning" and finding.summary.startswith("4 tools now, 10 at the snapshot")
+    assert "-filer_tool_0" in finding.summary and TOOL_SNAPSHOT_FILENAME in finding.fix
+
+
+async def test_no_snapshot_is_taken_while_an_mcp_is_down(tmp_path: Path) -> None:
+    ctx = fake_context(tmp_path)
+    ctx.hub.state["mcps"]["filer"]["available"] = False  # type: ignore[attr-defined]
+    await run("tool-count-drift", ctx)
+    assert not (ctx.settings.data_dir / TOOL_SNAPSHOT_FILENAME).exists()
+
+
+async def test_three_threats_in_an_hour_warn(tmp_path: Path) -> None:
+    threat = {"safe": False, "source": "gmail_get_email:input", "timestamp": iso(-timedelta(minutes=10))}
+    old = {**threat, "timestamp": iso(-timedelta(hours=3))}
+    ctx = fake_context(tmp_path, guardian={"get_scan_log": {"entries": [threat, threat, threat, old]}})
+    finding = await run("threat-rate", ctx)
+    assert (
+        finding.severity == "warning"
+        and finding.summary == "3 threats blocked in the last hour (from: gmail_get_email)"
+    )
+    ctx = fake_context(tmp_path, guardian={"get_scan_log": {"entries": [threat, old]}})
+    assert (await run("threat-rate", ctx)).severity == "ok"
+
+
+# -- embeddings -------------------------------------------------------------------------------------------------
+
+
+async def test_ollama_embeddings_unreachable_or_not_pulled(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "ollama")
+    monkeypatch.setenv("OLLAMA_HOST", closed_url())
+    finding = await run("embedding-provider", fake_context(tmp_path))
+    assert finding.severity == "warning" and "unreachable" in finding.summary and "OLLAMA_HOST" in finding.fix
+    with FakeOllama({"all-minilm": 384}) as ollama:
+        monkeypatch.setenv("OLLAMA_HOST", ollama.url)
+        finding = await run("embedding-provider", fake_context(tmp_path))
+        assert (
+            "nomic-embed-text is not pulled" in finding.summary and finding.fix == "Run `ollama pull nomic-embed-text`."
+        )
+    with FakeOllama({"nomic-embed-text": 768}) as ollama:
+        monkeypatch.setenv("OLLAMA_HOST", ollama.url)
+        assert (await run("embedding-provider", fake_context(tmp_path))).severity == "ok"
+
+
+async def test_a_wrong_embedding_provider_is_critical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "openai")
+    finding = await run("embedding-provider", fake_context(tmp_path))
+    assert finding.severity == "critical" and "EMBEDDING_PROVIDER" in finding.summary
+
+
+async def test_the_installed_local_model_is_found(tmp_path: Path) -> None:
+    assert (await run("embedding-provider", fake_context(tmp_path))).summary == "local embedding model files present"
+
+
+def test_missing_local_model_files_are_named(tmp_path: Path) -> None:
+    finding = judge.judge_local_model(tmp_path, ["model.safetensors"], None)
+    assert finding.severity == "warning" and "model.safetensors missing" in finding.summary
+    assert "make install" in judge.judge_local_model(None, [], "package not installed").fix
+
+
+def sparse(path: Path, size: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        handle.truncate(size)  # a sparse file: the size without the disk use
+
+
+async def test_a_large_embedding_cache_and_data_folder_warn(tmp_path: Path) -> None:
+    ctx = fake_context(tmp_path)
+    sparse(ctx.settings.data_dir / "embedding-cache" / "local.sqlite", judge.EMBEDDING_CACHE_LIMIT + 1)
+    finding = await run("embedding-cache-size", ctx)
+    assert finding.severity == "warning" and "the embedding cache is 256.0 MB" in finding.summary
+    sparse(ctx.settings.data_dir / "export.json", judge.DATA_DIR_LIMIT)
+    finding = await run("data-dir-size", ctx)
+    assert finding.severity == "warning" and "the data folder is" in finding.summary and "du -sh" in finding.fix
+
+
+async def test_many_sessions_are_a_note(tmp_path: Path) -> None:
+    ctx = fake_context(tmp_path)
+    folder = ctx.settings.annabelle_home / "sessions" / "annabelle"
+    folder.mkdir(parents=True)
+    for n in range(judge.SESSION_COUNT_NOTE):
+        (folder / f"chat-{n}.jsonl").write_text("{}")
+    finding = await run("session-count", ctx)
+    assert finding.severity == "info" and finding.summary.startswith(f"{judge.SESSION_COUNT_NOTE} chat sessions")
+
+
+# -- logs -------------------------------------------------------------------------------------------------------
+
+
+def log_line(level: str, ago: timedelta, service: str = "orchestrator") -> str:
+    return json.dumps({"ts": iso(-ago), "level": level, "service": service, "msg": "x"})
+
+
+async def test_an_error_spike_against_the_day_before_warns(tmp_path: Path) -> None:
+    ctx = fake_context(tmp_path)
+    ctx.settings.logs_dir.mkdir(parents=True)
+    lines = [log_line("ERROR", timedelta(minutes=5), "thinker-annabelle") for _ in range(4)]
+    lines += [log_line("INFO", timedelta(minutes=1)), "not json", log_line("ERROR", timedelta(hours=30))]
+    (ctx.settings.logs_dir / "thinker-annabelle.log").write_text("\n".join(lines) + "\n")
+    finding = await run("error-rate", ctx)
+    assert finding.severity == "warning"
+    assert finding.summary == "4 errors in the last hour (usual 0.0/h), in: thinker-annabelle"
+
+
+def test_errors_at_the_usual_rate_are_fine() -> None:
+    usual = LevelCounts(errors_last_hour=4, errors_before=48)  # 2 an hour before: 4 is not 3×
+    assert judge.judge_error_rate(usual).severity == "ok"
+    assert judge.judge_error_rate(LevelCounts(warnings_last_hour=6)).summary.startswith("6 warnings")
+    assert judge.judge_error_rate(LevelCounts(errors_last_hour=2)).severity == "ok"
+
+
+# -- configuration ----------------------------------------------------------------------------------------------
+
+
+async def test_an_unreachable_ollama_or_api_base_is_critical(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", closed_url())
+    local = AgentDefinition(agentId="annabelle", model="ollama_chat/qwen2.5:7b")
+    studio = AgentDefinition(agentId="studio", model="openai/local", apiBase=closed_url() + "/v1")
+    finding = await run("llm-reachable", fake_context(tmp_path, agents=[local, studio]))
+    assert finding.severity == "critical"
+    assert "agent annabelle (qwen2.5:7b)" in finding.summary and "agent studio (openai/local)" in finding.summary
+    assert "ollama serve" in finding.fix
+
+
+async def test_an_ollama_model_not_pulled_is_critical_and_a_served_one_fine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    agent = AgentDefinition(agentId="annabelle", model="ollama_chat/qwen2.5:7b")
+    with FakeOllama({"nomic-embed-text": 768}) as ollama, FakeOpenAI() as studio:
+        monkeypatch.setenv("OLLAMA_HOST", ollama.url)
+        finding = await run("llm-reachable", fake_context(tmp_path, agents=[agent]))
+        assert finding.severity == "critical" and "qwen2.5:7b, not pulled" in finding.summary
+        assert finding.fix == "Run `ollama pull qwen2.5:7b`."
+        remote = AgentDefinition(agentId="studio", model="openai/local", apiBase=studio.api_base)
+        cloud = AgentDefinition(agentId="cloud", model="groq/llama-3.3-70b-versatile")
+        finding = await run("llm-reachable", fake_context(tmp_path, agents=[remote, cloud]))
+        assert finding == Finding("ok", "1 model server(s) answer")
+
+
+def test_ollama_names_without_a_tag_mean_latest() -> None:
+    assert judge.ollama_has_model("nomic-embed-text", ["nomic-embed-text:latest"])
+    assert judge.ollama_has_model("qwen2.5:7b", ["qwen2.5:7b", "x"])
+    assert not judge.ollama_has_model("qwen2.5:7b", ["qwen2.5:14b"])
+    assert judge.judge_servers([ServerProbe("a", "m", "u", models=("m:latest",))]).severity == "ok"
+
+
+async def test_an_invalid_agents_json_is_critical_and_names_the_field(tmp_path: Path) -> None:
+    path = tmp_path / "agents.json"
+    path.write_text(json.dumps({"agents": [{"agentId": "annabelle", "model": "qwen2.5"}]}))
+    finding = await run("agents-config", with_settings(fake_context(tmp_path), agents_config=path))
+    assert finding.severity == "critical" and "agent 'annabelle': model" in finding.summary
+    assert "no provider prefix" in finding.summary and str(path) in finding.fix
+    path.write_text("{not json")
+    assert (
+        "cannot read" in (await run("agents-config", with_settings(fake_context(tmp_path), agents_config=path))).summary
+    )
+    missing = with_settings(fake_context(tmp_path), agents_config=tmp_path / "none.json")
+    assert (await run("agents-config", missing)).summary == "no none.json: the default agent runs"
+
+
+async def test_external_mcp_problems_are_named(tmp_path: Path) -> None:
+    path = tmp_path / "external-mcps.json"
+    servers = {
+        "weather": {"command": "weather-mcp"},
+        "bad": {"url": "ftp://nowhere"},
+        "keyed": {"command": "x", "env": {"K": "${NOPE_KEY}"}},
+    }
+    path.write_text(json.dumps({"mcpServers": servers}))
+    finding = await run("external-mcps-config", with_settings(fake_context(tmp_path), external_mcps_config=path))
+    assert finding.severity == "warning" and finding.summary.startswith("2 external MCP problem(s)")
+    assert "'bad'" in finding.summary and "NOPE_KEY" in finding.summary
+    path.write_text("[")
+    finding = await run("external-mcps-config", with_settings(fake_context(tmp_path), external_mcps_config=path))
+    assert "not valid JSON" in finding.summary
+
+
+async def test_gmail_without_credentials_is_a_note(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    finding = await run("gmail-credentials", fake_context(tmp_path))
+    assert finding.severity == "info" and "no OAuth client file" in finding.summary
+    assert "annabelle setup gmail" in finding.fix
+    monkeypatch.setenv("GMAIL_MCP_ENABLED", "false")
+    assert (await run("gmail-credentials", fake_context(tmp_path))).summary == "Gmail is disabled"
+
+
+async def test_a_token_file_readable_by_others_is_critical(tmp_path: Path) -> None:
+    ctx = fake_context(tmp_path)
+    token = ctx.settings.annabelle_home / "annabelle.token"
+    token.write_text("t")
+    os.chmod(token, 0o644)
+    finding = await run("token-permissions", ctx)
+    assert finding.severity == "critical" and finding.fix == f"chmod 600 {token}"
