@@ -1,6 +1,7 @@
 """`/cron`: the skills in memory with their trigger, whether they are enabled, and how their last run went.
 
-The skills issue extends this answer (next runs, backoff) from its own module; the listing below is pure.
+With the skill scheduler running, each line also says when the skill runs next and whether it is backing off
+after failures (`SkillScheduler.describe` adds those fields); the formatting below is pure.
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ def trigger_text(skill: dict[str, Any]) -> str:
     return f"{kind} {clip(json.dumps(config), 40)}" if config else kind
 
 
+def _minute(moment: Any) -> str:
+    """`2026-03-02T09:00:00+00:00` or `2026-03-02 09:00:00` → `2026-03-02 09:00` (times are UTC)."""
+    return str(moment or "")[:16].replace("T", " ")
+
+
 def skill_line(skill: dict[str, Any]) -> str:
     mark = "on " if skill.get("enabled") else "off"
     last = skill.get("last_run_status")
@@ -33,6 +39,12 @@ def skill_line(skill: dict[str, Any]) -> str:
     failures = int(skill.get("consecutive_failures") or 0)
     if failures:
         ran += f", {failures} failure(s) in a row"
+    if skill.get("backing_off"):
+        ran += f", backing off until {_minute(skill.get('backoff_until'))}"
+    if skill.get("next_run_at"):
+        ran += f", next {_minute(skill['next_run_at'])} UTC"
+    elif skill.get("enabled") and skill.get("next_run_reason") and skill.get("trigger_type") == "cron":
+        ran += f", {skill['next_run_reason']}"
     agent = skill.get("agent_id")
     owner = f" @{agent}" if agent else ""
     return clip(f"[{mark}] #{skill.get('id')} {skill.get('name')}{owner} — {trigger_text(skill)} — {ran}", 200)
@@ -56,6 +68,10 @@ async def list_skills(ctx: CommandContext) -> list[dict[str, Any]]:
     return list((data or {}).get("skills") or [])
 
 
-@command("cron", "Scheduled skills: trigger, enabled, last run")
+@command("cron", "Scheduled skills: trigger, enabled, last run, next run, backoff")
 async def cron_command(ctx: CommandContext, args: str) -> str:
-    return format_skills(await list_skills(ctx))
+    skills = await list_skills(ctx)
+    scheduler = getattr(ctx.hub, "skills", None)  # absent in hubs without a skill scheduler (and in fakes)
+    if scheduler is not None:
+        skills = [scheduler.describe(skill) for skill in skills]
+    return format_skills(skills)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 import anyio.abc
 
+from orchestrator.endpoint import DirectEndpoint
 from orchestrator.skills.file_sync import plan_file_sync
 from orchestrator.skills.local_zone import default_timezone
 from orchestrator.skills.normalizer import DEFAULT_AGENT_ID
@@ -244,6 +245,16 @@ class SkillScheduler:
         self._busy.add(skill_id)
         return await self._handle(Due(skill, decision), now)
 
+    async def _unscanned(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        """A Memorizer write of the hub's own: run bookkeeping, shipped seeds, markers. Not sent to Guardian,
+        because a false positive there would lose the record (a run not recorded would run again every second)
+        and the shipped instructions read like the imperative text Guardian is trained to flag."""
+        route = self.hub.router.resolve(name, privileged=True)
+        mcp = self.hub.mcps.get(route.mcp) if route is not None else None
+        if route is None or mcp is None:
+            return await self.hub.call(name, arguments, privileged=True)
+        return await DirectEndpoint(mcp).call(route.tool, arguments, exposed=name)
+
     # -- running one skill ------------------------------------------------------------------------------------
 
     async def execute(self, skill: Mapping[str, Any], now: datetime) -> Outcome:
@@ -317,7 +328,7 @@ class SkillScheduler:
         """Write the outcome on the skill (so it survives a restart), update the cache, and notify."""
         skill_id = int(skill["id"])
         args = {"skill_id": skill_id, "agent_id": str(skill.get("agent_id") or DEFAULT_AGENT_ID), **outcome.updates}
-        envelope = await self.hub.call(UPDATE_TOOL, args, privileged=True)
+        envelope = await self._unscanned(UPDATE_TOOL, args)
         if not envelope.get("success"):
             log.error("skill run not recorded", extra={"skill_id": skill_id, "error": envelope.get("error")})
         cached = self._skills.get(skill_id)
@@ -337,7 +348,7 @@ class SkillScheduler:
             skill_id = int(skill["id"])
             changes = {"enabled": True, "last_error": ""}
             args = {"skill_id": skill_id, "agent_id": skill.get("agent_id") or DEFAULT_AGENT_ID, **changes}
-            if (await self.hub.call(UPDATE_TOOL, args, privileged=True)).get("success"):
+            if (await self._unscanned(UPDATE_TOOL, args)).get("success"):
                 self._skills[skill_id].update(changes)
                 enabled.append(skill_id)
                 log.info("skill enabled: its tools are available", extra={"skill_id": skill_id})
@@ -353,9 +364,11 @@ class SkillScheduler:
         data = envelope.get("data") if envelope.get("success") else None
         return list(data.get("skills") or []) if isinstance(data, Mapping) else None
 
-    async def _write(self, tool: str, args: dict[str, Any], known: set[str]) -> None:
-        """Store or update a seed or file skill; one stored disabled for missing tools gets the waiting marker."""
-        envelope = await self.hub.call(tool, args, privileged=True)
+    async def _write(self, tool: str, args: dict[str, Any], known: set[str], *, shipped: bool = False) -> None:
+        """Store or update a seed or file skill; one stored disabled for missing tools gets the waiting marker.
+
+        Shipped seeds skip Guardian (they are this release's own text); the user's SKILL.md files are scanned."""
+        envelope = await (self._unscanned(tool, args) if shipped else self.hub.call(tool, args, privileged=True))
         if not envelope.get("success"):
             log.error(
                 "skill not written", extra={"tool": tool, "skill": args.get("name"), "error": envelope.get("error")}
@@ -369,7 +382,7 @@ class SkillScheduler:
             return
         missing = [tool for tool in skill_tools(args) if tool not in known] or skill_tools(args)
         marker = {"skill_id": skill_id, "agent_id": args.get("agent_id"), "last_error": waiting_marker(missing)}
-        await self.hub.call(UPDATE_TOOL, marker, privileged=True)
+        await self._unscanned(UPDATE_TOOL, marker)
 
     async def seed(self) -> None:
         """Install the shipped skills missing from Memorizer and update changed ones (never the user's own)."""
@@ -386,7 +399,7 @@ class SkillScheduler:
         for upsert in upserts:
             for warning in upsert.warnings:
                 log.info(warning)
-            await self._write(upsert.tool, upsert.args, known)
+            await self._write(upsert.tool, upsert.args, known, shipped=True)
         if upserts:
             log.info(
                 "skills seeded",

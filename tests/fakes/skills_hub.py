@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from orchestrator.halt import HaltState
@@ -64,8 +65,8 @@ class _Router:
     def __init__(self, hub: SkillsHub) -> None:
         self.hub = hub
 
-    def resolve(self, name: str, *, privileged: bool = False) -> object | None:
-        return object() if name in self.hub.routable() else None
+    def resolve(self, name: str, *, privileged: bool = False) -> SimpleNamespace | None:
+        return SimpleNamespace(mcp=name.split("_", 1)[0], tool=name) if name in self.hub.routable() else None
 
 
 _SKILL_TOOLS = ("memory_list_skills", "memory_get_skill", "memory_store_skill", "memory_update_skill")
@@ -84,6 +85,7 @@ class SkillsHub:
         self.agents: FakeAgents | None = FakeAgents()
         self.router = _Router(self)
         self.skills: SkillScheduler | None = None
+        self.mcps: dict[str, object] = {}  # no real MCPs: the scheduler's unscanned writes fall back to call()
 
     def routable(self) -> set[str]:
         return set(self.tools) | (set(_SKILL_TOOLS) if self.memory else set())

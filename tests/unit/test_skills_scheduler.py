@@ -313,3 +313,19 @@ async def test_skill_files_are_added_changed_and_deleted_in_the_store(
     await scheduler.sync_files()
     assert stored["enabled"] is False and stored["last_error"].startswith("SKILL.md removed")
     assert len(hub.store) == 1
+
+
+async def test_cron_shows_the_next_run_and_a_backoff(hub: SkillsHub, scheduler: SkillScheduler) -> None:
+    from orchestrator.commands.cron import format_skills
+
+    hub.add_skill(name="Nine", trigger_config={"schedule": "0 9 * * *"})
+    hub.add_skill(
+        name="Flaky",
+        trigger_config={"interval_minutes": 1},
+        last_run_at="2026-03-02 08:59:00",
+        consecutive_failures=2,
+        backoff_until="2026-03-02 09:04:00",
+    )
+    text = format_skills(await scheduler.listing())
+    assert "Nine @annabelle — cron 0 9 * * * — never run, next 2026-03-02 09:00 UTC" in text
+    assert "2 failure(s) in a row, backing off until 2026-03-02 09:04, next 2026-03-02 09:04 UTC" in text
