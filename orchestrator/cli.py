@@ -4,6 +4,7 @@ annabelle up                                   start the hub in the foreground
 annabelle status                               MCP servers, tools, Guardian
 annabelle tools list [--mcp filer]             routed tools
 annabelle tools call NAME --args '{"path": "notes.md"}'
+annabelle skills list|run ID|enable ID|disable ID   scheduled skills: next runs, backoff; run or switch one
 annabelle chat [--chat-id cli] [--reset]       chat in the terminal (slash commands work); `echo hi | annabelle chat`
 annabelle mcp                                  the hub as a stdio MCP server (Claude Desktop, IDEs)
 annabelle doctor                               every diagnostics check with its fix (exit 1 on a critical one)
@@ -34,6 +35,8 @@ app = typer.Typer(
 )
 tools_app = typer.Typer(help="List and call tools through the running hub.", no_args_is_help=True)
 app.add_typer(tools_app, name="tools")
+skills_app = typer.Typer(help="Scheduled and on-demand skills in the running hub.", no_args_is_help=True)
+app.add_typer(skills_app, name="skills")
 setup_app = typer.Typer(help="Connect accounts (OAuth) for the MCP servers.", no_args_is_help=True)
 app.add_typer(setup_app, name="setup")
 
@@ -203,6 +206,50 @@ def tools_call(
     _print_json(envelope)
     if not envelope.get("success"):
         raise typer.Exit(1)
+
+
+@skills_app.command("list")
+def skills_list(as_json: Annotated[bool, typer.Option("--json", help="Print the raw JSON.")] = False) -> None:
+    """Every agent's skills: enabled, trigger, last run, next run and backoff."""
+    from orchestrator.commands.cron import format_skills
+
+    data = _request("GET", "/skills")
+    if not data.get("success"):
+        raise _fail(str(data.get("error")))
+    if as_json:
+        _print_json(data["skills"])
+        return
+    typer.echo(format_skills(data["skills"]))
+
+
+def _skill_action(skill_id: int, action: str) -> dict[str, Any]:
+    data: dict[str, Any] = _request("POST", f"/skills/{skill_id}/{action}")
+    if not data.get("success") and "status" not in data:
+        raise _fail(str(data.get("error")))
+    return data
+
+
+@skills_app.command("run")
+def skills_run(skill_id: Annotated[int, typer.Argument(help="The skill's id (annabelle skills list).")]) -> None:
+    """Run a skill now and print how it went; exits 1 when the run failed."""
+    data = _skill_action(skill_id, "run")
+    typer.echo(f"#{data['skillId']} {data['name']}: {data['status']} — {data['summary']}")
+    if not data.get("success"):
+        raise typer.Exit(1)
+
+
+@skills_app.command("enable")
+def skills_enable(skill_id: Annotated[int, typer.Argument(help="The skill's id.")]) -> None:
+    """Turn a skill on; its failure count starts again from zero."""
+    data = _skill_action(skill_id, "enable")
+    typer.echo(f"#{data['skillId']} {data['name']}: enabled")
+
+
+@skills_app.command("disable")
+def skills_disable(skill_id: Annotated[int, typer.Argument(help="The skill's id.")]) -> None:
+    """Turn a skill off; the scheduler will not turn it back on by itself."""
+    data = _skill_action(skill_id, "disable")
+    typer.echo(f"#{data['skillId']} {data['name']}: disabled")
 
 
 @app.command()

@@ -14,7 +14,9 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
+from orchestrator import cli
 from orchestrator.app import create_app
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.scheduler import SkillScheduler
@@ -199,7 +201,15 @@ def test_an_agent_skill_is_offered_only_its_required_tools(env: Path, llm: FakeO
             },
         )
         assert stored["success"], stored
+        skill_id = stored["data"]["skill_id"]
         with hub.client() as client:
-            ran = client.post(f"/skills/{stored['data']['skill_id']}/run", timeout=120).json()
+            ran = client.post(f"/skills/{skill_id}/run", timeout=120).json()
+        # The same hub from the terminal: `annabelle skills list|disable`.
+        cli_env = {"ORCHESTRATOR_URL": hub.url, "ANNABELLE_TOKEN": hub.token}
+        listed = CliRunner().invoke(cli.app, ["skills", "list"], env=cli_env)
+        assert listed.exit_code == 0 and f"#{skill_id} Sandboxed @annabelle — manual — last success" in listed.output
+        disabled = CliRunner().invoke(cli.app, ["skills", "disable", str(skill_id)], env=cli_env)
+        assert disabled.exit_code == 0 and "Sandboxed: disabled" in disabled.output
+        assert hub.call("memory_get_skill", {"skill_id": skill_id})["data"]["skill"]["enabled"] is False
     assert ran["success"] is True and ran["status"] == "success" and ran["summary"] == "Echoed sandboxed.", ran
     assert llm.requests[0].tool_names == ["echo_echo"]
