@@ -55,6 +55,7 @@ from shared.agents import DEFAULT_AGENT_ID, PARENT_WATCH_VARIABLE, AgentDefiniti
 from shared.auth import TOKEN_HEADER, generate_token, tokens_equal
 from shared.envelope import ErrorCode
 from shared.logs import STDERR_LEVEL_VARIABLE
+from shared.traces import current_trace, trace_event, trace_headers, traced
 
 log = logging.getLogger(__name__)
 
@@ -507,7 +508,8 @@ class AgentManager:
                 return await self._client.post(
                     f"{runtime.url}{path}",
                     json=body,
-                    headers={TOKEN_HEADER: runtime.token},
+                    # The turn's trace goes with it: the Thinker's events and its tool calls join this trace.
+                    headers={TOKEN_HEADER: runtime.token, **trace_headers()},
                     timeout=httpx.Timeout(CONNECT_TIMEOUT_SECONDS, read=None),
                 )
             except httpx.TimeoutException:
@@ -575,6 +577,13 @@ class AgentManager:
         return answer
 
     async def execute_skill(self, agent_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        """Run a skill on an agent, traced under the caller's trace (an HTTP X-Trace-Id) or a new one."""
+        with traced(current_trace()):
+            skill = body.get("skillName") or body.get("skillId")
+            trace_event("skill_started", agent=agent_id, skill=str(skill) if skill is not None else None)
+            return await self._execute_skill(agent_id, body)
+
+    async def _execute_skill(self, agent_id: str, body: dict[str, Any]) -> dict[str, Any]:
         runtime = self.runtime(agent_id)
         if runtime.paused:
             return self._paused_refusal(agent_id)

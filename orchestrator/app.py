@@ -35,6 +35,7 @@ from orchestrator.skills.scheduler import SkillScheduler
 from shared.agents import AgentDefinition, load_agents_config
 from shared.auth import TOKEN_HEADER, load_or_create_token, tokens_equal
 from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
+from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
 log = logging.getLogger(__name__)
 
@@ -266,7 +267,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     async def tools_call(request: Request, agent: Annotated[AgentDefinition | None, Depends(caller)]) -> JSONResponse:
         """Run a tool. Always HTTP 200 with the envelope `{success, data?, error?, errorCode?, blocked?}`."""
         call = await parse_json_body(request, ToolCallRequest, example='{"name": "get_status"}')
-        return JSONResponse(await hub.call(call.name, call.arguments, agent=agent))
+        with continue_trace(valid_trace_id(request.headers.get(TRACE_HEADER))):
+            return JSONResponse(await hub.call(call.name, call.arguments, agent=agent))
 
     @api.post("/message", tags=["agents"], openapi_extra=json_body_schema(MessageRequest))
     async def message(request: Request) -> JSONResponse:
@@ -274,8 +276,10 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
 
         Failures say why: `{success: false, error}` plus `paused`, `halted` or `blocked` (Guardian) when that is it."""
         body = await parse_json_body(request, MessageRequest)
-        outcome = await dispatcher.dispatch(InboundMessage("http", body.chatId, body.message, owner=True))
-        return JSONResponse(message_answer(outcome))
+        # The caller may name the trace (X-Trace-Id); the id in force comes back in the same header.
+        with traced(valid_trace_id(request.headers.get(TRACE_HEADER)) or new_trace_id()) as trace_id:
+            outcome = await dispatcher.dispatch(InboundMessage("http", body.chatId, body.message, owner=True))
+        return JSONResponse(message_answer(outcome), headers={TRACE_HEADER: trace_id})
 
     @api.post("/kill", tags=["halt"], openapi_extra=json_body_schema(HaltRequest))
     async def kill(request: Request) -> JSONResponse:
@@ -307,7 +311,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         """Run a skill on an agent (its Thinker is started if needed); the Thinker's `/execute-skill` answer."""
         body = await parse_json_body(request, SkillRequest)
         try:
-            return JSONResponse(await agents.execute_skill(agent_id, body.model_dump(exclude_none=True)))
+            with continue_trace(valid_trace_id(request.headers.get(TRACE_HEADER))):
+                return JSONResponse(await agents.execute_skill(agent_id, body.model_dump(exclude_none=True)))
         except AgentError as exc:
             return JSONResponse({"success": False, "error": str(exc)})
 

@@ -40,6 +40,7 @@ from shared.envelope import ErrorCode, fail, ok
 from shared.logs import STDERR_LEVEL_VARIABLE
 from shared.mcp_tools import ToolFailure, describe_validation
 from shared.settings import ENV_FILE_VARIABLE
+from shared.traces import trace_event
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
@@ -281,6 +282,7 @@ class Hub:
         """Run one tool by its exposed name for `agent` (None: the master token); every outcome is an envelope."""
         started = time.perf_counter()
         native = NATIVE_TOOLS.get(name)
+        mcp, scanned = ("hub" if native is not None else None), False
         if agent is not None and not tool_allowed(agent, name):
             envelope = fail(
                 ErrorCode.NOT_ALLOWED,
@@ -292,10 +294,26 @@ class Hub:
             # Skill writes are normalised and checked first; the hub's own features (privileged) did that already.
             envelope = await call_skill_tool(self, name, arguments)
         elif (route := self.router.resolve(name, privileged=privileged)) is not None:
-            envelope = await self.endpoints[route.mcp].call(route.tool, arguments, exposed=name)
+            endpoint = self.endpoints[route.mcp]
+            mcp = route.mcp
+            scanned = isinstance(endpoint, GuardedEndpoint) and (
+                endpoint.scan.output or endpoint.scan.scans_input(route.tool)
+            )
+            envelope = await endpoint.call(route.tool, arguments, exposed=name)
         else:
             envelope = self._not_routed(name)
         elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+        # Only inside a trace (a Thinker's call carrying X-Trace-Id): polling and direct calls record nothing.
+        trace_event(
+            "tool_call",
+            name=name,
+            mcp=mcp,
+            success=envelope["success"],
+            errorCode=envelope.get("errorCode"),
+            scanned=scanned,
+            blocked=bool(envelope.get("blocked")),
+            ms=elapsed_ms,
+        )
         if envelope["success"]:
             log.debug("tool call", extra={"tool": name, "ms": elapsed_ms})
         else:

@@ -18,8 +18,8 @@ with a sentence (the traceback goes to the log, never to the caller).
 # No `from __future__ import annotations`: FastAPI reads the endpoint annotations at run time.
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
@@ -28,6 +28,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from shared.auth import TOKEN_HEADER, tokens_equal
 from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
+from shared.traces import TRACE_HEADER, trace_event, traced, valid_trace_id
 from thinker.runtime import BadRequest, MessageIn, SkillIn, ThinkerRuntime
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,18 @@ class CostResumeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     resetWindow: bool = Field(default=False, description="Also forget the usage that caused the pause.")
+
+
+@contextmanager
+def request_trace(request: Request, kind: str) -> Iterator[str]:
+    """The hub's trace for this request (its X-Trace-Id header), or a new one for a caller that sent none."""
+    with traced(valid_trace_id(request.headers.get(TRACE_HEADER))) as trace_id:
+        try:
+            yield trace_id
+        except Exception as exc:
+            # Recorded here: the app's error handler runs after the trace's context has been left.
+            trace_event("error", stage=kind, error=type(exc).__name__)
+            raise
 
 
 def _log_start_failure(task: asyncio.Task[None]) -> None:
@@ -173,8 +186,9 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
         body = await parse_json_body(request, ProcessMessageRequest)
         if body.agentId is not None and body.agentId != runtime.agent_id:
             raise BadRequest(f"This Thinker runs the agent {runtime.agent_id!r}, not {body.agentId!r}.")
-        answer = await runtime.process_message(MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted))
-        return JSONResponse(answer)
+        with request_trace(request, "process-message") as trace_id:
+            answer = await runtime.process_message(MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted))
+        return JSONResponse(answer, headers={TRACE_HEADER: trace_id})
 
     @app.post(
         "/execute-skill", tags=["agent"], dependencies=guarded, openapi_extra=json_body_schema(ExecuteSkillRequest)
@@ -190,7 +204,9 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
             chat_id=body.chatId,
             skill_name=body.skillName,
         )
-        return JSONResponse(await runtime.execute_skill(skill))
+        with request_trace(request, "execute-skill") as trace_id:
+            answer = await runtime.execute_skill(skill)
+        return JSONResponse(answer, headers={TRACE_HEADER: trace_id})
 
     @app.post(
         "/clear-session", tags=["agent"], dependencies=guarded, openapi_extra=json_body_schema(ClearSessionRequest)

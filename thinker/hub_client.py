@@ -23,6 +23,7 @@ import httpx
 
 from shared.auth import TOKEN_HEADER
 from shared.envelope import ErrorCode, fail
+from shared.traces import trace_headers
 
 log = logging.getLogger(__name__)
 
@@ -214,7 +215,8 @@ class HubClient:
             response = await self._client.post(
                 "/tools/call",
                 json={"name": name, "arguments": dict(arguments)},
-                headers=self._headers(),
+                # The turn's trace id, so the hub's record of this call joins the turn's trace.
+                headers={**self._headers(), **trace_headers()},
                 timeout=call_timeout(name, arguments, self._timeout),
             )
         except httpx.TimeoutException:

@@ -28,6 +28,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from shared.litellm_loader import describe_llm_error, load_litellm
+from shared.traces import elapsed_ms, trace_event
 from thinker.settings import ModelSettings
 
 log = logging.getLogger(__name__)
@@ -225,24 +226,45 @@ class ModelClient:
         temperature: float | None = None,
         max_tokens: int | None = None,
         json_mode: bool = False,
+        step: int | None = None,
     ) -> ModelReply:
-        """One chat completion. Raises `LlmError` (with a sentence) when no answer came back."""
+        """One chat completion. Raises `LlmError` (with a sentence) when no answer came back.
+
+        `step` is the agent loop's step number, for the trace's `llm_call` event."""
+        model = self.settings.model
         if not self.breaker.acquire():
+            trace_event("llm_call", model=model, step=step, outcome="circuit_open", ms=0.0)
             raise CircuitOpen(
                 f"The model {self.settings.where()} failed {self.breaker.failures} times in a row, so it is not "
                 f"being called for another {self.breaker.seconds_left():.0f} s. Check that it is running."
             )
         kwargs = self._request(messages, tools, tool_choice, temperature, max_tokens, json_mode)
+        started = time.perf_counter()
         try:
             response = await self._completion(**kwargs)
             reply = self._reply(response, kwargs)
         except Exception as exc:
             self.breaker.failed()
+            trace_event(
+                "llm_call", model=model, step=step, outcome="error", error=type(exc).__name__, ms=elapsed_ms(started)
+            )
             raise ModelUnavailable(
                 f"The model {self.settings.where()} did not answer ({describe_llm_error(exc, 300)}). Check that it is running and "
                 "that its key (e.g. OPENAI_API_KEY, GROQ_API_KEY) and apiBase are right."
             ) from None
         self.breaker.succeeded()
+        trace_event(
+            "llm_call",
+            model=model,
+            step=step,
+            outcome="tool_calls" if reply.tool_calls else "text",
+            tool_calls=len(reply.tool_calls),
+            prompt_tokens=reply.usage.prompt_tokens,
+            completion_tokens=reply.usage.completion_tokens,
+            estimated=reply.usage_estimated,
+            finish_reason=reply.finish_reason,
+            ms=elapsed_ms(started),
+        )
         if self.usage is not None:
             self.usage.record(reply.usage.prompt_tokens, reply.usage.completion_tokens)
         return reply

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
 from shared.envelope import ErrorCode, fail
+from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
     EMPTY_ANSWER,
     HONEST_FAILURE,
@@ -191,6 +193,7 @@ class AgentLoop:
             retries_left=self.limits.max_tool_retries,
         )
         steps = max_steps or self.limits.max_steps
+        started = time.perf_counter()
         node: Node = ModelRequest()
         while True:
             match node:
@@ -210,6 +213,15 @@ class AgentLoop:
                             "tokens": result.usage.total,
                         },
                     )
+                    trace_event(
+                        "turn_finished",
+                        stop=result.stop.value,
+                        steps=result.steps,
+                        tools=list(result.tools_used),
+                        prompt_tokens=result.usage.prompt_tokens,
+                        completion_tokens=result.usage.completion_tokens,
+                        ms=elapsed_ms(started),
+                    )
                     return result
 
     # -- ModelRequest --------------------------------------------------------------------------------------
@@ -227,6 +239,7 @@ class AgentLoop:
                 tools=definitions or None,
                 tool_choice=tool_choice,
                 temperature=node.temperature if node.temperature is not None else run.temperature,
+                step=run.steps,
             )
         except LlmError as exc:
             log.warning("model call failed", extra={"error": str(exc)})
@@ -302,7 +315,16 @@ class AgentLoop:
                 extra={"tool": call.name, "dropped": list(normalized.dropped), "notes": list(normalized.notes)},
             )
         run.used(call.name)
+        started = time.perf_counter()
         envelope = await self._dispatch(run, kind, call.name, normalized.arguments)
+        trace_event(
+            "tool_call",
+            name=call.name,
+            kind=kind.value,
+            success=bool(envelope.get("success")),
+            errorCode=envelope.get("errorCode"),
+            ms=elapsed_ms(started),
+        )
         if envelope.get("success"):
             run.failed_tools.discard(call.name)
         else:

@@ -26,6 +26,7 @@ from typing import Any
 
 from shared.agents import AgentDefinition
 from shared.embeddings import Embedder, EmbeddingError, EmbeddingSettings, create_embedder
+from shared.traces import elapsed_ms, trace_event
 from thinker.context import (
     ContextSource,
     PromptLayers,
@@ -322,6 +323,7 @@ class ThinkerRuntime:
         recent = session.turns[-self.selector.config.sticky_lookback :] if self.selector.config.sticky_lookback else ()
         essentials = available_essentials(frozenset(catalog.tools))
         callable_names = {*catalog.tools, *(e.name for e in essentials), *META_TOOLS}
+        selecting = time.perf_counter()
         selection = await self.selector.select(
             message.text,
             recent_user_messages=tuple(turn.user for turn in recent),
@@ -331,7 +333,7 @@ class ThinkerRuntime:
             # Core tools this agent cannot call (no Telegram MCP: no send_telegram) must not take cap slots.
             allowed=callable_names.__contains__,
         )
-        self._remember_selection(selection, catalog)
+        self._remember_selection(selection, catalog, elapsed_ms(selecting))
         toolset = ToolSet(catalog, selection.names, essentials=essentials)
         system = render_system_prompt(
             PromptLayers(
@@ -353,13 +355,26 @@ class ThinkerRuntime:
         self.extraction.schedule(message.chat_id)
         return result
 
-    def _remember_selection(self, selection: Selection, catalog: ToolCatalog) -> None:
+    def _remember_selection(self, selection: Selection, catalog: ToolCatalog, ms: float | None = None) -> None:
         self.state.last_selection = {
             "method": selection.method,
             "selectedCount": len(selection.names),
             "totalTools": len(catalog.tools),
             "topScore": selection.top_score,
         }
+        self._trace_selection(selection, catalog, ms)
+
+    @staticmethod
+    def _trace_selection(selection: Selection, catalog: ToolCatalog, ms: float | None = None) -> None:
+        trace_event(
+            "tools_selected",
+            names=list(selection.names),
+            count=len(selection.names),
+            method=selection.method,
+            total=len(catalog.tools),
+            top_score=selection.top_score,
+            ms=ms,
+        )
 
     def _save_turn(self, message: MessageIn, result: TurnResult) -> None:
         turn = make_turn(
@@ -439,12 +454,14 @@ class ThinkerRuntime:
             if missing:
                 log.warning("skill tools not available to this agent", extra={"missing": missing})
             chosen = [e for e in essentials if e.name in names]
+            self._trace_selection(selection, catalog)
             return ToolSet(catalog, selection.names, essentials=chosen, sandbox=True)
         # No send_telegram in a skill run: the hub reports the run's result to the user itself.
         usable = [e for e in essentials if e.name != "send_telegram"]
         callable_names = {*catalog.tools, *(e.name for e in usable), *META_TOOLS}
+        selecting = time.perf_counter()
         selection = await self.selector.select(skill.instructions, allowed=callable_names.__contains__)
-        self._remember_selection(selection, catalog)
+        self._remember_selection(selection, catalog, elapsed_ms(selecting))
         return ToolSet(catalog, selection.names, essentials=usable)
 
     # -- status --------------------------------------------------------------------------------------------

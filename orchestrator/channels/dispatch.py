@@ -9,12 +9,14 @@ to the channel and chat answers.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from orchestrator.agents import AgentError
 from orchestrator.channels.inbound import blocked_reply, judge_inbound
 from orchestrator.commands.registry import CommandContext, is_command, run_command
+from shared.traces import current_trace, elapsed_ms, trace_event, traced
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
@@ -61,22 +63,51 @@ class Dispatcher:
         return CommandContext(self.hub, self.agents, self.halt, self.settings, channel, chat_id)
 
     async def dispatch(self, message: InboundMessage) -> Outcome:
+        """Answer one message, traced under the caller's trace id (POST /message's X-Trace-Id) or a new one."""
+        with traced(current_trace()):
+            started = time.perf_counter()
+            # Lengths and ids only: the text itself never goes into the trace file.
+            trace_event("message_received", channel=message.channel, chat=message.chat_id, length=len(message.text))
+            try:
+                outcome = await self._dispatch(message)
+            except Exception as exc:
+                trace_event("error", stage="dispatch", error=type(exc).__name__, ms=elapsed_ms(started))
+                raise
+            if outcome.kind == "failed":
+                trace_event("error", stage="agent", error=outcome.reply[:300])
+            trace_event(
+                "reply",
+                kind=outcome.kind,
+                agent=outcome.agent_id,
+                length=len(outcome.reply),
+                tools=outcome.tools_used,
+                ms=elapsed_ms(started),
+            )
+            return outcome
+
+    async def _dispatch(self, message: InboundMessage) -> Outcome:
         if is_command(message.text):
+            # The command's name only: its arguments may be a pairing code or a secret.
+            trace_event("command", name=message.text.split(maxsplit=1)[0][:40])
             reply = await run_command(message.text, self.command_context(message.channel, message.chat_id))
             return Outcome("command", reply.text if reply is not None else "")
         if self.halt.halted("thinker"):
+            trace_event("halted")
             return Outcome("halted", self.halt.notice("thinker"))
         decision = await self.hub.gate.scan(message.text, source=f"{message.channel}:inbound")
         verdict = judge_inbound(decision, owner=message.owner, owner_block_risk=self.settings.guardian_owner_block_risk)
         where = {"channel": message.channel, "chat": message.chat_id, "risk": round(verdict.risk, 3)}
         if verdict.action == "block":
             log.warning("inbound message blocked by guardian", extra={**where, "reason": verdict.reason})
+            trace_event("blocked", risk=where["risk"], reason=verdict.reason[:200])
             return Outcome("blocked", blocked_reply(verdict))
         tainted = verdict.action == "tainted"
         if tainted:
             log.warning("inbound message passed tainted", extra={**where, "reason": verdict.reason})
+            trace_event("tainted", risk=where["risk"], reason=verdict.reason[:200])
         try:
             agent_id = self.agents.resolve(message.channel, message.chat_id)
+            trace_event("agent_selected", agent=agent_id)
             answer = await self.agents.process_message(
                 agent_id,
                 text=message.text,
