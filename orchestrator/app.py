@@ -188,14 +188,16 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
             await skills.start(tasks)
             if "telegram" in hub.mcps:
                 tasks.start_soon(telegram.run)
-            yield
             periodic = periodic_for_hub(hub, agents, halt, settings)
             if periodic is not None:
                 tasks.start_soon(periodic.run_forever, name="periodic-diagnose")
+            yield
             skills.stop()
             telegram.stop()
             await agents.stop()
             await hub.stop()
+            # Whatever loop is still running (periodic checks, watchers) ends with the hub.
+            tasks.cancel_scope.cancel()
 
     unauthorized = f"Missing or wrong {TOKEN_HEADER} header (the token is in $ANNABELLE_HOME/annabelle.token)."
 
@@ -295,16 +297,16 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         described = halt.resume(body.target)
         return JSONResponse({"success": True, "message": f"{body.target} resumed", "halted": described})
 
-    @api.get("/agents", tags=["agents"])
-    async def list_agents() -> dict[str, Any]:
-        """The agents of agents.json: state, url, pid, model, paused."""
-        return {"agents": agents.describe()}
     @api.get("/diagnose", tags=["hub"])
     async def diagnose() -> dict[str, Any]:
         """Every diagnostics check, worst first: `{findings: [{name, category, severity, summary, fix}], counts,
         critical}` (what `annabelle doctor` prints)."""
         return diagnose_json(await run_checks(CommandContext(hub, agents, halt, settings, "http", "diagnose")))
 
+    @api.get("/agents", tags=["agents"])
+    async def list_agents() -> dict[str, Any]:
+        """The agents of agents.json: state, url, pid, model, paused."""
+        return {"agents": agents.describe()}
 
     @api.post("/agents/{agent_id}/execute-skill", tags=["agents"], openapi_extra=json_body_schema(SkillRequest))
     async def execute_skill(agent_id: str, request: Request) -> JSONResponse:

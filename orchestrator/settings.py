@@ -47,7 +47,7 @@ class OrchestratorSettings(CommonSettings):
         default=15.0, gt=0, description="Messages older than this when the hub first sees them are skipped."
     )
     guardian_owner_block_risk: float = Field(
-        default=0.9,
+        default=0.95,
         ge=0,
         le=1,
         description="Guardian risk at which the owner's own chat message is blocked; below it, it passes tainted.",

@@ -87,6 +87,28 @@ _BEHAVIOUR_VARIABLES = (
     "https_proxy",
     "all_proxy",
 )
+# Whole families of settings, so a variable added later cannot leak from the developer's shell into a test.
+_BEHAVIOUR_PREFIXES = (
+    "ANNABELLE_",
+    "GUARDIAN_",
+    "TELEGRAM_",
+    "CHANNEL_",
+    "NOTIFY_",
+    "THINKER_",
+    "TOOL_SELECTOR_",
+    "LOG_",
+    "TRACES_",
+    "DIAGNOSE_",
+    "SKILLS_",
+    "EXTERNAL_MCPS_",
+    "MEMORY_",
+    "FILER_",
+    "GMAIL_",
+    "BRAVE_",
+    "WEB_FETCH_",
+    "EMBEDDING_",
+    "UTILITY_",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -95,7 +117,7 @@ def annabelle_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     for name in _BEHAVIOUR_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     for name in list(os.environ):
-        if name.endswith("_MCP_ENABLED"):
+        if name.endswith("_MCP_ENABLED") or name.startswith(_BEHAVIOUR_PREFIXES):
             monkeypatch.delenv(name, raising=False)
     home = tmp_path / "home"
     home.mkdir()
