@@ -124,16 +124,31 @@ def due_skills(
     busy: Collection[int] = (),
     grace: timedelta = DEFAULT_GRACE,
     problems: dict[int, str] | None = None,
+    memo: dict[int, tuple[tuple[str, ...], datetime | None]] | None = None,
 ) -> list[Due]:
     """The enabled cron skills with a run or a missed record owed at `now`, oldest slot first.
 
     `busy` are ids with a run in flight (skipped: the record still shows the previous run). A skill whose trigger
     cannot be parsed is left out and its reason put in `problems` (by id) for the log; it cannot fire anyway.
+    `memo` (kept by the caller between ticks) remembers, per skill, when to look again and the fields that moment
+    depends on: parsing a cron expression and finding its next slot costs ~150 µs, too much for 1,000 skills every
+    second, while a skill's next slot only moves when its record changes.
     """
     found: list[Due] = []
     for skill in skills:
         if not skill.get("enabled") or skill.get("trigger_type") != "cron" or skill.get("id") in busy:
             continue
+        key = (
+            str(skill.get("trigger_config")),
+            str(skill.get("created_at")),
+            str(skill.get("last_run_at")),
+            str(skill.get("backoff_until")),
+            default_tz,
+        )
+        if memo is not None:
+            remembered = memo.get(int(skill.get("id") or 0))
+            if remembered is not None and remembered[0] == key and (remembered[1] is None or now < remembered[1]):
+                continue
         try:
             trigger = _trigger(skill, default_tz)
         except TriggerError as exc:
@@ -153,6 +168,8 @@ def due_skills(
         )
         if decision.action != "wait":
             found.append(Due(skill, decision))
+        elif memo is not None:
+            memo[int(skill.get("id") or 0)] = (key, decision.next_fire)
     found.sort(key=lambda due: due.decision.due_at or now)
     return found
 

@@ -111,6 +111,7 @@ class SkillScheduler:
         self._scope: anyio.CancelScope | None = None
         self._file_state: dict[str, tuple[int, int]] | None = None
         self._problems: dict[int, str] = {}
+        self._next_look: dict[int, tuple[tuple[str, ...], datetime | None]] = {}
         self.started = False
 
     # -- life cycle -------------------------------------------------------------------------------------------
@@ -203,7 +204,14 @@ class SkillScheduler:
             return []
         now = self.clock()
         problems: dict[int, str] = {}
-        due = due_skills(self._skills.values(), now, default_tz=self.default_tz, busy=self._busy, problems=problems)
+        due = due_skills(
+            self._skills.values(),
+            now,
+            default_tz=self.default_tz,
+            busy=self._busy,
+            problems=problems,
+            memo=self._next_look,
+        )
         for skill_id, problem in problems.items():
             if self._problems.get(skill_id) != problem:
                 log.warning("skill cannot be scheduled", extra={"skill_id": skill_id, "reason": problem})

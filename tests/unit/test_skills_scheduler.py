@@ -329,3 +329,36 @@ async def test_cron_shows_the_next_run_and_a_backoff(hub: SkillsHub, scheduler: 
     text = format_skills(await scheduler.listing())
     assert "Nine @annabelle — cron 0 9 * * * — never run, next 2026-03-02 09:00 UTC" in text
     assert "2 failure(s) in a row, backing off until 2026-03-02 09:04, next 2026-03-02 09:04 UTC" in text
+
+
+def test_remembering_when_to_look_again_changes_no_decision() -> None:
+    from datetime import timedelta
+
+    from orchestrator.skills.runs import due_skills
+
+    skills: list[dict[str, Any]] = [
+        {"id": 1, "enabled": True, "trigger_type": "cron", "trigger_config": {"schedule": "*/7 * * * *"}},
+        {"id": 2, "enabled": True, "trigger_type": "cron", "trigger_config": {"interval_minutes": 45}},
+        {
+            "id": 3,
+            "enabled": True,
+            "trigger_type": "cron",
+            "trigger_config": {"schedule": "30 2 * * *", "timezone": "Europe/Berlin"},
+        },
+        {"id": 4, "enabled": True, "trigger_type": "cron", "trigger_config": {"at": "2026-03-29T01:30:00+00:00"}},
+    ]
+    for skill in skills:
+        skill["created_at"] = "2026-03-28 00:00:00"
+    memo: dict[int, Any] = {}
+    now = datetime(2026, 3, 28, 0, 0, 30, tzinfo=UTC)
+    fired: list[tuple[int, datetime]] = []
+    for _ in range(2 * 24 * 60):  # two days (one of them a DST change in Berlin), a tick a minute
+        now += timedelta(minutes=1)
+        plain = due_skills(skills, now, default_tz="UTC")
+        remembered = due_skills(skills, now, default_tz="UTC", memo=memo)
+        assert [d.skill["id"] for d in plain] == [d.skill["id"] for d in remembered]
+        for due in remembered:
+            due.skill["last_run_at"] = now.strftime("%Y-%m-%d %H:%M:%S")
+            fired.append((int(due.skill["id"]), now))
+    counts = {skill_id: sum(1 for i, _ in fired if i == skill_id) for skill_id in (1, 2, 3, 4)}
+    assert counts[3] == 2 and counts[4] == 1 and counts[2] == 64
