@@ -99,7 +99,7 @@ _BEHAVIOUR_PREFIXES = (
     "LOG_",
     "TRACES_",
     "DIAGNOSE_",
-    "SKILLS_",
+    "SKILL",
     "EXTERNAL_MCPS_",
     "MEMORY_",
     "FILER_",

@@ -34,7 +34,9 @@ __all__ = ["CHECKS", "MARKS", "MB", "SEVERITY_ORDER", "Check", "Finding", "Sever
 __all__ += ["run_checks"]
 
 CHECK_TIMEOUT_SECONDS = 10.0
-LOG_DIR_LIMIT = 50 * MB
+# Rotation keeps each file under LOG_MAX_BYTES × (LOG_BACKUP_COUNT + 1) (60 MB by default); more than this means
+# a writer outside rotation, or rotation settings raised far beyond their defaults.
+LOG_DIR_LIMIT = 300 * MB
 MEMORY_DB_LIMIT = 50 * MB
 AGENT_RESTART_LIMIT = 3
 
