@@ -181,6 +181,13 @@ async def gather_summary(ctx: CommandContext, sources: dict[str, Source] | None 
 # -- the commands ---------------------------------------------------------------------------------------------
 
 
+@command("start", "Telegram's first message to a bot: a greeting and the commands")
+async def start_command(ctx: CommandContext, args: str) -> str:
+    # Telegram sends "/start" when someone opens the bot; answering it here costs no tokens.
+    greeting = "Hello, I am Annabelle. Write to me in plain words; these commands answer at once:"
+    return f"{greeting}\n\n{format_help(commands(), ctx.hub.mcps_metadata())}"
+
+
 @command("help", "This list: commands and tools per MCP")
 async def help_command(ctx: CommandContext, args: str) -> str:
     return format_help(commands(), ctx.hub.mcps_metadata())

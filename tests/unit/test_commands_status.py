@@ -25,6 +25,11 @@ async def test_help_lists_every_command_and_the_tools_per_mcp(tmp_path: Path) ->
     assert "Guardian" not in text.split("Tools")[1]  # Guardian is not a routed MCP
 
 
+async def test_start_greets_and_lists_the_commands(tmp_path: Path) -> None:
+    text = await reply("/start", fake_context(tmp_path))
+    assert text.startswith("Hello, I am Annabelle.") and "/help" in text and "/status [summary]" in text
+
+
 async def test_status_shows_mcps_agents_halt_and_guardian(tmp_path: Path) -> None:
     status = hub_status()
     status["mcps"]["filer"] = {"state": "failed", "available": False, "toolCount": 0, "lastError": "bad workspace"}
