@@ -126,19 +126,25 @@ class SkillScheduler:
             log.warning("skill scheduler not started: the memory MCP is not available")
             return
         self.started = True
+        if self.run_loop:
+            # Seeding runs in the background: the hub is ready for chat and tools before the skills are installed.
+            tasks.start_soon(self._serve, name="skill-scheduler")
+        else:
+            await self._install()
+        log.info("skill scheduler started", extra={"timezone": self.default_tz})
+
+    async def _install(self) -> None:
         try:
             await self.seed()
             await self.sync_files()
         except Exception:  # the hub serves chat and tools even when the skills cannot be installed
             log.exception("skill seeding or file sync failed at start")
-        if self.run_loop:
-            tasks.start_soon(self._serve, name="skill-scheduler")
-        log.info("skill scheduler started", extra={"timezone": self.default_tz})
 
     async def _serve(self) -> None:
         # Own scope and task group: `stop` ends the ticks, the file watch and any run in flight together.
         with anyio.CancelScope() as scope:
             self._scope = scope
+            await self._install()
             async with anyio.create_task_group() as runs:
                 self._tasks = runs
                 runs.start_soon(self._watch_files)
