@@ -40,7 +40,7 @@ from orchestrator.external_config import (
     parse_config,
     plan_changes,
 )
-from orchestrator.mcp_client import ManagedMcp, McpState
+from orchestrator.mcp_client import ManagedMcp
 from orchestrator.stdio_transport import ChildCommand
 
 if TYPE_CHECKING:
@@ -70,6 +70,9 @@ class RemoteMcp(ManagedMcp):
         self.url = url
         self.headers = dict(headers)
 
+    def _where(self) -> dict[str, Any]:
+        return {"url": self.url}
+
     async def _run_once(self) -> str:
         # Same life as ManagedMcp._run_once with the SDK's Streamable HTTP transport instead of a child process.
         self._child = _NoProcess()  # type: ignore[assignment]
@@ -80,17 +83,7 @@ class RemoteMcp(ManagedMcp):
                     streamable_http_client(self.url, http_client=http), read_timeout_seconds=None, cache=None
                 ) as client,
             ):
-                with anyio.fail_after(self.startup_timeout):
-                    tools = await self._list_all_tools(client)
-                self.tools = tools
-                self._client = client
-                self._up_since = self._clock()
-                self._next_attempt_at = None
-                self.state = McpState.READY
-                log.info("mcp ready", extra={"mcp": self.name, "url": self.url, "tools": len(tools)})
-                self._first_outcome.set()
-                self._on_tools_changed(self)
-                return await self._watch(client)
+                return await self._serve(client)
         except TimeoutError:
             return f"did not initialise within {self.startup_timeout:g} s"
         except Exception as exc:  # the supervisor must outlive any failure of one connection

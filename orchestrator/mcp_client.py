@@ -152,17 +152,7 @@ class ManagedMcp:
         try:
             transport = open_child(self.command, remember, stderr_log)
             async with Client(transport, read_timeout_seconds=None, cache=None) as client:
-                with anyio.fail_after(self.startup_timeout):
-                    tools = await self._list_all_tools(client)
-                self.tools = tools
-                self._client = client
-                self._up_since = self._clock()
-                self._next_attempt_at = None
-                self.state = McpState.READY
-                log.info("mcp ready", extra={"mcp": self.name, "pid": self.pid, "tools": len(tools)})
-                self._first_outcome.set()
-                self._on_tools_changed(self)
-                return await self._watch(client)
+                return await self._serve(client)
         except TimeoutError:
             return f"did not initialise within {self.startup_timeout:g} s"
         except Exception as exc:  # the supervisor must outlive any failure of one child's life
@@ -172,6 +162,24 @@ class ManagedMcp:
             return f"{type(exc).__name__}: {exc}"
         finally:
             self._client = None
+
+    async def _serve(self, client: Client) -> str | None:
+        """One connected session: list the tools, announce readiness, then watch it until it ends."""
+        with anyio.fail_after(self.startup_timeout):
+            tools = await self._list_all_tools(client)
+        self.tools = tools
+        self._client = client
+        self._up_since = self._clock()
+        self._next_attempt_at = None
+        self.state = McpState.READY
+        log.info("mcp ready", extra={"mcp": self.name, **self._where(), "tools": len(tools)})
+        self._first_outcome.set()
+        self._on_tools_changed(self)
+        return await self._watch(client)
+
+    def _where(self) -> dict[str, Any]:
+        """How the log tells this server apart: a child's pid (an HTTP server says its URL)."""
+        return {"pid": self.pid}
 
     async def _watch(self, client: Client) -> str:
         """Return when the child exits or stops answering the health probe."""
