@@ -6,6 +6,7 @@ first-party ones from the repository and test ones from `tests/mcps/`.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -130,3 +131,12 @@ def start_hub(
         time.sleep(0.05)
     os.killpg(process.pid, signal.SIGKILL)
     raise RuntimeError(f"hub not ready within {timeout} s:\n{log_path.read_text(errors='replace')}")
+
+
+def fake_llm_agent_env(workdir: Path, api_base: str, **agent: Any) -> dict[str, str]:
+    """An agents.json with one agent `annabelle` on the fake LLM at `api_base` (extra fields override), and the
+    environment a hub needs to run it offline."""
+    config = workdir / "agents.json"
+    definition = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": api_base, **agent}
+    config.write_text(json.dumps({"agents": [definition]}))
+    return {"AGENTS_CONFIG": str(config), "EMBEDDING_PROVIDER": "none", "OPENAI_API_KEY": "test", "UTILITY_MODEL": ""}

@@ -8,7 +8,6 @@ docs/channels.md.
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import threading
@@ -21,7 +20,7 @@ import pytest
 
 from tests.fakes.openai_server import FakeOpenAI, Reply
 from tests.fakes.telegram_server import FakeTelegram
-from tests.hub_process import RunningHub, free_port, start_hub
+from tests.hub_process import RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -74,14 +73,8 @@ def test_a_burst_survives_kills_without_duplicates_or_losses(tmp_path: Path, tel
     echo = HoldingEcho()
     with FakeOpenAI() as llm:
         llm.set_handler(echo)
-        config = tmp_path / "agents.json"
-        agent = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": llm.api_base}
-        config.write_text(json.dumps({"agents": [agent]}))
         env = {
-            "AGENTS_CONFIG": str(config),
-            "EMBEDDING_PROVIDER": "none",
-            "OPENAI_API_KEY": "test",
-            "UTILITY_MODEL": "",
+            **fake_llm_agent_env(tmp_path, llm.api_base),
             "TELEGRAM_BOT_TOKEN": telegram.token,
             "TELEGRAM_API_BASE": telegram.url,
             "TELEGRAM_ALLOWED_CHAT_IDS": str(OWNER),

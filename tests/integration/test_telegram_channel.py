@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,7 +11,7 @@ import pytest
 
 from tests.fakes.openai_server import FakeOpenAI
 from tests.fakes.telegram_server import FakeTelegram
-from tests.hub_process import RunningHub, free_port, start_hub
+from tests.hub_process import RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -51,14 +50,8 @@ def telegram() -> Iterator[FakeTelegram]:
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI, telegram: FakeTelegram) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("telegram-stack")
-    config = workdir / "agents.json"
-    agent = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": llm.api_base}
-    config.write_text(json.dumps({"agents": [agent], "bindings": [{"channel": "*", "agentId": "annabelle"}]}))
     env = {
-        "AGENTS_CONFIG": str(config),
-        "EMBEDDING_PROVIDER": "none",
-        "OPENAI_API_KEY": "test",
-        "UTILITY_MODEL": "",
+        **fake_llm_agent_env(workdir, llm.api_base),
         "TELEGRAM_BOT_TOKEN": telegram.token,
         "TELEGRAM_API_BASE": telegram.url,
         "TELEGRAM_ALLOWED_CHAT_IDS": str(OWNER),
