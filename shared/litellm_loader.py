@@ -48,5 +48,7 @@ def describe_llm_error(exc: BaseException, limit: int = 240) -> str:
     """`APIConnectionError: Cannot connect to host ...`: the class and first line, litellm's prefix removed."""
     first = (str(exc).strip().splitlines() or [""])[0]
     first = re.sub(r"^litellm\.\w+:\s*", "", first)
+    # aiohttp names its SSL context object ("ssl:<ssl.SSLContext object at 0x...>"): noise to a reader.
+    first = re.sub(r"\s*ssl:<[^>]*>", "", first)
     text = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
     return text if len(text) <= limit else text[:limit] + "..."

@@ -167,3 +167,19 @@ def test_a_blank_value_in_the_env_file_means_unset_for_optional_settings(
     settings = load_settings(EmbeddingSettings)
     assert settings.embedding_cache_dir is None  # not Path("") = the current directory
     assert settings.embedding_model is None and settings.annabelle_token is None
+
+
+def test_an_llm_error_reads_as_one_plain_sentence() -> None:
+    from shared.litellm_loader import describe_llm_error
+
+    class APIConnectionError(Exception):
+        pass
+
+    raw = (
+        "litellm.APIConnectionError: Ollama_chatException - Cannot connect to host localhost:11434 "
+        "ssl:<ssl.SSLContext object at 0x7f75b8a7e720> [Connect call failed ('127.0.0.1', 11434)]\nTraceback..."
+    )
+    assert describe_llm_error(APIConnectionError(raw)) == (
+        "APIConnectionError: Ollama_chatException - Cannot connect to host localhost:11434 "
+        "[Connect call failed ('127.0.0.1', 11434)]"
+    )
