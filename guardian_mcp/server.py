@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
@@ -50,13 +50,17 @@ async def scan_content(
     ],
     source: Annotated[str, Field(description="Where the content comes from, e.g. an MCP name.")] = "",
     context: Annotated[str, Field(description="Extra context for the scanner, e.g. 'tool input'.")] = "",
+    layers: Annotated[
+        Literal["all", "rules"],
+        Field(description="`all`: the configured scanner (default); `rules`: the rule layer alone (fast, precise)."),
+    ] = "all",
 ) -> ScanReport:
     """Scan content for prompt injection, jailbreaks, exfiltration, dangerous commands and other threats.
 
     Returns {safe, confidence, threats: [{path, type, snippet}], explanation, scan_id}. A text that cannot be
     scanned counts as unsafe (threat type scan_error).
     """
-    return await _service(ctx).scan_content(content, source, context)
+    return await _service(ctx).scan_content(content, source, context, layers)
 
 
 @envelope_tool(server)

@@ -6,14 +6,14 @@ import logging
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 from pydantic import BaseModel
 
 from guardian_mcp.audit import AuditEntry, AuditLog, AuditThreat, content_hash, utc_timestamp
 from guardian_mcp.extract import canonical_text, extract_texts
-from guardian_mcp.scanner import MisconfiguredScanner, Scanner, build_scanner
+from guardian_mcp.scanner import MisconfiguredScanner, RuleScanner, Scanner, build_scanner
 from guardian_mcp.settings import GuardianSettings
 from guardian_mcp.verdict import Verdict, scan_error
 from shared.settings import CommonSettings, ConfigError, load_settings
@@ -75,39 +75,45 @@ class GuardianService:
         scanner: Scanner,
         audit: AuditLog,
         *,
+        rules: Scanner | None = None,
         concurrency: int = DEFAULT_CONCURRENCY,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
         self.scanner = scanner
+        # The rule layer alone, for callers that ask for `layers="rules"` (the hub, for tool inputs).
+        self.rules = rules or scanner
         self.audit = audit
         self.concurrency = concurrency
         self.clock = clock
 
-    async def _scan_one(self, text: str, source: str, context: str) -> Verdict:
+    async def _scan_one(self, scanner: Scanner, text: str, source: str, context: str) -> Verdict:
         try:
-            return await self.scanner.scan(text, source=source, context=context)
+            return await scanner.scan(text, source=source, context=context)
         except Exception as exc:
-            log.exception("scanner crashed", extra={"scanner": self.scanner.name})
-            return scan_error(self.scanner.name, f"The scanner failed unexpectedly ({type(exc).__name__}).")
+            log.exception("scanner crashed", extra={"scanner": scanner.name})
+            return scan_error(scanner.name, f"The scanner failed unexpectedly ({type(exc).__name__}).")
 
-    async def _scan_all(self, texts: list[str], source: str, context: str) -> list[Verdict]:
+    async def _scan_all(self, scanner: Scanner, texts: list[str], source: str, context: str) -> list[Verdict]:
         results: list[Verdict | None] = [None] * len(texts)
         limiter = anyio.CapacityLimiter(self.concurrency)
 
         async def run(index: int) -> None:
             async with limiter:
-                results[index] = await self._scan_one(texts[index], source, context)
+                results[index] = await self._scan_one(scanner, texts[index], source, context)
 
         async with anyio.create_task_group() as group:
             for index in range(len(texts)):
                 group.start_soon(run, index)
         return [verdict for verdict in results if verdict is not None]
 
-    async def scan_content(self, content: Any, source: str = "", context: str = "") -> ScanReport:
+    async def scan_content(
+        self, content: Any, source: str = "", context: str = "", layers: Literal["all", "rules"] = "all"
+    ) -> ScanReport:
         started = self.clock()
+        scanner = self.rules if layers == "rules" else self.scanner
         found = list(extract_texts(content))
         paths = [path for path, _ in found]
-        verdicts = await self._scan_all([text for _, text in found], source, context)
+        verdicts = await self._scan_all(scanner, [text for _, text in found], source, context)
         safe, confidence, risk, threats, explanation = summarise(paths, verdicts)
         report = ScanReport(
             safe=safe,
@@ -128,7 +134,7 @@ class GuardianService:
             confidence=report.confidence,
             risk=report.risk,
             threats=[AuditThreat(path=threat.path, type=threat.type) for threat in threats],
-            scanner=self.scanner.name,
+            scanner=scanner.name,
             latency_ms=round((self.clock() - started) * 1000, 3),
         )
         try:
@@ -159,4 +165,5 @@ def build_service() -> GuardianService:
     if isinstance(scanner, MisconfiguredScanner):
         log.error("guardian scanner misconfigured; every scan will report scan_error", extra={"error": scanner.problem})
     log.info("guardian ready", extra={"scanner": scanner.name, "audit_log": str(settings.audit_log_path)})
-    return GuardianService(scanner, AuditLog(settings.audit_log_path))
+    rules = scanner if isinstance(scanner, MisconfiguredScanner) else RuleScanner(settings.guardian_rule_threshold)
+    return GuardianService(scanner, AuditLog(settings.audit_log_path), rules=rules)

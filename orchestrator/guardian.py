@@ -26,6 +26,7 @@ from shared.manifest import GuardianScan
 log = logging.getLogger(__name__)
 
 FailMode = Literal["closed", "open"]
+Layers = Literal["all", "rules"]
 
 
 class _Threat(BaseModel):
@@ -65,6 +66,8 @@ class GuardianStats:
 class GuardianGate:
     guardian: ManagedMcp | None
     fail_mode: FailMode = "closed"
+    input_layers: Layers = "rules"
+    """What scans tool inputs (the agent's own words): see GUARDIAN_INPUT_SCAN in docs/guardian.md."""
     stats: GuardianStats = field(default_factory=GuardianStats)
 
     @property
@@ -82,12 +85,13 @@ class GuardianGate:
             scanned=False,
         )
 
-    async def scan(self, content: Any, *, source: str) -> ScanDecision:
+    async def scan(self, content: Any, *, source: str, layers: Layers = "all") -> ScanDecision:
         self.stats.scans += 1
         if self.guardian is None:
             return self._cannot_scan("Guardian is disabled", source)
+        arguments = {"content": content, "source": source, **({"layers": layers} if layers != "all" else {})}
         try:
-            result = await self.guardian.call_tool("scan_content", {"content": content, "source": source})
+            result = await self.guardian.call_tool("scan_content", arguments)
         except McpCallError as exc:
             return self._cannot_scan(str(exc).rstrip("."), source)
         envelope = to_envelope("guardian_scan_content", result)
@@ -117,7 +121,7 @@ class GuardedEndpoint:
 
     async def call(self, tool: str, arguments: dict[str, Any], *, exposed: str) -> dict[str, Any]:
         if self.scan.scans_input(tool) and arguments:
-            decision = await self.gate.scan(arguments, source=f"{exposed}:input")
+            decision = await self.gate.scan(arguments, source=f"{exposed}:input", layers=self.gate.input_layers)
             if not decision.allowed:
                 log.warning("input blocked by guardian", extra={"tool": exposed, "reason": decision.reason})
                 return fail(ErrorCode.BLOCKED, f"Input blocked by Guardian: {decision.reason}", blocked=True)

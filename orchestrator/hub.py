@@ -95,7 +95,9 @@ class Hub:
     def __init__(self, settings: OrchestratorSettings) -> None:
         self.settings = settings
         self.router = ToolRouter()
-        self.gate = GuardianGate(None, settings.guardian_fail_mode)
+        self.gate = GuardianGate(
+            None, settings.guardian_fail_mode, "all" if settings.guardian_input_scan == "layered" else "rules"
+        )
         self.mcps: dict[str, ManagedMcp] = {}
         self.specs: dict[str, McpSpec] = {}
         self.endpoints: dict[str, ToolEndpoint] = {}

@@ -18,6 +18,10 @@ class OrchestratorSettings(CommonSettings):
     guardian_fail_mode: Literal["closed", "open"] = Field(
         default="closed", description="When Guardian cannot scan: `closed` blocks the call, `open` lets it through."
     )
+    guardian_input_scan: Literal["rules", "layered"] = Field(
+        default="rules",
+        description="What scans tool inputs: `rules` (the precise rule layer) or `layered` (rules and classifier).",
+    )
     annabelle_public_docs: bool = Field(default=False, description="Serve /docs and /openapi.json without a token.")
     orchestrator_max_body_bytes: int = Field(default=10 * 1024 * 1024, ge=1024, description="Request size cap.")
     annabelle_mcps_root: Path = Field(

@@ -22,11 +22,13 @@ class ScriptedGuardian:
         self.error = error
         self.raw = raw
         self.scanned: list[Any] = []
+        self.layers: list[str] = []
         self.available = error is None
 
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
         assert tool == "scan_content"
         self.scanned.append(arguments["content"])
+        self.layers.append(arguments.get("layers", "all"))
         if self.error is not None:
             raise self.error
         text = self.raw if self.raw is not None else json.dumps(ok(self.verdict))
@@ -114,3 +116,13 @@ async def test_only_the_configured_directions_and_tools_are_scanned() -> None:
     await guarded.call("store_fact", {"fact": "likes tea"}, exposed="memory_store_fact")
     assert guardian.scanned == [{"fact": "likes tea"}]
     assert len(inner.calls) == 2
+
+
+async def test_tool_inputs_get_the_rule_layer_and_outputs_the_full_scanner_unless_configured() -> None:
+    scan = GuardianScan(input=True, output=True)
+    for gate_layers, expected in (("rules", ["rules", "all"]), ("all", ["all", "all"])):
+        guardian = ScriptedGuardian(SAFE)
+        gate = GuardianGate(guardian, input_layers=gate_layers)  # type: ignore[arg-type]
+        guarded = GuardedEndpoint(RecordingEndpoint(ok("written")), gate, scan)
+        await guarded.call("create_file", {"path": "a", "content": "b"}, exposed="filer_create_file")
+        assert guardian.layers == expected

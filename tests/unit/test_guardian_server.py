@@ -48,7 +48,7 @@ async def test_the_server_offers_exactly_the_two_original_tools() -> None:
     assert set(tools) == {"scan_content", "get_scan_log"}
     scan = tools["scan_content"].input_schema
     assert scan["required"] == ["content"]
-    assert set(scan["properties"]) == {"content", "source", "context"}
+    assert set(scan["properties"]) == {"content", "source", "context", "layers"}
     assert {kind.get("type") for kind in scan["properties"]["content"]["anyOf"]} == {"string", "object", "array"}
     log = tools["get_scan_log"].input_schema["properties"]
     assert set(log) == {"scan_id", "limit", "threats_only"}
@@ -191,3 +191,24 @@ async def test_a_crashing_scanner_yields_scan_error_not_safe(tmp_path: Path) -> 
     assert report.safe is False
     assert [t.type for t in report.threats] == ["scan_error", "scan_error"]
     assert "RuntimeError" in report.explanation
+
+
+async def test_layers_rules_scans_with_the_rule_layer_alone(tmp_path: Path) -> None:
+    from guardian_mcp.audit import AuditLog
+    from guardian_mcp.service import GuardianService
+    from guardian_mcp.verdict import Threat, ThreatType, Verdict, safe_verdict
+
+    class Fixed:
+        def __init__(self, name: str, safe: bool) -> None:
+            self.name, self.safe = name, safe
+
+        async def scan(self, text: str, *, source: str = "", context: str = "") -> Verdict:
+            if self.safe:
+                return safe_verdict(self.name, risk=0.1)
+            threat = Threat(type=ThreatType.PROMPT_INJECTION, snippet=text, reason="flagged")
+            return Verdict(safe=False, confidence=0.9, threats=(threat,), scanner=self.name, risk=0.9)
+
+    service = GuardianService(Fixed("layered", safe=False), AuditLog(tmp_path / "a.jsonl"), rules=Fixed("rules", True))
+    assert (await service.scan_content("remember: short answers", layers="rules")).safe is True
+    assert (await service.scan_content("remember: short answers")).safe is False
+    assert [entry.scanner for entry in service.audit.read(limit=2)] == ["layered", "rules"]
