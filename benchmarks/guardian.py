@@ -13,7 +13,8 @@ ratio to the rule layer's p50 measured in the same run (these machines are share
 
 Judge cost: `judge_tokens_per_1000` counts the tokens the judge's answers reported per 1,000 scans (0 without
 `--judge-model`); `judge_calls_per_1000` says how many scans reach the judge at all (for the layered scanner
-without a judge, how many *would*: the uncertain band).
+without a judge, how many *would*: the uncertain band). `embedded_share` (layered, per kind) is the share of the
+texts the rules clear whose windows the classifier's cascade still embedded.
 
     python benchmarks/guardian.py --corpus ../shared/bench/guardian/corpus.jsonl [--split holdout]
         [--judge-model MODEL --judge-api-base URL]
@@ -143,11 +144,16 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         result["judge_calls_per_1000"] = round(1000 * calls / len(records), 1)
         if name == "layered" and judge is None:
             in_band = 0
+            reached = {kind: [0, 0] for kind in KINDS}
             for record in records:
                 if (await rules.scan(record.text)).safe:
-                    risk = (await classifier.assess(record.text)).risk
-                    in_band += classifier.band_low <= risk < classifier.threshold
+                    assessment = await classifier.assess(record.text)
+                    in_band += classifier.band_low <= assessment.risk < classifier.threshold
+                    reached[record.kind][0] += 1
+                    reached[record.kind][1] += assessment.embedded
             result["judge_calls_per_1000_if_configured"] = round(1000 * in_band / len(records), 1)
+            # The cascade: the share of texts the rules clear whose windows still had to be embedded.
+            result["embedded_share"] = {kind: round(e / n, 3) if n else None for kind, (n, e) in reached.items()}
         for size, texts in ((200, short), (2000, long)):
             p50, p99 = await latency(scanner, texts)
             if name == "rules":

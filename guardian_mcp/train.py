@@ -11,11 +11,15 @@ The corpus is a JSONL file of `{"text", "label": "injection"|"benign", "kind", "
    hashed phrasing features: a benign text's windows are all benign;
    an attack's label goes to its riskiest window, picked again after each round, since most windows of a long
    e-mail with one injected paragraph are ordinary e-mail.
-4. **Calibration and threshold by 5-fold cross-validation inside train**: out-of-fold text risks give the Platt
-   scaling, the blocking threshold (the lowest risk at which at most `--target-fpr` of benign train texts are
+4. **Piece head**: the same multiple-instance fit on the hashed phrasing of each sentence-like piece (an
+   instruction of one sentence slipped into an e-mail is a sliver of its window but the whole of its piece).
+5. **Calibration and threshold by 5-fold cross-validation inside train**: out-of-fold highest window and piece
+   logits get one Platt scaling each; a text's risk is the higher of the two; these risks give the blocking
+   threshold (the lowest risk at which at most `--target-fpr` of benign train texts are
    blocked) and the uncertain band's lower edge (`--band-fpr`).
-5. The final heads are fitted on all of train and written with the model hash, corpus version, split rule and
-   the metrics (cross-validated on train, and on holdout at the chosen threshold).
+6. The final heads are fitted on all of train and written with the model hash, corpus version, split rule, the
+   range of the embedding part of the window logit over the train windows (for the scanner's cascade) and the
+   metrics (cross-validated on train, and on holdout at the chosen threshold).
 """
 
 from __future__ import annotations
@@ -32,7 +36,16 @@ from pathlib import Path
 
 import numpy as np
 
-from guardian_mcp.classifier import DEFAULT_WEIGHTS, ClassifierWeights, LinearHead, features, sigmoid
+from guardian_mcp.classifier import (
+    DEFAULT_WEIGHTS,
+    EMBEDDING_DIMENSION,
+    ClassifierWeights,
+    LinearHead,
+    features,
+    piece_features,
+    sigmoid,
+    text_pieces,
+)
 from guardian_mcp.windows import DEFAULT_OVERLAP, DEFAULT_SIZE, window_spans
 
 HOLDOUT_MOD = 5
@@ -190,6 +203,71 @@ def fit_heads(
     return head, kind
 
 
+def fit_piece_head(
+    pieces: Windows, records: Sequence[Record], chosen: np.ndarray, l2: float, rounds: int = 3
+) -> LinearHead:
+    """The piece head, multiple-instance like the attack head: an attack's label goes to its riskiest piece."""
+    keep = np.isin(pieces.owner, chosen)
+    vectors, owner = pieces.vectors[keep], pieces.owner[keep]
+    attack = np.array([records[i].attack for i in owner], dtype=np.float64)
+    use = np.ones(len(owner), dtype=bool)
+    head = LinearHead(np.zeros(vectors.shape[1]), 0.0)
+    for _ in range(rounds):
+        head = fit_logistic_adam(vectors[use], attack[use], weighted_balance(attack[use], owner[use]), l2=l2)
+        logits = head.logits(vectors)
+        order = np.lexsort((-logits, owner))
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = owner[order][1:] != owner[order][:-1]
+        best = order[first]
+        use = attack == 0
+        use[best[attack[best] == 1]] = True
+    return head
+
+
+def piece_windows(records: Sequence[Record]) -> Windows:
+    """Every sentence-like piece of every text, as the scanner cuts them, with its hashed phrasing features."""
+    parts: list[str] = []
+    owner: list[int] = []
+    for index, record in enumerate(records):
+        found = text_pieces(record.text)
+        parts.extend(found)
+        owner.extend([index] * len(found))
+    return Windows(piece_features(parts), np.array(owner))
+
+
+def combined_risk(
+    window: np.ndarray, piece: np.ndarray, calibration: tuple[float, float], piece_calibration: tuple[float, float]
+) -> np.ndarray:
+    """The text risks the classifier gives: the higher of the Platt-scaled window and piece risks."""
+    return np.maximum(
+        sigmoid(calibration[0] * window + calibration[1]), sigmoid(piece_calibration[0] * piece + piece_calibration[1])
+    )
+
+
+def cascade_margin(
+    risk: np.ndarray,
+    phrasing: np.ndarray,
+    piece: np.ndarray,
+    calibration: tuple[float, float],
+    piece_calibration: tuple[float, float],
+    band_low: float,
+) -> float:
+    """The smallest margin for the scanner's cascade that changes no decision on these (cross-validated) texts.
+
+    Every text whose risk reaches the band, and whose piece risk alone does not, must still be embedded: its
+    phrasing-only window logit plus the margin must reach the window logit at which the band starts.
+    """
+    a, b = calibration
+    if a <= 0:
+        return float("inf")
+    start = (np.log(band_low / (1 - band_low)) - b) / a
+    piece_risk = sigmoid(piece_calibration[0] * piece + piece_calibration[1])
+    needed = (risk >= band_low) & (piece_risk < band_low)
+    if not needed.any():
+        return 0.0
+    return float(np.nextafter(max(0.0, float((start - phrasing[needed]).max())), np.inf))
+
+
 def text_max(values: np.ndarray, owner: np.ndarray, texts: np.ndarray) -> np.ndarray:
     return np.array([values[owner == text].max() for text in texts])
 
@@ -244,6 +322,7 @@ def embed_windows(records: Sequence[Record], embed: Embed, cache: Path | None, l
 def train(
     records: Sequence[Record],
     windows: Windows,
+    pieces: Windows,
     *,
     target_fpr: float,
     band_fpr: float,
@@ -255,28 +334,37 @@ def train(
     labels = np.array([r.attack for r in records], dtype=np.float64)
     folds = np.array([records[i].fold for i in train_idx])
 
-    best: tuple[float, float, np.ndarray] | None = None
+    best: (
+        tuple[float, float, np.ndarray, tuple[tuple[float, float], tuple[float, float]], np.ndarray, np.ndarray] | None
+    ) = None
     for l2 in l2_grid:
-        oof = np.zeros(len(train_idx))
+        oof_window = np.zeros(len(train_idx))
+        oof_piece = np.zeros(len(train_idx))
+        oof_phrasing = np.zeros(len(train_idx))
         for fold in range(FOLDS):
-            head, _ = fit_heads(windows, records, train_idx[folds != fold], l2)
-            logits = head.logits(windows.vectors)
-            oof[folds == fold] = text_max(logits, windows.owner, train_idx[folds == fold])
-        a, b = fit_platt(oof, labels[train_idx])
-        risk = sigmoid(a * oof + b)
+            fitted = train_idx[folds != fold]
+            held = train_idx[folds == fold]
+            head, _ = fit_heads(windows, records, fitted, l2)
+            oof_window[folds == fold] = text_max(head.logits(windows.vectors), windows.owner, held)
+            phrasing = windows.vectors[:, EMBEDDING_DIMENSION:] @ head.coef[EMBEDDING_DIMENSION:] + head.bias
+            oof_phrasing[folds == fold] = text_max(phrasing, windows.owner, held)
+            piece = fit_piece_head(pieces, records, fitted, l2)
+            oof_piece[folds == fold] = text_max(piece.logits(pieces.vectors), pieces.owner, held)
+        calibrations = (fit_platt(oof_window, labels[train_idx]), fit_platt(oof_piece, labels[train_idx]))
+        risk = combined_risk(oof_window, oof_piece, *calibrations)
         threshold = threshold_for_fpr(risk[labels[train_idx] == 0], target_fpr)
         recall = float((risk[labels[train_idx] == 1] >= threshold).mean())
         log(f"l2={l2}: cross-validated attack recall {recall:.4f} at benign FPR <= {target_fpr}")
         if best is None or recall > best[1]:
-            best = (l2, recall, oof)
+            best = (l2, recall, risk, calibrations, oof_phrasing, oof_piece)
     assert best is not None
-    l2, _, oof = best
-    calibration = fit_platt(oof, labels[train_idx])
-    oof_risk = sigmoid(calibration[0] * oof + calibration[1])
+    l2, _, oof_risk, (calibration, piece_calibration), oof_phrasing, oof_piece = best
     benign_oof = oof_risk[labels[train_idx] == 0]
     threshold = threshold_for_fpr(benign_oof, target_fpr)
     band_low = min(threshold, threshold_for_fpr(benign_oof, band_fpr))
     attack, kind = fit_heads(windows, records, train_idx, l2)
+    piece = fit_piece_head(pieces, records, train_idx, l2)
+    margin = cascade_margin(oof_risk, oof_phrasing, oof_piece, calibration, piece_calibration, band_low)
     weights = ClassifierWeights(
         model="all-MiniLM-L6-v2",
         model_sha256="",
@@ -286,8 +374,16 @@ def train(
         calibration=calibration,
         threshold=threshold,
         band_low=band_low,
+        piece=piece,
+        piece_calibration=piece_calibration,
+        cascade_margin=margin,
     )
-    holdout_risk = text_max(weights.risks(windows.vectors), windows.owner, holdout_idx)
+    holdout_risk = combined_risk(
+        text_max(attack.logits(windows.vectors), windows.owner, holdout_idx),
+        text_max(piece.logits(pieces.vectors), pieces.owner, holdout_idx),
+        calibration,
+        piece_calibration,
+    )
     metrics: dict[str, object] = {
         "l2": l2,
         "target_benign_fpr": target_fpr,
@@ -311,9 +407,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--corpus", type=Path, required=True, help="the labelled JSONL corpus (read only)")
     parser.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS, help="weights file to write")
     parser.add_argument("--cache", type=Path, help="npz file caching window embeddings between runs")
-    parser.add_argument("--target-fpr", type=float, default=0.01, help="benign false-positive rate to block at")
+    parser.add_argument("--target-fpr", type=float, default=0.015, help="benign false-positive rate to block at")
     parser.add_argument("--band-fpr", type=float, default=0.05, help="benign rate sent to the judge (band)")
-    parser.add_argument("--l2", type=float, nargs="+", default=[1e-4, 3e-4], help="L2 strengths to try")
+    parser.add_argument("--l2", type=float, nargs="+", default=[1e-4], help="L2 strengths to try")
     args = parser.parse_args(argv)
 
     def log(message: str) -> None:
@@ -323,8 +419,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     records = read_corpus(args.corpus)
     windows = embed_windows(records, LocalEmbedder().embed_blocking, args.cache, log)
+    pieces = piece_windows(records)
+    log(f"{len(pieces.owner)} pieces")
     weights, metrics = train(
-        records, windows, target_fpr=args.target_fpr, band_fpr=args.band_fpr, l2_grid=args.l2, log=log
+        records, windows, pieces, target_fpr=args.target_fpr, band_fpr=args.band_fpr, l2_grid=args.l2, log=log
     )
     counts = {split: sum(r.split == split for r in records) for split in ("train", "holdout")}
     weights = ClassifierWeights(
