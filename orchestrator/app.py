@@ -28,7 +28,7 @@ from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics.periodic import diagnose_json, periodic_for_hub
 from orchestrator.errors import StartupError
 from orchestrator.halt import HaltState
-from orchestrator.hub import Hub
+from orchestrator.hub import Hub, effective_environment
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.http import skills_router
 from orchestrator.skills.scheduler import SkillScheduler
@@ -186,7 +186,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
                 raise
             agents.attach(tasks)
             await skills.start(tasks)
-            if "telegram" in hub.mcps:
+            # Polling is on whenever a bot token is set (the MCP without one answers "not configured" forever).
+            if "telegram" in hub.mcps and effective_environment().get("TELEGRAM_BOT_TOKEN"):
                 tasks.start_soon(telegram.run)
             periodic = periodic_for_hub(hub, agents, halt, settings)
             if periodic is not None:
