@@ -49,6 +49,11 @@ class LogEntry:
         return clip(f"{stamp} {self.level:<7} {self.service}: {self.message}" + (f" ({extra})" if extra else ""), 240)
 
 
+def is_child_copy(entry: dict[str, Any]) -> bool:
+    """A line the hub copied from a child's stderr into its own log; the child's own file already has it."""
+    return str(entry.get("logger", "")).startswith("child.")
+
+
 def parse_problem(line: str, service: str) -> LogEntry | None:
     """A WARNING/ERROR/CRITICAL entry from one JSON log line; None for anything else (pure)."""
     try:
@@ -57,8 +62,7 @@ def parse_problem(line: str, service: str) -> LogEntry | None:
         return None
     if not isinstance(entry, dict) or str(entry.get("level", "")).upper() not in PROBLEM_LEVELS:
         return None
-    # The hub copies its children's stderr into its own log; the child's own file already has each line.
-    if str(entry.get("logger", "")).startswith("child."):
+    if is_child_copy(entry):
         return None
     details = tuple((key, clip(str(entry[key]), 80)) for key in DETAIL_FIELDS if entry.get(key) not in (None, ""))
     return LogEntry(

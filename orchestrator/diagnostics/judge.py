@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from orchestrator.commands.logs import is_child_copy
 from orchestrator.diagnostics.findings import MB, Finding
 from orchestrator.skills.triggers import AUTO_DISABLE_AFTER, first_due, next_fire, parse_trigger
 
@@ -261,8 +262,8 @@ def count_levels(lines: Iterable[str], now: datetime, counts: LevelCounts | None
             entry = json.loads(line)
         except ValueError:
             continue
-        if not isinstance(entry, dict):
-            continue
+        if not isinstance(entry, dict) or is_child_copy(entry):
+            continue  # counted once, in the child's own file
         level = entry.get("level")
         moment = parse_time(entry.get("ts"))
         if moment is None or moment < day_before or moment > now + timedelta(minutes=5):

@@ -364,3 +364,16 @@ async def test_a_token_file_readable_by_others_is_critical(tmp_path: Path) -> No
     os.chmod(token, 0o644)
     finding = await run("token-permissions", ctx)
     assert finding.severity == "critical" and finding.fix == f"chmod 600 {token}"
+
+
+def test_a_childs_line_copied_into_the_hubs_log_is_counted_once() -> None:
+    import json as _json
+    from datetime import UTC, datetime
+
+    from orchestrator.diagnostics.judge import count_levels
+
+    now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+    line = {"ts": "2026-11-21T11:30:00+00:00", "level": "ERROR", "service": "filer", "msg": "disk full"}
+    copy = {**line, "service": "orchestrator", "logger": "child.filer"}
+    counts = count_levels([_json.dumps(line), _json.dumps(copy)], now)
+    assert counts.errors_last_hour == 1 and counts.files == {"filer"}
