@@ -119,6 +119,10 @@ class GuardedEndpoint:
         self.gate = gate
         self.scan = scan
 
+    def scans(self, tool: str) -> bool:
+        """Whether a call of `tool` passes Guardian in either direction."""
+        return self.scan.output or self.scan.scans_input(tool)
+
     async def call(self, tool: str, arguments: dict[str, Any], *, exposed: str) -> dict[str, Any]:
         if self.scan.scans_input(tool) and arguments:
             decision = await self.gate.scan(arguments, source=f"{exposed}:input", layers=self.gate.input_layers)

@@ -298,9 +298,7 @@ class Hub:
         elif (route := self.router.resolve(name, privileged=privileged)) is not None:
             endpoint = self.endpoints[route.mcp]
             mcp = route.mcp
-            scanned = isinstance(endpoint, GuardedEndpoint) and (
-                endpoint.scan.output or endpoint.scan.scans_input(route.tool)
-            )
+            scanned = isinstance(endpoint, GuardedEndpoint) and endpoint.scans(route.tool)
             envelope = await endpoint.call(route.tool, arguments, exposed=name)
         else:
             envelope = self._not_routed(name)
