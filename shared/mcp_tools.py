@@ -25,7 +25,7 @@ from typing import Any, Generic, TypeVar
 
 import anyio.to_thread
 from mcp.server import MCPServer
-from mcp.types import CallToolResult, TextContent
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ValidationError
 
 from shared.envelope import ErrorCode, fail, ok
@@ -73,6 +73,29 @@ class ServerState(Generic[ServiceT]):
         return self.service
 
 
+def effects(
+    *, read_only: bool, destructive: bool = False, idempotent: bool = False, open_world: bool = False
+) -> ToolAnnotations:
+    """A tool's MCP annotations (the standard's `readOnlyHint`, `destructiveHint`, `idempotentHint`,
+    `openWorldHint`): what calling it can change. The hub's side-effect policy reads them, so every tool of ours
+    says them explicitly instead of leaving the spec's defaults (which assume the worst) to speak for it.
+
+    `read_only`: changes nothing anywhere; `destructive`: may delete or overwrite what was there; `idempotent`:
+    the same call twice changes nothing more; `open_world`: reaches beyond this machine (web, mail, chat)."""
+    return ToolAnnotations(
+        read_only_hint=read_only,
+        destructive_hint=destructive and not read_only,
+        idempotent_hint=idempotent or read_only,
+        open_world_hint=open_world,
+    )
+
+
+READ_ONLY = effects(read_only=True)
+"""Reads local state only (the workspace, memory, the scan log)."""
+READ_ONLY_OPEN_WORLD = effects(read_only=True, open_world=True)
+"""Reads from beyond this machine (web search, mailbox, calendar) and changes nothing."""
+
+
 def to_jsonable(value: Any) -> Any:
     if isinstance(value, BaseModel):
         return value.model_dump(mode="json")
@@ -95,8 +118,11 @@ def describe_validation(exc: ValidationError) -> str:
     return "Invalid arguments: " + "; ".join(error_lines(exc, root="arguments"))
 
 
-def envelope_tool(server: MCPServer, *, name: str | None = None) -> Callable[[FnT], FnT]:
-    """Register `fn` on `server` as a tool whose outcome is always an envelope."""
+def envelope_tool(
+    server: MCPServer, *, name: str | None = None, annotations: ToolAnnotations | None = None
+) -> Callable[[FnT], FnT]:
+    """Register `fn` on `server` as a tool whose outcome is always an envelope; `annotations` say what calling
+    it can change (build them with `effects`, or use `READ_ONLY` / `READ_ONLY_OPEN_WORLD`)."""
 
     def decorate(fn: FnT) -> FnT:
         tool_name = name or fn.__name__
@@ -122,7 +148,9 @@ def envelope_tool(server: MCPServer, *, name: str | None = None) -> Callable[[Fn
             return envelope_result(ok(to_jsonable(result)))
 
         run.__signature__ = signature.replace(return_annotation=CallToolResult)  # type: ignore[attr-defined]
-        server.add_tool(run, name=tool_name, description=inspect.cleandoc(fn.__doc__ or tool_name))
+        server.add_tool(
+            run, name=tool_name, description=inspect.cleandoc(fn.__doc__ or tool_name), annotations=annotations
+        )
         return fn
 
     return decorate
