@@ -23,18 +23,20 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from orchestrator.agents import AgentError, AgentManager, child_environment
 from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
 from orchestrator.channels.telegram import TelegramChannel
-from orchestrator.commands.diagnose import run_checks
 from orchestrator.commands.registry import CommandContext
+from orchestrator.diagnostics import checks as _checks  # noqa: F401  (the checks register themselves)
 from orchestrator.diagnostics.periodic import diagnose_json, periodic_for_hub
+from orchestrator.diagnostics.registry import run_checks
 from orchestrator.errors import StartupError
 from orchestrator.halt import HaltState
-from orchestrator.hub import Hub, effective_environment
+from orchestrator.hub import Hub
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.http import skills_router
 from orchestrator.skills.scheduler import SkillScheduler
 from shared.agents import AgentDefinition, load_agents_config
 from shared.auth import TOKEN_HEADER, load_or_create_token, tokens_equal
 from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
+from shared.settings import process_environment
 from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
 log = logging.getLogger(__name__)
@@ -187,7 +189,7 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
             agents.attach(tasks)
             await skills.start(tasks)
             # Polling is on whenever a bot token is set (the MCP without one answers "not configured" forever).
-            if "telegram" in hub.mcps and effective_environment().get("TELEGRAM_BOT_TOKEN"):
+            if "telegram" in hub.mcps and process_environment().get("TELEGRAM_BOT_TOKEN"):
                 tasks.start_soon(telegram.run)
             periodic = periodic_for_hub(hub, agents, halt, settings)
             if periodic is not None:

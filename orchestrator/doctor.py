@@ -57,7 +57,8 @@ class _NoHub:
 
 
 async def _run_local(settings: Any) -> Report:
-    from orchestrator.commands.diagnose import CHECKS, run_checks
+    from orchestrator.diagnostics import checks as _checks  # noqa: F401  (the checks register themselves)
+    from orchestrator.diagnostics.registry import CHECKS, run_checks
     from orchestrator.halt import HaltState
 
     try:

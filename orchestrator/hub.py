@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
-from dotenv import dotenv_values
 from pydantic import ValidationError
 
 from orchestrator.backoff import RestartPolicy
@@ -39,7 +38,7 @@ from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail, ok
 from shared.logs import STDERR_LEVEL_VARIABLE
 from shared.mcp_tools import ToolFailure, describe_validation
-from shared.settings import ENV_FILE_VARIABLE
+from shared.settings import process_environment
 from shared.traces import trace_event
 
 if TYPE_CHECKING:
@@ -54,13 +53,6 @@ def annabelle_version() -> str:
         return version("annabelle")
     except PackageNotFoundError:
         return "0.0.0"
-
-
-def effective_environment() -> dict[str, str]:
-    """The process environment over the `.env` file, as settings see it."""
-    env_file = os.environ.get(ENV_FILE_VARIABLE, ".env")
-    from_file = {key: value for key, value in dotenv_values(env_file).items() if value is not None}
-    return {**from_file, **os.environ}
 
 
 def child_command(spec: McpSpec, settings: OrchestratorSettings, environ: Mapping[str, str]) -> ChildCommand:
@@ -115,7 +107,7 @@ class Hub:
             self,
             settings.external_mcps_config,
             known_path=settings.data_dir / KNOWN_MCPS_FILENAME,
-            environ=effective_environment,
+            environ=process_environment,
             poll_seconds=settings.external_mcps_poll_seconds,
             debounce_seconds=settings.external_mcps_debounce_seconds,
         )
@@ -144,7 +136,7 @@ class Hub:
 
     async def start(self, tasks: anyio.abc.TaskGroup) -> None:
         self._tasks = tasks
-        environ = effective_environment()
+        environ = process_environment()
         self.discovery = discover(self.settings.annabelle_mcps_root, environ)
         for problem in self.discovery.problems:
             log.error("mcp skipped", extra={"problem": problem})

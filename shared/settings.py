@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import Literal, TypeVar, get_args
 
+from dotenv import dotenv_values
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -67,6 +68,16 @@ class CommonSettings(BaseSettings):
     @property
     def data_dir(self) -> Path:
         return self.annabelle_home / "data"
+
+
+def process_environment() -> dict[str, str]:
+    """The environment as settings see it: the process environment over the `.env` file (`ANNABELLE_ENV_FILE`).
+
+    For what settings classes do not declare: variables handed on to child processes, `${VAR}` in
+    external-mcps.json, and the diagnostics reading another service's variables."""
+    env_file = os.environ.get(ENV_FILE_VARIABLE, ".env")
+    from_file = {key: value for key, value in dotenv_values(env_file).items() if value is not None}
+    return {**from_file, **os.environ}
 
 
 def _accepts_none(annotation: object) -> bool:

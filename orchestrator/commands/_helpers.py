@@ -41,23 +41,3 @@ def data_of(envelope: dict[str, Any], what: str) -> Any:
     if not envelope.get("success"):
         raise CommandError(f"Could not read {what}: {envelope.get('error') or 'no reason given'}")
     return envelope.get("data")
-
-
-def duration(seconds: float) -> str:
-    """3725 → '1 h 2 min'; 42 → '42 s'."""
-    seconds = max(int(seconds), 0)
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes = seconds // 60
-    if minutes < 60:
-        return f"{minutes} min"
-    hours, minutes = divmod(minutes, 60)
-    if hours < 48:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    return f"{hours // 24} d {hours % 24} h"
-
-
-def clip(text: str, limit: int) -> str:
-    """One line of at most `limit` characters."""
-    line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"

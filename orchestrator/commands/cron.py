@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from orchestrator.commands._helpers import clip, data_of
+from orchestrator.commands._helpers import data_of
 from orchestrator.commands.registry import CommandContext, command
+from orchestrator.formatting import clip
 
 LIST_TOOL = "memory_list_skills"
 MAX_LISTED = 40

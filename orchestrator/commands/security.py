@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from orchestrator.commands._helpers import clip, guardian_call, parse_count
+from orchestrator.commands._helpers import guardian_call, parse_count
 from orchestrator.commands.registry import CommandContext, command
+from orchestrator.formatting import clip
 
 DEFAULT_THREATS = 10
 MAX_THREATS = 50

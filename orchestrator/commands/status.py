@@ -14,8 +14,9 @@ from typing import Any
 import anyio
 
 from orchestrator.commands import cron, logs, security
-from orchestrator.commands._helpers import clip, data_of, duration
+from orchestrator.commands._helpers import data_of
 from orchestrator.commands.registry import Command, CommandContext, command, commands, usage_error
+from orchestrator.formatting import clip, duration
 
 SUMMARY_LOG_LINES = 5
 SUMMARY_THREATS = 3

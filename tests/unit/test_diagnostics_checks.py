@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 
-from orchestrator.commands.diagnose import CHECKS, Finding
 from orchestrator.commands.registry import CommandContext
+from orchestrator.diagnostics import checks as _checks  # noqa: F401  (the checks register themselves)
 from orchestrator.diagnostics import judge
 from orchestrator.diagnostics.checks import TOOL_SNAPSHOT_FILENAME
+from orchestrator.diagnostics.findings import Finding
 from orchestrator.diagnostics.judge import LevelCounts, ServerProbe
+from orchestrator.diagnostics.registry import CHECKS
 from shared.agents import AgentDefinition
 from tests.fakes.command_context import fake_context
 from tests.fakes.ollama_server import FakeOllama
