@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.agents import AgentError, AgentManager, child_environment
+from orchestrator.callers import agent_caller
 from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
 from orchestrator.channels.telegram import TelegramChannel
 from orchestrator.commands.registry import CommandContext
@@ -273,7 +274,7 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         """Run a tool. Always HTTP 200 with the envelope `{success, data?, error?, errorCode?, blocked?}`."""
         call = await parse_json_body(request, ToolCallRequest, example='{"name": "get_status"}')
         with continue_trace(valid_trace_id(request.headers.get(TRACE_HEADER))):
-            return JSONResponse(await hub.call(call.name, call.arguments, agent=agent))
+            return JSONResponse(await hub.call(call.name, call.arguments, caller=agent_caller(agent)))
 
     @api.post("/message", tags=["agents"], openapi_extra=json_body_schema(MessageRequest))
     async def message(request: Request) -> JSONResponse:
@@ -304,7 +305,9 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     async def diagnose() -> dict[str, Any]:
         """Every diagnostics check, worst first: `{findings: [{name, category, severity, summary, fix}], counts,
         critical}` (what `annabelle doctor` prints)."""
-        return diagnose_json(await run_checks(CommandContext(hub, agents, halt, settings, "http", "diagnose")))
+        return diagnose_json(
+            await run_checks(CommandContext(hub, agents, halt, settings, "http", "diagnose", command="diagnose"))
+        )
 
     @api.get("/agents", tags=["agents"])
     async def list_agents() -> dict[str, Any]:

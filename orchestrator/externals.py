@@ -22,7 +22,7 @@ import logging
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import anyio
 from mcp import Client
@@ -30,7 +30,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from orchestrator.backoff import RestartPolicy
-from orchestrator.discovery import McpSpec
+from orchestrator.discovery import Discovery, McpSpec
 from orchestrator.external_config import (
     ChangePlan,
     ExternalServer,
@@ -41,15 +41,29 @@ from orchestrator.external_config import (
     plan_changes,
 )
 from orchestrator.mcp_client import ManagedMcp
+from orchestrator.notify import Notifier
+from orchestrator.router import ToolRouter
+from orchestrator.settings import OrchestratorSettings
 from orchestrator.stdio_transport import ChildCommand
-
-if TYPE_CHECKING:
-    from orchestrator.hub import Hub
 
 log = logging.getLogger(__name__)
 
 KNOWN_MCPS_FILENAME = "last-known-mcps.json"
 NOTIFY_KIND = "mcp_change"
+
+
+class ExternalsHost(Protocol):
+    """What external MCPs need of the hub (`orchestrator.hub.Hub` is one): its MCPs, routes and notifier."""
+
+    settings: OrchestratorSettings
+    discovery: Discovery
+    mcps: Mapping[str, ManagedMcp]
+    router: ToolRouter
+    notifier: Notifier
+
+    async def add_mcp(self, spec: McpSpec, build: McpBuilder) -> ManagedMcp: ...
+
+    async def remove_mcp(self, name: str) -> None: ...
 
 
 class _NoProcess:
@@ -141,7 +155,7 @@ class ExternalMcps:
 
     def __init__(
         self,
-        hub: Hub,
+        hub: ExternalsHost,
         path: Path,
         *,
         known_path: Path,

@@ -22,6 +22,7 @@ import anyio
 import anyio.abc
 from pydantic import ValidationError
 
+from orchestrator.callers import system
 from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
 from orchestrator.channels.intake import PendingMessage, agent_text, is_owner, stale_notice, triage
 from orchestrator.commands.registry import is_command
@@ -37,6 +38,7 @@ MAX_CONCURRENT_CHATS = 4
 MAX_DELIVERY_ATTEMPTS = 5
 TYPING_EVERY_SECONDS = 4.0
 IDLE_BACKOFF_MAX_SECONDS = 10.0
+INTAKE = system("telegram intake")
 Clock = Callable[[], datetime]
 
 
@@ -240,4 +242,4 @@ class TelegramChannel:
         log.info("telegram messages skipped", extra={"keys": keys, "why": why, "ok": envelope.get("success")})
 
     async def _call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return await self.hub.call(name, arguments, privileged=True)
+        return await self.hub.call(name, arguments, caller=INTAKE)

@@ -131,7 +131,7 @@ async def _guardian_source(ctx: CommandContext) -> list[str]:
 
 
 async def _memory_source(ctx: CommandContext) -> list[str]:
-    stats = data_of(await ctx.hub.call("memory_get_memory_stats", {}), "memory statistics") or {}
+    stats = data_of(await ctx.hub.call("memory_get_memory_stats", {}, caller=ctx.caller), "memory statistics") or {}
     mode = (stats.get("search_capabilities") or {}).get("search_mode", "?")
     conversations = stats.get("conversation_count", stats.get("total_conversations", "?"))
     return [

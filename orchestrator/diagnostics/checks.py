@@ -14,7 +14,6 @@ from typing import Any
 
 import anyio
 
-from orchestrator.commands._helpers import guardian_call
 from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics import judge, probes
 from orchestrator.diagnostics.findings import Finding
@@ -142,7 +141,7 @@ async def telegram_pairing(ctx: CommandContext) -> Finding:
 
 
 async def _skills(ctx: CommandContext) -> list[dict[str, Any]] | Finding:
-    envelope = await ctx.hub.call("memory_list_skills", {"agent_id": "*"})
+    envelope = await ctx.hub.call("memory_list_skills", {"agent_id": "*"}, caller=ctx.caller)
     if not envelope.get("success"):
         return Finding("info", f"cannot list the skills: {envelope.get('error')}", "See mcp-health for Memorizer.")
     return list((envelope.get("data") or {}).get("skills") or [])
@@ -181,7 +180,7 @@ async def tool_count_drift(ctx: CommandContext) -> Finding:
 
 @check("threat-rate", "Security")
 async def threat_rate(ctx: CommandContext) -> Finding:
-    envelope = await guardian_call(ctx.hub, "get_scan_log", {"limit": 200, "threats_only": True})
+    envelope = await ctx.hub.call("guardian_get_scan_log", {"limit": 200, "threats_only": True}, caller=ctx.caller)
     if not envelope.get("success"):
         return Finding("info", f"cannot read Guardian's scan log: {envelope.get('error')}")
     entries = list((envelope.get("data") or {}).get("entries") or [])

@@ -138,7 +138,7 @@ def periodic_for_hub(
     minutes = settings.diagnose_interval_minutes
     if minutes <= 0:
         return None
-    context = CommandContext(hub, agents, halt, settings, "scheduler", "")
+    context = CommandContext(hub, agents, halt, settings, "scheduler", "", command="diagnose")
 
     async def notify(text: str) -> bool:
         return await hub.notifier.notify(text, kind=NOTIFY_KIND)

@@ -26,12 +26,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import anyio.abc
 
-from orchestrator.endpoint import DirectEndpoint
+from orchestrator.callers import Caller, agent_caller, system
+from orchestrator.notify import Notifier
+from orchestrator.router import ToolRouter
 from orchestrator.skills.file_sync import plan_file_sync
 from orchestrator.skills.local_zone import default_timezone
 from orchestrator.skills.normalizer import DEFAULT_AGENT_ID
@@ -52,11 +54,12 @@ from orchestrator.skills.runs import (
 )
 from orchestrator.skills.seeds import SEEDS, plan_seed, user_skill_conflicts
 from orchestrator.skills.triggers import RunDecision
+from shared.agents import AgentDefinition
 from shared.skill_files import FrontmatterError, SkillFile, read_skill_file
 
 if TYPE_CHECKING:
+    from orchestrator.agents import AgentManager
     from orchestrator.halt import HaltState
-    from orchestrator.hub import Hub
     from orchestrator.settings import OrchestratorSettings
 
 __all__ = ["SkillScheduler"]
@@ -68,6 +71,28 @@ LIST_TOOL = "memory_list_skills"
 UPDATE_TOOL = "memory_update_skill"
 _SEND_TOOLS = frozenset({"telegram_send_message"})
 _RESULT_CHARS = 200
+
+
+SCHEDULER = system("skill scheduler")
+"""Listing skills, pre-flight checks, and writing the user's own SKILL.md files (scanned as usual)."""
+BOOKKEEPING = system(
+    "skill bookkeeping",
+    unscanned="the hub's own records (run outcomes, waiting markers) and this release's shipped seeds: a false "
+    "positive would lose a run record (the skill would run again every second), and the shipped instructions read "
+    "like the imperative text Guardian is trained to flag",
+)
+
+
+class SchedulerHost(Protocol):
+    """What the scheduler uses of the hub (`orchestrator.hub.Hub` is one)."""
+
+    router: ToolRouter
+    notifier: Notifier
+    agents: AgentManager | None
+
+    async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]: ...
+
+    def tool_listing(self, agent: AgentDefinition | None = None) -> list[dict[str, Any]]: ...
 
 
 def utc_now() -> datetime:
@@ -94,7 +119,9 @@ class RunReport:
 
 
 class SkillScheduler:
-    def __init__(self, hub: Hub, halt: HaltState, settings: OrchestratorSettings, *, clock: Clock = utc_now) -> None:
+    def __init__(
+        self, hub: SchedulerHost, halt: HaltState, settings: OrchestratorSettings, *, clock: Clock = utc_now
+    ) -> None:
         self.hub = hub
         self.halt = halt
         self.settings = settings
@@ -179,7 +206,7 @@ class SkillScheduler:
         self._stale = True
 
     async def refresh(self) -> bool:
-        envelope = await self.hub.call(LIST_TOOL, {"agent_id": "*"}, privileged=True)
+        envelope = await self.hub.call(LIST_TOOL, {"agent_id": "*"}, caller=SCHEDULER)
         data = envelope.get("data") if envelope.get("success") else None
         if not isinstance(data, Mapping):
             log.warning("skills not listed; keeping the last list", extra={"error": envelope.get("error")})
@@ -259,16 +286,6 @@ class SkillScheduler:
         self._busy.add(skill_id)
         return await self._handle(Due(skill, decision), now)
 
-    async def _unscanned(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        """A Memorizer write of the hub's own: run bookkeeping, shipped seeds, markers. Not sent to Guardian,
-        because a false positive there would lose the record (a run not recorded would run again every second)
-        and the shipped instructions read like the imperative text Guardian is trained to flag."""
-        route = self.hub.router.resolve(name, privileged=True)
-        mcp = self.hub.mcps.get(route.mcp) if route is not None else None
-        if route is None or mcp is None:
-            return await self.hub.call(name, arguments, privileged=True)
-        return await DirectEndpoint(mcp).call(route.tool, arguments, exposed=name)
-
     # -- running one skill ------------------------------------------------------------------------------------
 
     async def execute(self, skill: Mapping[str, Any], now: datetime) -> Outcome:
@@ -276,7 +293,7 @@ class SkillScheduler:
         try:
             check = preflight_for(skill, now)
             if check is not None:
-                envelope = await self.hub.call(check.tool, dict(check.arguments), privileged=True)
+                envelope = await self.hub.call(check.tool, dict(check.arguments), caller=SCHEDULER)
                 reason = preflight_says_skip(check, envelope)
                 if reason is not None:
                     return run_outcome(skill, now=now, success=True, summary=reason, skipped=True)
@@ -289,11 +306,17 @@ class SkillScheduler:
             return run_outcome(skill, now=now, success=False, error=f"The run crashed: {exc}")
 
     async def _direct(self, skill: Mapping[str, Any], plan: list[Any], now: datetime) -> Outcome:
-        """The direct tier: the plan's tool calls in order through the hub (Guardian included), zero LLM tokens."""
+        """The direct tier: the plan's tool calls in order through the hub (Guardian included), zero LLM tokens.
+
+        The calls are the skill's agent's: its allowedTools/deniedTools apply, as they would to the agent itself."""
+        caller = self._owner_of(skill)
+        if caller is None:
+            error = f"The skill belongs to the agent '{skill.get('agent_id')}', which is not in agents.json."
+            return run_outcome(skill, now=now, success=False, error=error)
         calls = direct_calls([step for step in plan if isinstance(step, Mapping)], self.hub.notifier.default_chat_id)
         results: list[str] = []
         for number, (tool, args) in enumerate(calls, start=1):
-            envelope = await self.hub.call(tool, args)
+            envelope = await self.hub.call(tool, args, caller=caller)
             if not envelope.get("success"):
                 error = f"Step {number} ({tool}) failed: {envelope.get('error') or 'no reason given'}"
                 return run_outcome(skill, now=now, success=False, error=error)
@@ -305,6 +328,14 @@ class SkillScheduler:
         return Outcome(
             outcome.updates, None if announced else outcome.notify, outcome.kind, outcome.status, outcome.summary
         )
+
+    def _owner_of(self, skill: Mapping[str, Any]) -> Caller | None:
+        """The caller a direct-tier skill acts as: its agent (the master token's powers when no agents run)."""
+        agents = self.hub.agents
+        if agents is None:
+            return agent_caller(None)
+        runtime = agents.agents.get(str(skill.get("agent_id") or DEFAULT_AGENT_ID))
+        return agent_caller(runtime.definition) if runtime is not None else None
 
     async def _agent(self, skill: Mapping[str, Any], now: datetime) -> Outcome:
         """The agent tier: the skill's agent runs the instructions with only its required tools (if any)."""
@@ -342,7 +373,7 @@ class SkillScheduler:
         """Write the outcome on the skill (so it survives a restart), update the cache, and notify."""
         skill_id = int(skill["id"])
         args = {"skill_id": skill_id, "agent_id": str(skill.get("agent_id") or DEFAULT_AGENT_ID), **outcome.updates}
-        envelope = await self._unscanned(UPDATE_TOOL, args)
+        envelope = await self.hub.call(UPDATE_TOOL, args, caller=BOOKKEEPING)
         if not envelope.get("success"):
             log.error("skill run not recorded", extra={"skill_id": skill_id, "error": envelope.get("error")})
         cached = self._skills.get(skill_id)
@@ -362,7 +393,7 @@ class SkillScheduler:
             skill_id = int(skill["id"])
             changes = {"enabled": True, "last_error": ""}
             args = {"skill_id": skill_id, "agent_id": skill.get("agent_id") or DEFAULT_AGENT_ID, **changes}
-            if (await self._unscanned(UPDATE_TOOL, args)).get("success"):
+            if (await self.hub.call(UPDATE_TOOL, args, caller=BOOKKEEPING)).get("success"):
                 self._skills[skill_id].update(changes)
                 enabled.append(skill_id)
                 log.info("skill enabled: its tools are available", extra={"skill_id": skill_id})
@@ -374,7 +405,7 @@ class SkillScheduler:
         return DEFAULT_AGENT_ID if DEFAULT_AGENT_ID in ids or not ids else ids[0]
 
     async def _stored(self, agent_id: str) -> list[dict[str, Any]] | None:
-        envelope = await self.hub.call(LIST_TOOL, {"agent_id": agent_id}, privileged=True)
+        envelope = await self.hub.call(LIST_TOOL, {"agent_id": agent_id}, caller=SCHEDULER)
         data = envelope.get("data") if envelope.get("success") else None
         return list(data.get("skills") or []) if isinstance(data, Mapping) else None
 
@@ -382,7 +413,7 @@ class SkillScheduler:
         """Store or update a seed or file skill; one stored disabled for missing tools gets the waiting marker.
 
         Shipped seeds skip Guardian (they are this release's own text); the user's SKILL.md files are scanned."""
-        envelope = await (self._unscanned(tool, args) if shipped else self.hub.call(tool, args, privileged=True))
+        envelope = await self.hub.call(tool, args, caller=BOOKKEEPING if shipped else SCHEDULER)
         if not envelope.get("success"):
             log.error(
                 "skill not written", extra={"tool": tool, "skill": args.get("name"), "error": envelope.get("error")}
@@ -396,7 +427,7 @@ class SkillScheduler:
             return
         missing = [tool for tool in skill_tools(args) if tool not in known] or skill_tools(args)
         marker = {"skill_id": skill_id, "agent_id": args.get("agent_id"), "last_error": waiting_marker(missing)}
-        await self._unscanned(UPDATE_TOOL, marker)
+        await self.hub.call(UPDATE_TOOL, marker, caller=BOOKKEEPING)
 
     async def seed(self) -> None:
         """Install the shipped skills missing from Memorizer and update changed ones (never the user's own)."""

@@ -18,6 +18,7 @@ from typing import Any, cast
 
 from mcp.types import CallToolResult, TextContent
 
+from orchestrator.callers import Caller
 from orchestrator.commands.registry import CommandContext
 from orchestrator.halt import HaltState
 from orchestrator.settings import OrchestratorSettings
@@ -79,7 +80,17 @@ class FakeHub:
     gate: FakeGate = field(default_factory=lambda: FakeGate(FakeGuardian({})))
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
-    async def call(self, name: str, arguments: dict[str, Any], **_: Any) -> dict[str, Any]:
+    callers: list[Caller] = field(default_factory=list)
+
+    async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
+        self.callers.append(caller)
+        guardian = self.gate.guardian
+        if name.startswith("guardian_") and caller.privileged:
+            # Guardian's tools are the hub's privileged routes: only its own features reach them.
+            if guardian is None:
+                return fail(ErrorCode.MCP_UNAVAILABLE, "Guardian is not running.")
+            result = await guardian.call_tool(name.removeprefix("guardian_"), arguments)
+            return json.loads(result.content[0].text)  # type: ignore[union-attr]
         self.calls.append((name, arguments))
         script = self.tools.get(name)
         if script is None:

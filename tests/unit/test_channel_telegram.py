@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 
+from orchestrator.callers import Caller
 from orchestrator.channels.dispatch import InboundMessage, Outcome
 from orchestrator.channels.telegram import MAX_DELIVERY_ATTEMPTS, TelegramChannel
 from orchestrator.halt import HaltState
@@ -25,8 +26,8 @@ class RecordingHub:
         self.reply_fails = 0
         self.notifier = Notifier(self._send)
 
-    async def _send(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return await self.call(name, arguments)
+    async def _send(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
+        return await self.call(name, arguments, caller=caller)
 
     def add(self, key: int, text: str, *, chat: int = 1, sender: int = 1, age_s: float = 1) -> None:
         date = (NOW - timedelta(seconds=age_s)).isoformat()
@@ -37,7 +38,7 @@ class RecordingHub:
     def handled(self, keys: list[int]) -> None:
         self.rows = [row for row in self.rows if row["message_key"] not in keys]
 
-    async def call(self, name: str, arguments: dict[str, Any], *, privileged: bool = False) -> dict[str, Any]:
+    async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
         self.calls.append((name, arguments))
         if name == "telegram_intake_pending":
             return {
