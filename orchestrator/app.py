@@ -10,13 +10,12 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import anyio
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -36,57 +35,20 @@ from orchestrator.skills.http import skills_router
 from orchestrator.skills.scheduler import SkillScheduler
 from shared.agents import AgentDefinition, load_agents_config
 from shared.auth import TOKEN_HEADER, load_or_create_token, tokens_equal
+from shared.contracts.hub_api import (
+    AgentResumeRequest,
+    HaltAnswer,
+    HaltRequest,
+    MessageAnswer,
+    MessageRequest,
+    ToolCallRequest,
+)
+from shared.contracts.thinker_api import Acknowledgement, ExecuteSkillRequest, SkillAnswer
 from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
 from shared.settings import process_environment
 from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
 log = logging.getLogger(__name__)
-
-
-class MessageRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    message: str = Field(min_length=1, max_length=100_000, description="What the user says.")
-    chatId: str = Field(
-        default="http", min_length=1, max_length=200, description="Conversation id on the http channel."
-    )
-
-
-class ResumeRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    resetWindow: bool = Field(default=False, description="Also forget the token usage that caused the pause.")
-
-
-class HaltRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    target: Literal["all", "thinker", "channel", "scheduler"] = Field(
-        description="What to halt or resume: `thinker` (chat gets no LLM), `channel` (inbound chat except slash "
-        "commands), `scheduler` (scheduled skills), or `all`."
-    )
-    reason: str = Field(default="", max_length=500, description="Why (shown by /status); for /kill only.")
-
-
-class SkillRequest(BaseModel):
-    """The Thinker's `/execute-skill` body, checked here so mistakes get a 400 from the hub."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    skillId: int | str | None = None
-    skillName: str | None = None
-    instructions: str = Field(min_length=1)
-    maxSteps: int = Field(default=10, ge=1, le=50)
-    noTools: bool = False
-    requiredTools: list[str] | None = None
-    chatId: str | None = None
-
-
-class ToolCallRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, max_length=200, description="Exposed tool name, e.g. `filer_read_file`.")
-    arguments: dict[str, Any] = Field(default_factory=dict, description="The tool's arguments as an object.")
 
 
 class BodySizeLimit:
@@ -128,24 +90,27 @@ class _TooLarge(Exception):
     pass
 
 
-def message_answer(outcome: Outcome) -> dict[str, Any]:
-    """`POST /message`'s JSON for one dispatched message."""
+def message_answer(outcome: Outcome) -> MessageAnswer:
+    """`POST /message`'s answer for one dispatched message."""
     if outcome.kind == "command":
-        return {"success": True, "reply": outcome.reply, "command": True}
+        return MessageAnswer(success=True, reply=outcome.reply, command=True)
     if outcome.kind != "answer":
-        flag = {"halted": "halted", "paused": "paused", "blocked": "blocked"}.get(outcome.kind)
-        return {"success": False, "error": outcome.reply, **({flag: True} if flag else {})}
-    answer: dict[str, Any] = {
-        "success": True,
-        "reply": outcome.reply,
-        "agentId": outcome.agent_id,
-        "toolsUsed": outcome.tools_used,
-    }
-    if outcome.notice:
-        answer.update(paused=True, notice=outcome.notice)
-    if outcome.tainted:
-        answer["tainted"] = True
-    return answer
+        return MessageAnswer(
+            success=False,
+            error=outcome.reply,
+            halted=outcome.kind == "halted" or None,
+            paused=outcome.kind == "paused" or None,
+            blocked=outcome.kind == "blocked" or None,
+        )
+    return MessageAnswer(
+        success=True,
+        reply=outcome.reply,
+        agentId=outcome.agent_id,
+        toolsUsed=outcome.tools_used,
+        paused=bool(outcome.notice) or None,
+        notice=outcome.notice,
+        tainted=outcome.tainted or None,
+    )
 
 
 def create_app(settings: OrchestratorSettings) -> FastAPI:
@@ -285,21 +250,21 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         # The caller may name the trace (X-Trace-Id); the id in force comes back in the same header.
         with traced(valid_trace_id(request.headers.get(TRACE_HEADER)) or new_trace_id()) as trace_id:
             outcome = await dispatcher.dispatch(InboundMessage("http", body.chatId, body.message, owner=True))
-        return JSONResponse(message_answer(outcome), headers={TRACE_HEADER: trace_id})
+        return JSONResponse(message_answer(outcome).wire(), headers={TRACE_HEADER: trace_id})
 
     @api.post("/kill", tags=["halt"], openapi_extra=json_body_schema(HaltRequest))
     async def kill(request: Request) -> JSONResponse:
         """Halt a part of Annabelle (persisted across restarts): `{success, message, halted}`."""
         body = await parse_json_body(request, HaltRequest, example='{"target": "thinker"}')
         described = halt.halt(body.target, body.reason or "POST /kill")
-        return JSONResponse({"success": True, "message": f"{body.target} halted", "halted": described})
+        return JSONResponse(HaltAnswer(success=True, message=f"{body.target} halted", halted=described).wire())
 
     @api.post("/resume", tags=["halt"], openapi_extra=json_body_schema(HaltRequest))
     async def resume(request: Request) -> JSONResponse:
         """Lift a halt set by `/kill` or `POST /kill`: `{success, message, halted}`."""
         body = await parse_json_body(request, HaltRequest, example='{"target": "thinker"}')
         described = halt.resume(body.target)
-        return JSONResponse({"success": True, "message": f"{body.target} resumed", "halted": described})
+        return JSONResponse(HaltAnswer(success=True, message=f"{body.target} resumed", halted=described).wire())
 
     @api.get("/diagnose", tags=["hub"])
     async def diagnose() -> dict[str, Any]:
@@ -314,24 +279,24 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         """The agents of agents.json: state, url, pid, model, paused."""
         return {"agents": agents.describe()}
 
-    @api.post("/agents/{agent_id}/execute-skill", tags=["agents"], openapi_extra=json_body_schema(SkillRequest))
+    @api.post("/agents/{agent_id}/execute-skill", tags=["agents"], openapi_extra=json_body_schema(ExecuteSkillRequest))
     async def execute_skill(agent_id: str, request: Request) -> JSONResponse:
         """Run a skill on an agent (its Thinker is started if needed); the Thinker's `/execute-skill` answer."""
-        body = await parse_json_body(request, SkillRequest)
+        body = await parse_json_body(request, ExecuteSkillRequest)
         try:
             with continue_trace(valid_trace_id(request.headers.get(TRACE_HEADER))):
-                return JSONResponse(await agents.execute_skill(agent_id, body.model_dump(exclude_none=True)))
+                return JSONResponse((await agents.execute_skill(agent_id, body)).wire())
         except AgentError as exc:
-            return JSONResponse({"success": False, "error": str(exc)})
+            return JSONResponse(SkillAnswer(success=False, error=str(exc)).wire())
 
-    @api.post("/agents/{agent_id}/resume", tags=["agents"], openapi_extra=json_body_schema(ResumeRequest))
+    @api.post("/agents/{agent_id}/resume", tags=["agents"], openapi_extra=json_body_schema(AgentResumeRequest))
     async def resume_agent(agent_id: str, request: Request) -> JSONResponse:
         """Resume an agent paused by its cost controls."""
-        body = await parse_json_body(request, ResumeRequest, optional=True)
+        body = await parse_json_body(request, AgentResumeRequest, optional=True)
         try:
-            return JSONResponse(await agents.resume(agent_id, body.resetWindow))
+            return JSONResponse((await agents.resume(agent_id, body.resetWindow)).wire())
         except AgentError as exc:
-            return JSONResponse({"success": False, "error": str(exc)})
+            return JSONResponse(Acknowledgement(success=False, error=str(exc)).wire())
 
     app.include_router(api)
     app.include_router(tools_api)

@@ -18,11 +18,12 @@ import subprocess
 import sys
 from typing import Annotated, Any
 
-import httpx
+import anyio
 import typer
 from pydantic import Field
 
-from shared.auth import TOKEN_HEADER, read_token
+from shared.auth import read_token
+from shared.hub_client import HubClient, HubError, HubRejected
 from shared.logs import configure_logging
 from shared.settings import CommonSettings, ConfigError, load_settings
 
@@ -73,21 +74,19 @@ def _connection() -> tuple[ClientSettings, str]:
 
 
 def _request(method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """One request to the running hub through the one hub client; a failure exits with its sentence."""
     settings, token = _connection()
-    url = settings.hub_url + path
+
+    async def ask() -> Any:
+        async with HubClient(settings.hub_url, token) as hub:
+            return await hub.request(method, path, body)
+
     try:
-        response = httpx.request(method, url, json=body, headers={TOKEN_HEADER: token}, timeout=130.0)
-    except httpx.ConnectError:
-        raise _fail(
-            f"The hub is not running at {settings.hub_url}; start it with `make run` or `annabelle up`."
-        ) from None
-    except httpx.TimeoutException:
-        raise _fail(f"The hub at {settings.hub_url} did not answer in time.") from None
-    if response.status_code == 401:
-        raise _fail("The hub rejected the token: ANNABELLE_TOKEN or ANNABELLE_HOME differs from the hub's.")
-    if response.status_code >= 400:
-        raise _fail(f"HTTP {response.status_code}: {response.json().get('error', response.text)}")
-    return response.json()
+        return anyio.run(ask)
+    except HubRejected as exc:
+        raise _fail(f"HTTP {exc.status}: {exc}") from None
+    except HubError as exc:
+        raise _fail(str(exc)) from None
 
 
 def _print_json(data: Any) -> None:
@@ -261,19 +260,24 @@ def chat(
 
     Piped input is sent line by line (`echo hi | annabelle chat`); the exit code is 1 if an answer failed.
     """
-    from orchestrator.chat_cli import ChatClient, ChatError, run_chat
+    from orchestrator.chat_cli import ChatError, ChatSession, run_chat
 
     settings, token = _connection()
-    client = ChatClient(settings.hub_url, token, chat_id)
     interactive = sys.stdin.isatty()
+
+    async def talk() -> int:
+        async with HubClient(settings.hub_url, token) as hub:
+            session = ChatSession(hub, chat_id)
+            return await run_chat(
+                session, reset=reset, interactive=interactive, lines=None if interactive else sys.stdin
+            )
+
     try:
-        code = run_chat(client, reset=reset, interactive=interactive, lines=None if interactive else sys.stdin)
+        code = anyio.run(talk)
     except ChatError as exc:
         raise _fail(str(exc)) from None
     except KeyboardInterrupt:
         code = 130
-    finally:
-        client.close()
     raise typer.Exit(code)
 
 

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.agents import AgentError
+from orchestrator.agents.subagents import SubagentRequest
 from orchestrator.router import ToolRouter
-from orchestrator.subagents import SubagentRequest
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode
 from shared.mcp_tools import InvalidArguments, ToolFailure, describe_validation
@@ -155,19 +155,17 @@ async def spawn_subagent(hub: NativeHost, params: SubagentParams, caller: AgentD
     )
     tools = [tool["name"] for tool in hub.tool_listing(parent)]
     try:
-        answer = await agents.run_subagent(parent_id, request, tools)
+        subagent, answer = await agents.run_subagent(parent_id, request, tools)
     except AgentError as exc:
         raise ToolFailure(str(exc), code=exc.code) from None
     except ValidationError as exc:  # the subagent's definition: a model string without a provider, say
         raise InvalidArguments(f"spawn_subagent: {describe_validation(exc)}") from None
-    if not answer.get("success"):
-        partial = f" Its partial answer: {answer['response']}" if answer.get("response") else ""
-        raise ToolFailure(
-            f"The subagent {answer['agentId']} could not finish: {answer.get('error') or 'no reason given'}.{partial}"
-        )
+    if not answer.success:
+        partial = f" Its partial answer: {answer.response}" if answer.response else ""
+        raise ToolFailure(f"The subagent {subagent} could not finish: {answer.error or 'no reason given'}.{partial}")
     return {
-        "agentId": answer["agentId"],
-        "response": answer.get("response", ""),
-        "toolsUsed": answer.get("toolsUsed", []),
-        "totalSteps": answer.get("totalSteps", 0),
+        "agentId": subagent,
+        "response": answer.response,
+        "toolsUsed": answer.toolsUsed,
+        "totalSteps": answer.totalSteps,
     }

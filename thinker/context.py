@@ -34,7 +34,8 @@ from typing import Any
 
 from shared.agents import AgentDefinition
 from shared.skill_files import SkillFile, load_skill_files
-from thinker.hub_client import HubClient, ToolCatalog
+from thinker.catalog import ToolCatalog
+from thinker.hub_tools import HubTools
 from thinker.prompts import prompt
 from thinker.selection import Playbook
 
@@ -228,7 +229,7 @@ class ContextSource:
 
     def __init__(
         self,
-        hub: HubClient,
+        hub: HubTools,
         *,
         agent_id: str,
         skills_dir: Path,

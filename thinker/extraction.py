@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal, NoReturn, get_args
 
+from shared.timeutil import Clock, as_utc, utc_now
 from thinker.sessions.store import Turn
-from thinker.sessions.timeutil import Clock, as_utc, utc_now
 from thinker.sessions.utility_llm import TextCompletion
 
 log = logging.getLogger(__name__)

@@ -39,7 +39,7 @@ from thinker.guards import (
     retry_temperature,
     sanitize,
 )
-from thinker.hub_client import HubClient
+from thinker.hub_tools import HubTools
 from thinker.llm import LlmError, ModelClient, ModelReply, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.sessions.messages import (
@@ -162,7 +162,7 @@ class AgentLoop:
     def __init__(
         self,
         model: ModelClient,
-        hub: HubClient,
+        hub: HubTools,
         *,
         agent_id: str,
         limits: LoopLimits | None = None,

@@ -20,8 +20,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from thinker.catalog import ToolCatalog
 from thinker.essentials import Essential
-from thinker.hub_client import ToolCatalog
 from thinker.normalize import relax_schema
 
 BROWSE_TOOLS = "browse_tools"

@@ -14,8 +14,7 @@ without asking the agent again; after `MAX_DELIVERY_ATTEMPTS` the message is giv
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -26,6 +25,7 @@ from orchestrator.callers import system
 from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
 from orchestrator.channels.intake import PendingMessage, agent_text, is_owner, stale_notice, triage
 from orchestrator.commands.registry import is_command
+from shared.timeutil import Clock, utc_now
 
 if TYPE_CHECKING:
     from orchestrator.halt import HaltState
@@ -39,11 +39,6 @@ MAX_DELIVERY_ATTEMPTS = 5
 TYPING_EVERY_SECONDS = 4.0
 IDLE_BACKOFF_MAX_SECONDS = 10.0
 INTAKE = system("telegram intake")
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class TelegramChannel:

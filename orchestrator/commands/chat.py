@@ -138,6 +138,6 @@ async def clear_command(ctx: CommandContext, args: str) -> str:
     except LookupError as exc:
         raise CommandError(str(exc)) from None
     answer = await ctx.agents.clear_session(agent_id, ctx.chat_id)
-    if not answer.get("success"):
-        raise CommandError(f"Could not clear the session: {answer.get('error') or 'no reason given'}")
-    return f"Cleared: {answer.get('message') or 'the conversation is forgotten.'} (agent {agent_id})"
+    if not answer.success:
+        raise CommandError(f"Could not clear the session: {answer.error or 'no reason given'}")
+    return f"Cleared: {answer.message or 'the conversation is forgotten.'} (agent {agent_id})"

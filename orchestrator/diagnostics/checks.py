@@ -120,7 +120,8 @@ async def cost_status(ctx: CommandContext) -> Finding:
     statuses: dict[str, dict[str, Any]] = {}
     for agent_id, runtime in runtimes.items():
         if runtime.state == "running":
-            statuses[agent_id] = await ctx.agents.cost_status(runtime)
+            status = await ctx.agents.cost_status(runtime)
+            statuses[agent_id] = status.model_dump() if status is not None else {}
     return judge.judge_cost(statuses)
 
 

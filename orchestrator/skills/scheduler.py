@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import anyio.abc
+from pydantic import ValidationError
 
 from orchestrator.callers import Caller, agent_caller, system
 from orchestrator.notify import Notifier
@@ -55,7 +56,10 @@ from orchestrator.skills.runs import (
 from orchestrator.skills.seeds import SEEDS, plan_seed, user_skill_conflicts
 from orchestrator.skills.triggers import RunDecision
 from shared.agents import AgentDefinition
+from shared.contracts.thinker_api import MAX_SKILL_STEPS, ExecuteSkillRequest
+from shared.mcp_tools import describe_validation
 from shared.skill_files import FrontmatterError, SkillFile, read_skill_file
+from shared.timeutil import Clock, utc_now
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
@@ -66,7 +70,6 @@ __all__ = ["SkillScheduler"]
 
 log = logging.getLogger(__name__)
 
-Clock = Callable[[], datetime]
 LIST_TOOL = "memory_list_skills"
 UPDATE_TOOL = "memory_update_skill"
 _SEND_TOOLS = frozenset({"telegram_send_message"})
@@ -93,10 +96,6 @@ class SchedulerHost(Protocol):
     async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]: ...
 
     def tool_listing(self, agent: AgentDefinition | None = None) -> list[dict[str, Any]]: ...
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 @dataclass(frozen=True)
@@ -345,28 +344,27 @@ class SkillScheduler:
         if self.halt.halted("thinker"):
             return run_outcome(skill, now=now, success=True, skipped=True, summary=self.halt.notice("thinker"))
         agent_id = str(skill.get("agent_id") or DEFAULT_AGENT_ID)
-        body: dict[str, Any] = {
-            "skillId": skill.get("id"),
-            "skillName": skill.get("name"),
-            "instructions": str(skill.get("instructions") or ""),
-            "maxSteps": min(max(int(skill.get("max_steps") or 10), 1), 50),
-        }
-        required = skill_tools(skill)
-        if required:
-            body["requiredTools"] = required
-        chat_id = self.hub.notifier.default_chat_id
-        if chat_id is not None:
-            body["chatId"] = chat_id
         try:
-            answer = await agents.execute_skill(agent_id, body)
+            request = ExecuteSkillRequest(
+                skillId=skill.get("id"),
+                skillName=skill.get("name"),
+                instructions=str(skill.get("instructions") or ""),
+                maxSteps=min(max(int(skill.get("max_steps") or 10), 1), MAX_SKILL_STEPS),
+                requiredTools=skill_tools(skill) or None,
+                chatId=self.hub.notifier.default_chat_id,
+            )
+        except ValidationError as exc:
+            return run_outcome(skill, now=now, success=False, error=f"The skill cannot run: {describe_validation(exc)}")
+        try:
+            answer = await agents.execute_skill(agent_id, request)
         except Exception as exc:  # AgentError, unknown agent, an unreachable Thinker
             return run_outcome(skill, now=now, success=False, error=f"Agent '{agent_id}': {exc}")
-        if answer.get("paused"):
-            why = str(answer.get("error") or f"The agent '{agent_id}' is paused by its cost controls.")
+        if answer.paused:
+            why = answer.error or f"The agent '{agent_id}' is paused by its cost controls."
             return run_outcome(skill, now=now, success=True, skipped=True, summary=f"Skipped: {why}")
-        summary = str(answer.get("summary") or answer.get("response") or "")
-        if not answer.get("success"):
-            return run_outcome(skill, now=now, success=False, error=str(answer.get("error") or summary))
+        summary = answer.summary or answer.response
+        if not answer.success:
+            return run_outcome(skill, now=now, success=False, error=answer.error or summary)
         return run_outcome(skill, now=now, success=True, summary=summary)
 
     async def record(self, skill: Mapping[str, Any], outcome: Outcome) -> None:

@@ -23,6 +23,7 @@ from orchestrator.commands.registry import CommandContext
 from orchestrator.halt import HaltState
 from orchestrator.settings import OrchestratorSettings
 from shared.agents import AgentDefinition, AgentsConfig
+from shared.contracts.thinker_api import Acknowledgement
 from shared.envelope import ErrorCode, fail, ok
 from shared.settings import load_settings
 
@@ -120,7 +121,9 @@ class FakeAgents:
         ]
     )
     cleared: list[tuple[str, str]] = field(default_factory=list)
-    clear_answer: dict[str, Any] = field(default_factory=lambda: {"success": True, "message": "Session x cleared."})
+    clear_answer: Acknowledgement = field(
+        default_factory=lambda: Acknowledgement(success=True, message="Session x cleared.")
+    )
 
     def describe(self) -> list[dict[str, Any]]:
         return self.states
@@ -134,7 +137,7 @@ class FakeAgents:
     def resolve(self, channel: str, chat_id: str) -> str:
         return self.config.agents[0].agentId
 
-    async def clear_session(self, agent_id: str, chat_id: str) -> dict[str, Any]:
+    async def clear_session(self, agent_id: str, chat_id: str) -> Acknowledgement:
         self.cleared.append((agent_id, chat_id))
         return self.clear_answer
 

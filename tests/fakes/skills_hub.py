@@ -23,6 +23,7 @@ from orchestrator.halt import HaltState
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.scheduler import SkillScheduler
 from shared.agents import AgentsConfig
+from shared.contracts.thinker_api import ExecuteSkillRequest, SkillAnswer
 from shared.envelope import ErrorCode, fail, ok
 from shared.settings import load_settings
 
@@ -59,10 +60,11 @@ class FakeAgents:
         default_factory=lambda: {"annabelle": SimpleNamespace(definition=AgentsConfig.default().agents[0])}
     )
 
-    async def execute_skill(self, agent_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def execute_skill(self, agent_id: str, request: ExecuteSkillRequest) -> SkillAnswer:
+        body = request.model_dump(exclude_none=True)
         self.bodies.append((agent_id, body))
         value = self.answer(body) if callable(self.answer) else self.answer
-        return dict(value)
+        return SkillAnswer.model_validate(value)
 
 
 class _Router:

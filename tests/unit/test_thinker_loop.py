@@ -12,9 +12,11 @@ from typing import Any
 import httpx
 import pytest
 
+from shared.contracts.hub_api import ToolListing
+from thinker.catalog import catalog_of
 from thinker.essentials import available_essentials
 from thinker.guards import HONEST_FAILURE
-from thinker.hub_client import HubClient, parse_catalog
+from thinker.hub_tools import HubTools
 from thinker.llm import ModelClient
 from thinker.loop import AgentLoop, LoopLimits, StopReason
 from thinker.sessions.messages import system_message, user_message
@@ -46,7 +48,7 @@ LISTING = {
         "telegram": {"label": "Telegram", "toolGroup": "Chat", "toolCount": 1},
     },
 }
-CATALOG = parse_catalog(LISTING)
+CATALOG = catalog_of(ToolListing.model_validate(LISTING))
 
 
 class Hub:
@@ -115,7 +117,7 @@ def model() -> Model:
 
 def make_loop(model: Model, hub: Hub, **limits: Any) -> AgentLoop:
     client = ModelClient(ModelSettings("openai/fake", "http://127.0.0.1:9/v1", "k"), completion=model, temperature=0.7)
-    hub_client = HubClient("http://hub.test", lambda: "t", agent_id="bob", transport=httpx.MockTransport(hub))
+    hub_client = HubTools("http://hub.test", lambda: "t", agent_id="bob", transport=httpx.MockTransport(hub))
     return AgentLoop(client, hub_client, agent_id="bob", limits=LoopLimits(**limits))
 
 
@@ -296,7 +298,7 @@ async def test_a_model_that_fails_ends_the_turn_with_its_sentence(hub: Hub) -> N
         raise ConnectionError("refused")
 
     client = ModelClient(ModelSettings("openai/fake", "http://127.0.0.1:9/v1", "k"), completion=down)
-    hub_client = HubClient("http://hub.test", lambda: "t", agent_id="bob", transport=httpx.MockTransport(hub))
+    hub_client = HubTools("http://hub.test", lambda: "t", agent_id="bob", transport=httpx.MockTransport(hub))
     result = await AgentLoop(client, hub_client, agent_id="bob").run(START, toolset())
     assert result.stop is StopReason.MODEL_ERROR and not result.success
     assert "did not answer" in (result.error or "") and result.messages == ()

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
+from shared.contracts.hub_api import ToolListing
+from thinker.catalog import catalog_of
 from thinker.essentials import ESSENTIALS, available_essentials
-from thinker.hub_client import parse_catalog
 from thinker.tiers import BROWSE_TOOLS, LOAD_TOOLS, ToolKind, ToolSet, build_categories
 
 
@@ -32,7 +33,7 @@ LISTING = {
         "gmail": {"label": "Gmail", "toolGroup": "Email", "keywords": [], "toolCount": 0, "available": False},
     },
 }
-CATALOG = parse_catalog(LISTING)
+CATALOG = catalog_of(ToolListing.model_validate(LISTING))
 
 
 def test_each_tool_knows_its_mcp_and_hub_tools_have_none() -> None:

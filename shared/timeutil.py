@@ -1,7 +1,7 @@
-"""Time in one place: the clock seam and the timestamp format of session files.
+"""Time in one place: the wall-clock seam and the original system's timestamp format.
 
-Everything in the session, cost and extraction logic takes the time as an argument (`now`) or from a `Clock`
-passed in, so tests drive a fake clock through hours of traffic without sleeping.
+Logic that depends on the time (sessions, cost windows, extraction, the scheduler, the channel, halts) takes it
+as an argument (`now`) or from a `Clock` passed in, so tests drive a fake clock through hours without sleeping.
 """
 
 from __future__ import annotations
