@@ -20,12 +20,11 @@ from typing import Annotated, Any
 
 import anyio
 import typer
-from pydantic import Field
 
 from shared.auth import read_token
 from shared.hub_client import HubClient, HubError, HubRejected
 from shared.logs import configure_logging
-from shared.settings import CommonSettings, ConfigError, load_settings
+from shared.settings import ConfigError, HubAddressSettings, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -42,13 +41,8 @@ setup_app = typer.Typer(help="Connect accounts (OAuth) for the MCP servers.", no
 app.add_typer(setup_app, name="setup")
 
 
-class ClientSettings(CommonSettings):
-    orchestrator_port: int = Field(default=8010, ge=1, le=65535)
-    orchestrator_url: str | None = Field(default=None, description="Hub URL for the CLI and the Thinker.")
-
-    @property
-    def hub_url(self) -> str:
-        return (self.orchestrator_url or f"http://127.0.0.1:{self.orchestrator_port}").rstrip("/")
+ClientSettings = HubAddressSettings
+"""What the CLI reads: where the hub is, and the token (`ANNABELLE_TOKEN` or the file under `ANNABELLE_HOME`)."""
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:

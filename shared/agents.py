@@ -134,6 +134,12 @@ class AgentsConfig(BaseModel):
         return cls(agents=[AgentDefinition(agentId=DEFAULT_AGENT_ID)])
 
 
+def default_agent(config: AgentsConfig) -> AgentDefinition | None:
+    """`annabelle` when it is configured and enabled, else the first enabled agent, else None."""
+    enabled = [agent for agent in config.agents if agent.enabled]
+    return next((agent for agent in enabled if agent.agentId == DEFAULT_AGENT_ID), enabled[0] if enabled else None)
+
+
 def load_agents_config(path: Path) -> AgentsConfig:
     """Read agents.json; a missing file means the default single agent."""
     if not path.exists():

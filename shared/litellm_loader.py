@@ -1,4 +1,5 @@
-"""litellm, imported once per process and made safe, and its errors told in one line.
+"""litellm in one place: imported once per process and made safe, one way to say where a model is and to build
+a request for it, and its errors told in one line.
 
 Two traps of litellm (see python-stack-notes.md) are handled here once for every process:
 - without `LITELLM_LOCAL_MODEL_COST_MAP=True` set before the import, importing it downloads a price list
@@ -14,6 +15,8 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 _litellm: Any = None
@@ -42,6 +45,72 @@ def model_api_base(model: str, api_base: str | None, ollama_host: str) -> str | 
     if model.startswith(("ollama/", "ollama_chat/")):
         return ollama_host
     return None
+
+
+PLACEHOLDER_KEY = "no-key-needed"
+"""A local OpenAI-compatible server (LM Studio, llama.cpp, vLLM) ignores the key, but the OpenAI client refuses to
+send a request without one; this placeholder keeps `openai/<model>` + an api base working with no key set."""
+
+
+@dataclass(frozen=True)
+class ModelEndpoint:
+    """Where one model is reached: the litellm model string, its server and key (None = provider default)."""
+
+    model: str
+    api_base: str | None = None
+    api_key: str | None = None
+    timeout: float = 90.0
+
+    def where(self) -> str:
+        return f"{self.model} at {self.api_base}" if self.api_base else self.model
+
+
+def endpoint(
+    model: str, api_base: str | None, api_key: str | None, *, ollama_host: str, timeout: float
+) -> ModelEndpoint:
+    """The endpoint for a configured model: Ollama models default to `OLLAMA_HOST`, and a keyless `openai/` model
+    on its own server gets the placeholder key."""
+    base = model_api_base(model, api_base, ollama_host)
+    if not api_key and model.startswith("openai/") and base and not os.environ.get("OPENAI_API_KEY"):
+        api_key = PLACEHOLDER_KEY
+    return ModelEndpoint(model, base, api_key or None, timeout)
+
+
+def completion_request(
+    target: ModelEndpoint,
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    temperature: float,
+    max_tokens: int | None = None,
+    json_mode: bool = False,
+    tools: Sequence[Mapping[str, Any]] | None = None,
+    tool_choice: str | None = None,
+    retries: int = 0,
+) -> dict[str, Any]:
+    """The keyword arguments of one `litellm.acompletion` call (the one request builder of the project)."""
+    kwargs: dict[str, Any] = {
+        "model": target.model,
+        "messages": [dict(message) for message in messages],
+        "temperature": temperature,
+        "timeout": target.timeout,
+        # Retries are the caller's decision (the Thinker's loop and breaker), not hidden inside the provider call.
+        "num_retries": retries,
+        # A provider that lacks an option (tool_choice on some local servers) ignores it instead of failing.
+        "drop_params": True,
+    }
+    if target.api_base:
+        kwargs["api_base"] = target.api_base
+    if target.api_key:
+        kwargs["api_key"] = target.api_key
+    if tools:
+        kwargs["tools"] = [dict(tool) for tool in tools]
+        if tool_choice:
+            kwargs["tool_choice"] = tool_choice
+    if max_tokens is not None:
+        kwargs["max_tokens"] = max_tokens
+    if json_mode:
+        kwargs["response_format"] = {"type": "json_object"}
+    return kwargs
 
 
 def describe_llm_error(exc: BaseException, limit: int = 240) -> str:

@@ -6,8 +6,11 @@ as an argument (`now`) or from a `Clock` passed in, so tests drive a fake clock 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 Clock = Callable[[], datetime]
 """Returns the current time, timezone-aware."""
@@ -35,3 +38,36 @@ def parse_timestamp(value: object) -> datetime | None:
         return as_utc(datetime.fromisoformat(value))
     except ValueError:
         return None
+
+
+def _zone_name(name: str | None) -> str | None:
+    if not name:
+        return None
+    name = name.strip().lstrip(":")
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+    return name
+
+
+def system_zone_name(etc: Path = Path("/etc")) -> str:
+    """The machine's IANA zone: $TZ, /etc/timezone, the /etc/localtime link; UTC when none says."""
+    named = _zone_name(os.environ.get("TZ"))
+    if named:
+        return named
+    try:
+        named = _zone_name((etc / "timezone").read_text().strip())
+    except OSError:
+        named = None
+    if named:
+        return named
+    try:
+        target = str((etc / "localtime").resolve())
+    except OSError:
+        target = ""
+    if "zoneinfo/" in target:
+        named = _zone_name(target.split("zoneinfo/", 1)[1])
+        if named:
+            return named
+    return "UTC"

@@ -109,7 +109,7 @@ class AgentManager:
                 url = f"http://127.0.0.1:{agent.port}"
             else:
                 # THINKER_PORT for the first agent without a port; the others (and port 0) get a free one.
-                port = default_port if agent.port is None and not default_taken else free_port()
+                port = default_port if agent.port is None and default_port and not default_taken else free_port()
                 default_taken = default_taken or port == default_port
                 url = f"http://127.0.0.1:{port}"
             runtime = self._new_runtime(agent, url, config_path)

@@ -21,7 +21,6 @@ from typing import Any, Protocol
 from orchestrator.callers import Caller, system
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.errors import SkillInputError
-from orchestrator.skills.local_zone import default_timezone
 from orchestrator.skills.normalizer import DEFAULT_AGENT_ID, SKILL_TOOLS, normalize_skill_input
 from orchestrator.skills.runs import WAITING_FOR_TOOLS, iso
 from shared.agents import AgentDefinition
@@ -88,7 +87,7 @@ async def call_skill_tool(hub: SkillWriteHost, name: str, arguments: dict[str, A
     """Normalise, check and route one skill write; every outcome is an envelope."""
     scheduler = hub.skills
     now = scheduler.clock() if scheduler is not None else datetime.now(UTC)
-    zone = default_timezone(hub.settings.annabelle_timezone)
+    zone = hub.settings.timezone_name
     known = {tool["name"] for tool in hub.tool_listing()}
     stored: Mapping[str, Any] | None = None
     if name == UPDATE_TOOL and (skill_id := _skill_id(arguments)) is not None:

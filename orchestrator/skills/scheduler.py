@@ -36,7 +36,6 @@ from orchestrator.callers import Caller, agent_caller, system
 from orchestrator.notify import Notifier
 from orchestrator.router import ToolRouter
 from orchestrator.skills.file_sync import plan_file_sync
-from orchestrator.skills.local_zone import default_timezone
 from orchestrator.skills.normalizer import DEFAULT_AGENT_ID
 from orchestrator.skills.runs import (
     Due,
@@ -60,6 +59,7 @@ from shared.contracts.thinker_api import MAX_SKILL_STEPS, ExecuteSkillRequest
 from shared.mcp_tools import describe_validation
 from shared.skill_files import FrontmatterError, SkillFile, read_skill_file
 from shared.timeutil import Clock, utc_now
+from shared.traces import elapsed_ms, trace_event, traced
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
@@ -127,7 +127,7 @@ class SkillScheduler:
         self.clock = clock
         self.run_loop = True
         """False: `start` seeds and syncs but runs no background loops (tests drive `tick` themselves)."""
-        self.default_tz = default_timezone(settings.annabelle_timezone)
+        self.default_tz = settings.timezone_name
         self._skills: dict[int, dict[str, Any]] = {}
         self._loaded_at: float | None = None
         self._stale = True
@@ -262,16 +262,20 @@ class SkillScheduler:
         return due
 
     async def _handle(self, item: Due, now: datetime) -> RunReport:
+        """One run, in a trace of its own: its pre-flight, tool calls (or agent turn) and bookkeeping join it."""
         skill = item.skill
-        try:
-            async with self._limiter:
-                if item.decision.action == "missed":
-                    outcome = missed_outcome(skill, item.decision, now=now)
-                else:
-                    outcome = await self.execute(skill, now)
-                await self.record(skill, outcome)
-        finally:
-            self._busy.discard(int(skill["id"]))
+        with traced():
+            started = time.perf_counter()
+            try:
+                async with self._limiter:
+                    if item.decision.action == "missed":
+                        outcome = missed_outcome(skill, item.decision, now=now)
+                    else:
+                        outcome = await self.execute(skill, now)
+                    await self.record(skill, outcome)
+            finally:
+                self._busy.discard(int(skill["id"]))
+            trace_event("skill_run", skill=skill.get("id"), status=outcome.status, ms=elapsed_ms(started))
         return RunReport(int(skill["id"]), str(skill.get("name")), outcome.status, outcome.summary)
 
     async def run_now(self, skill_id: int) -> RunReport | None:

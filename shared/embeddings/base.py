@@ -10,7 +10,7 @@ from typing import Literal
 import numpy as np
 from pydantic import Field
 
-from shared.settings import CommonSettings
+from shared.settings import OllamaSettings
 
 
 class EmbeddingError(Exception):
@@ -20,14 +20,13 @@ class EmbeddingError(Exception):
     """
 
 
-class EmbeddingSettings(CommonSettings):
+class EmbeddingSettings(OllamaSettings):
     embedding_provider: Literal["local", "ollama", "none"] = Field(
         default="local", description="`local` (MiniLM, offline), `ollama`, or `none` (no vectors)."
     )
     embedding_model: str | None = Field(
         default=None, description="Model name; default all-MiniLM-L6-v2 (local) or nomic-embed-text (ollama)."
     )
-    ollama_host: str = Field(default="http://localhost:11434", description="Ollama server for `ollama`.")
     embedding_cache_dir: Path | None = Field(
         default=None, description="Vector cache folder; default $ANNABELLE_HOME/data/embedding-cache."
     )

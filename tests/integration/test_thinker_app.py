@@ -33,7 +33,7 @@ pytestmark = pytest.mark.slow
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("thinker-hub")
-    env = {"EMBEDDING_PROVIDER": "none", "GUARDIAN_FAIL_MODE": "open", "UTILITY_MODEL": ""}
+    env = {"EMBEDDING_PROVIDER": "none", "GUARDIAN_FAIL_MODE": "open", "UTILITY_MODEL": "off"}
     with start_hub(workdir, workdir / "home", ["echo_mcp", "memorizer_mcp"], env=env) as running:
         yield running
 

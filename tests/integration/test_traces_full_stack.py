@@ -33,7 +33,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator
         "AGENTS_CONFIG": str(config),
         "EMBEDDING_PROVIDER": "none",
         "OPENAI_API_KEY": "test",
-        "UTILITY_MODEL": "",
+        "UTILITY_MODEL": "off",
         "THINKER_FACT_EXTRACTION_ENABLED": "false",
     }
     with start_hub(workdir, workdir / "home", ["guardian_mcp", "echo_mcp"], env=env) as running:

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from shared.litellm_loader import ModelEndpoint
 from thinker.llm import CircuitBreaker, CircuitOpen, CircuitState, ModelClient, ModelUnavailable
-from thinker.settings import ModelSettings
 
 
 class Clock:
@@ -51,7 +51,7 @@ def response(content: str | None = "hi", tool_calls: list[Any] | None = None, us
     return body
 
 
-SETTINGS = ModelSettings("openai/fake", "http://127.0.0.1:1/v1", "test", timeout=5)
+SETTINGS = ModelEndpoint("openai/fake", "http://127.0.0.1:1/v1", "test", timeout=5)
 
 
 async def test_a_reply_carries_text_tool_calls_and_usage_and_the_usage_is_recorded() -> None:

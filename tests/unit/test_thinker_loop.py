@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from shared.contracts.hub_api import ToolListing
+from shared.litellm_loader import ModelEndpoint
 from thinker.catalog import catalog_of
 from thinker.essentials import available_essentials
 from thinker.guards import HONEST_FAILURE
@@ -20,7 +21,6 @@ from thinker.hub_tools import HubTools
 from thinker.llm import ModelClient
 from thinker.loop import AgentLoop, LoopLimits, StopReason
 from thinker.sessions.messages import system_message, user_message
-from thinker.settings import ModelSettings
 from thinker.tiers import BROWSE_TOOLS, LOAD_TOOLS, ToolSet
 
 LISTING = {
@@ -116,7 +116,7 @@ def model() -> Model:
 
 
 def make_loop(model: Model, hub: Hub, **limits: Any) -> AgentLoop:
-    client = ModelClient(ModelSettings("openai/fake", "http://127.0.0.1:9/v1", "k"), completion=model, temperature=0.7)
+    client = ModelClient(ModelEndpoint("openai/fake", "http://127.0.0.1:9/v1", "k"), completion=model, temperature=0.7)
     hub_client = HubTools("http://hub.test", lambda: "t", agent_id="bob", transport=httpx.MockTransport(hub))
     return AgentLoop(client, hub_client, agent_id="bob", limits=LoopLimits(**limits))
 
@@ -297,7 +297,7 @@ async def test_a_model_that_fails_ends_the_turn_with_its_sentence(hub: Hub) -> N
     async def down(**_: Any) -> Any:
         raise ConnectionError("refused")
 
-    client = ModelClient(ModelSettings("openai/fake", "http://127.0.0.1:9/v1", "k"), completion=down)
+    client = ModelClient(ModelEndpoint("openai/fake", "http://127.0.0.1:9/v1", "k"), completion=down)
     hub_client = HubTools("http://hub.test", lambda: "t", agent_id="bob", transport=httpx.MockTransport(hub))
     result = await AgentLoop(client, hub_client, agent_id="bob").run(START, toolset())
     assert result.stop is StopReason.MODEL_ERROR and not result.success
