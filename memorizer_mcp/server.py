@@ -30,7 +30,6 @@ from memorizer_mcp.params import (
     AgentId,
     ContactType,
     ExportFormat,
-    FactCategory,
     ProjectPriority,
     ProjectStatus,
     ProjectType,
@@ -43,6 +42,7 @@ from memorizer_mcp.params import (
 from memorizer_mcp.records import Records
 from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
+from shared.contracts.memory import FactCategory
 from shared.embeddings.base import Embedder
 from shared.mcp_tools import ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
