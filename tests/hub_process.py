@@ -133,10 +133,20 @@ def start_hub(
     raise RuntimeError(f"hub not ready within {timeout} s:\n{log_path.read_text(errors='replace')}")
 
 
-def fake_llm_agent_env(workdir: Path, api_base: str, **agent: Any) -> dict[str, str]:
-    """An agents.json with one agent `annabelle` on the fake LLM at `api_base` (extra fields override), and the
-    environment a hub needs to run it offline."""
+def fake_llm_agent_env(
+    workdir: Path, api_base: str, *, bindings: list[dict[str, str]] | None = None, **agent: Any
+) -> dict[str, str]:
+    """The one way tests run an agent: an agents.json with one agent `annabelle` on the fake LLM at `api_base`
+    (extra fields override), and the environment a hub needs to run it offline. Background model work (fact
+    extraction, compaction, memory synthesis) is off, so the fake LLM sees only what a test scripts."""
     config = workdir / "agents.json"
     definition = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": api_base, **agent}
-    config.write_text(json.dumps({"agents": [definition]}))
-    return {"AGENTS_CONFIG": str(config), "EMBEDDING_PROVIDER": "none", "OPENAI_API_KEY": "test", "UTILITY_MODEL": ""}
+    config.write_text(json.dumps({"agents": [definition], **({"bindings": bindings} if bindings else {})}))
+    return {
+        "AGENTS_CONFIG": str(config),
+        "EMBEDDING_PROVIDER": "none",
+        "OPENAI_API_KEY": "test",
+        "UTILITY_MODEL": "off",
+        "FACT_EXTRACTION_ENABLED": "false",
+        "THINKER_FACT_EXTRACTION_ENABLED": "false",
+    }

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAI
-from tests.hub_process import RunningHub, free_port, start_hub
+from tests.hub_process import RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -26,16 +26,7 @@ def llm() -> Iterator[FakeOpenAI]:
 
 
 def hub_env(workdir: Path, llm: FakeOpenAI) -> dict[str, str]:
-    config = workdir / "agents.json"
-    agent = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": llm.api_base}
-    config.write_text(json.dumps({"agents": [agent]}))
-    return {
-        "AGENTS_CONFIG": str(config),
-        "EMBEDDING_PROVIDER": "none",
-        "OPENAI_API_KEY": "test",
-        "FACT_EXTRACTION_ENABLED": "false",
-        "UTILITY_MODEL": "",
-    }
+    return fake_llm_agent_env(workdir, llm.api_base)
 
 
 @pytest.fixture(scope="module")
