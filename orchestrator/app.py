@@ -7,12 +7,14 @@ Tool outcomes are always HTTP 200 with the bare envelope; 4xx is only for faults
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations at runtime, and the
 # `Depends(caller)` they name is local to create_app.
 import logging
-from collections.abc import AsyncIterator
+import signal
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Annotated, Any
 
 import anyio
+import anyio.abc
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
@@ -113,8 +115,17 @@ def message_answer(outcome: Outcome) -> MessageAnswer:
     )
 
 
-def create_app(settings: OrchestratorSettings) -> FastAPI:
-    """Build the hub's app; raises `AgentsConfigError` when agents.json is invalid."""
+def stop_this_process() -> None:
+    """The hub cannot serve (a required MCP failed): end the server as Ctrl-C would; `serve()` then exits 1."""
+    signal.raise_signal(signal.SIGTERM)
+
+
+def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] = stop_this_process) -> FastAPI:
+    """Build the hub's app; raises `AgentsConfigError` when agents.json is invalid.
+
+    The HTTP API is up at once: `/health` says `starting` while the MCPs come up, every other endpoint answers 503
+    until they have. A required MCP that fails stops the process (`on_fatal`) and `app.state.startup_failure` says
+    why."""
     token = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
     master_token = token or load_or_create_token(settings.annabelle_home)
     hub = Hub(settings)
@@ -143,30 +154,47 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         stale_after=timedelta(minutes=settings.channel_stale_minutes),
     )
 
+    async def start_services(tasks: anyio.abc.TaskGroup) -> None:
+        """MCPs first (Guardian first among them), then what needs them; `app.state.serving` once all are up."""
+        try:
+            await hub.start(tasks)
+        except StartupError as exc:
+            log.critical(str(exc))
+            app.state.startup_failure = str(exc)
+            await hub.stop()
+            on_fatal()
+            return
+        agents.attach(tasks)
+        await skills.start(tasks)
+        # Polling is on whenever a bot token is set (the MCP without one answers "not configured" forever).
+        if "telegram" in hub.mcps and process_environment().get("TELEGRAM_BOT_TOKEN"):
+            tasks.start_soon(telegram.run)
+        periodic = periodic_for_hub(hub, agents, halt, settings)
+        if periodic is not None:
+            tasks.start_soon(periodic.run_forever, name="periodic-diagnose")
+        app.state.serving = True
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         async with anyio.create_task_group() as tasks:
-            try:
-                await hub.start(tasks)
-            except StartupError as exc:
-                log.critical(str(exc))
-                await hub.stop()
-                raise
-            agents.attach(tasks)
-            await skills.start(tasks)
-            # Polling is on whenever a bot token is set (the MCP without one answers "not configured" forever).
-            if "telegram" in hub.mcps and process_environment().get("TELEGRAM_BOT_TOKEN"):
-                tasks.start_soon(telegram.run)
-            periodic = periodic_for_hub(hub, agents, halt, settings)
-            if periodic is not None:
-                tasks.start_soon(periodic.run_forever, name="periodic-diagnose")
+            tasks.start_soon(start_services, tasks, name="hub-start-up")
             yield
+            app.state.serving = False
             skills.stop()
             telegram.stop()
             await agents.stop()
             await hub.stop()
-            # Whatever loop is still running (periodic checks, watchers) ends with the hub.
+            # Whatever loop is still running (periodic checks, watchers, a start-up not finished) ends with the hub.
             tasks.cancel_scope.cancel()
+
+    async def require_serving(_: Request) -> None:
+        if not app.state.serving:
+            ready = sum(1 for mcp in hub.mcps.values() if mcp.available)
+            raise StarletteHTTPException(
+                503,
+                f"The hub is still starting ({ready} of {len(hub.mcps)} MCP servers ready); retry in a moment.",
+                headers={"Retry-After": "1"},
+            )
 
     unauthorized = f"Missing or wrong {TOKEN_HEADER} header (the token is in $ANNABELLE_HOME/annabelle.token)."
 
@@ -194,6 +222,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         redoc_url=None,
         openapi_url=None,
     )
+    app.state.serving = False
+    app.state.startup_failure = None
     app.state.hub = hub
     app.state.agents = agents
     app.state.halt = halt
@@ -207,7 +237,7 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     @app.get("/health", tags=["health"])
     async def health() -> dict[str, str]:
         """Liveness: open, no token needed."""
-        return {"status": "ok" if hub.ready else "starting", "version": hub.version}
+        return {"status": "ok" if app.state.serving else "starting", "version": hub.version}
 
     docs_dependencies = [] if settings.annabelle_public_docs else [Depends(require_token)]
 
@@ -219,8 +249,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     async def docs() -> HTMLResponse:
         return get_swagger_ui_html(openapi_url="/openapi.json", title="Annabelle hub API")
 
-    api = APIRouter(dependencies=[Depends(require_token)])
-    tools_api = APIRouter()
+    api = APIRouter(dependencies=[Depends(require_token), Depends(require_serving)])
+    tools_api = APIRouter(dependencies=[Depends(require_serving)])
 
     @api.get("/status", tags=["hub"])
     async def status() -> dict[str, Any]:
@@ -300,5 +330,5 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
 
     app.include_router(api)
     app.include_router(tools_api)
-    app.include_router(skills_router(skills), dependencies=[Depends(require_token)])
+    app.include_router(skills_router(skills), dependencies=[Depends(require_token), Depends(require_serving)])
     return app

@@ -14,17 +14,22 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import subprocess
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import anyio
 import typer
 
+from orchestrator.formatting import clip
 from shared.auth import read_token
 from shared.hub_client import HubClient, HubError, HubRejected
 from shared.logs import configure_logging
 from shared.settings import ConfigError, HubAddressSettings, load_settings
+
+if TYPE_CHECKING:
+    from orchestrator.settings import OrchestratorSettings
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +105,9 @@ def serve() -> None:
     except ConfigError as exc:
         sys.exit(f"annabelle: {exc}")
     configure_logging("orchestrator", settings.logs_dir, settings.log_level)
-    logging.getLogger("uvicorn.error").addFilter(_HideStartupTraceback())
+    problem = port_problem(settings)
+    if problem:
+        sys.exit(f"annabelle: {problem}")
     try:
         app = create_app(settings)
     except AgentsConfigError as exc:
@@ -127,15 +134,41 @@ def serve() -> None:
     except KeyboardInterrupt:
         # uvicorn re-raises Ctrl-C after its graceful shutdown; the shutdown is done, exit quietly.
         return
-    if not server.started:
+    if not server.started or app.state.startup_failure:
         sys.exit(1)
 
 
-class _HideStartupTraceback(logging.Filter):
-    """A required MCP failing is reported in one sentence by the hub; uvicorn's traceback adds nothing."""
+def port_free(host: str, port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "orchestrator.errors.StartupError" not in record.getMessage()
+
+def port_problem(settings: OrchestratorSettings) -> str | None:
+    """One sentence when a port the hub needs is taken: its own, or a Thinker's it will start (checked before
+    anything is spawned, so the sentence comes first, not a raw `Errno 98` after every MCP has started)."""
+    host = settings.annabelle_bind_host
+    if not port_free(host, settings.orchestrator_port):
+        return (
+            f"port {settings.orchestrator_port} on {host} is in use (another hub?); stop that process or set "
+            "ORCHESTRATOR_PORT to a free port."
+        )
+    from shared.agents import AgentsConfigError, fixed_thinker_ports, load_agents_config
+
+    try:
+        config = load_agents_config(settings.agents_config)
+    except AgentsConfigError:
+        return None  # create_app reports agents.json's problems with their fields
+    for agent_id, (port, variable) in fixed_thinker_ports(config, settings.thinker_port).items():
+        if port == settings.orchestrator_port:
+            return f"the agent {agent_id!r} would listen on the hub's own port {port}; change {variable}."
+        if not port_free("127.0.0.1", port):
+            return f"port {port} for the agent {agent_id!r} is in use; stop that process or change {variable}."
+    return None
 
 
 @app.command()
@@ -174,12 +207,15 @@ def tools_list(
 ) -> None:
     """List the routed tools with their descriptions."""
     data = _request("GET", "/tools/list")
+    if mcp is not None and mcp not in data["mcps"]:
+        known = ", ".join(sorted(data["mcps"])) or "none"
+        raise _fail(f"No MCP server named {mcp!r}; the hub has: {known}.")
     tools = [t for t in data["tools"] if mcp is None or t["name"].startswith(f"{mcp}_")]
     if as_json:
         _print_json(tools)
         return
     for tool in tools:
-        typer.echo(f"{tool['name']:<32} {tool['description'][:100]}")
+        typer.echo(f"{tool['name']:<32} {clip(tool['description'], 100)}")
     typer.echo(f"{len(tools)} tools")
 
 

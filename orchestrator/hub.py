@@ -247,6 +247,8 @@ class Hub:
             "mcps": {
                 name: {
                     **mcp.describe(),
+                    # What callers can use, as /tools/list counts it (hidden and privileged tools are not).
+                    "toolCount": len(self.router.routes_of(name)),
                     "required": self.specs[name].manifest.required,
                     "role": self.specs[name].manifest.role,
                     "external": self.specs[name].external,

@@ -36,7 +36,7 @@ class Notifier:
         """Send `text` to `chat_id` (or the default chat); True when the channel accepted it."""
         target = chat_id or self.default_chat_id
         if target is None:
-            log.warning("notification (no chat to send it to)", extra={"kind": kind, "text": text})
+            log.info("notification (no chat to send it to)", extra={"kind": kind, "text": text})
             return False
         envelope = await self._call(SEND_TOOL, {"chat_id": target, "message": text}, caller=NOTIFICATION)
         if envelope.get("success"):

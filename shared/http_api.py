@@ -70,4 +70,4 @@ def install_error_handlers(app: FastAPI, *, extra: Mapping[str, Any] | None = No
             detail = not_found
         elif exc.status_code == 405:
             detail = "Method not allowed on this endpoint."
-        return JSONResponse({**fields, "error": detail}, status_code=exc.status_code)
+        return JSONResponse({**fields, "error": detail}, status_code=exc.status_code, headers=exc.headers)

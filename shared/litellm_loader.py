@@ -113,6 +113,73 @@ def completion_request(
     return kwargs
 
 
+# litellm provider prefix → the variable that holds its key. Local providers (ollama, ollama_chat) need none;
+# `openai/` with an apiBase is a local OpenAI-compatible server, which the Thinker serves with a placeholder key.
+PROVIDER_KEYS: dict[str, str] = {
+    "openai": "OPENAI_API_KEY",
+    "groq": "GROQ_API_KEY",
+    "anthropic": "ANTHROPIC_API_KEY",
+    "gemini": "GEMINI_API_KEY",
+    "mistral": "MISTRAL_API_KEY",
+    "deepseek": "DEEPSEEK_API_KEY",
+    "openrouter": "OPENROUTER_API_KEY",
+    "together_ai": "TOGETHERAI_API_KEY",
+    "xai": "XAI_API_KEY",
+    "cohere": "COHERE_API_KEY",
+    "fireworks_ai": "FIREWORKS_AI_API_KEY",
+}
+
+
+def model_key_variable(model: str, api_base: str | None) -> str | None:
+    """The key variable a model needs, or None (local providers, local OpenAI-compatible servers)."""
+    provider = model.split("/", 1)[0] if "/" in model else ""
+    if provider == "openai" and api_base:
+        return None
+    return PROVIDER_KEYS.get(provider)
+
+
+def model_failure(target: ModelEndpoint, exc: BaseException, *, timeout_setting: str, server_setting: str) -> str:
+    """One sentence for a model call that failed, naming the setting that fixes it (pure: it reads the error's
+    class name and text, so it needs no litellm import).
+
+    `timeout_setting` names the variable of this call's time limit; `server_setting` says where the model's
+    server is configured (e.g. "the agent's apiBase in agents.json")."""
+    kind = type(exc).__name__
+    text = str(exc).lower()
+    where = target.where()
+    if kind == "AuthenticationError" or " 401" in text or "invalid api key" in text:
+        key = model_key_variable(target.model, target.api_base)
+        fix = f"set {key} (or THINKER_API_KEY) to a valid key" if key else "check the key the server expects"
+        return f"The model {where} refused the key: {fix}."
+    if kind in {"Timeout", "TimeoutError", "ReadTimeout"} or "timed out" in text or "timeout" in kind.lower():
+        return (
+            f"The model {where} did not answer within {target.timeout:g} s: raise {timeout_setting} or use a "
+            "faster model."
+        )
+    if kind == "NotFoundError" or "not found" in text:
+        return f"The model {where} does not exist there: pull it on that server, or change the model in agents.json."
+    if kind == "RateLimitError" or " 429" in text:
+        return f"The model {where} is rate-limited by its provider: wait a moment, or use another model."
+    if kind in {
+        "APIConnectionError",
+        "ServiceUnavailableError",
+        "ConnectError",
+        "ConnectionError",
+        "ClientConnectorError",
+    } or ("connect" in text):
+        return f"The model {where} cannot be reached: start that server, or fix {server_setting}."
+    return f"The model {where} failed ({describe_llm_error(exc, 160)}): check the model and {server_setting}."
+
+
+def model_server_setting(model: str, api_base: str | None) -> str:
+    """Where a model's server is configured, for a sentence that says what to fix."""
+    if api_base and not model.startswith(("ollama/", "ollama_chat/")):
+        return "the apiBase in agents.json"
+    if model.startswith(("ollama/", "ollama_chat/")):
+        return "OLLAMA_HOST (or the apiBase in agents.json)"
+    return "the network connection to the provider"
+
+
 def describe_llm_error(exc: BaseException, limit: int = 240) -> str:
     """`APIConnectionError: Cannot connect to host ...`: the class and first line, litellm's prefix removed."""
     first = (str(exc).strip().splitlines() or [""])[0]

@@ -133,6 +133,15 @@ def start_hub(
     raise RuntimeError(f"hub not ready within {timeout} s:\n{log_path.read_text(errors='replace')}")
 
 
+def wait_until_serving(client: httpx.Client, timeout: float = 60) -> None:
+    """Wait for an in-process hub (a `TestClient`) to say `/health` ok: it serves while its MCPs start."""
+    deadline = time.monotonic() + timeout
+    while client.get("/health").json().get("status") != "ok":
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the hub did not finish starting within {timeout} s")
+        time.sleep(0.05)
+
+
 def fake_llm_agent_env(
     workdir: Path, api_base: str, *, bindings: list[dict[str, str]] | None = None, **agent: Any
 ) -> dict[str, str]:

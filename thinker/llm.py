@@ -27,7 +27,14 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from shared.litellm_loader import ModelEndpoint, completion_request, describe_llm_error, load_litellm
+from shared.litellm_loader import (
+    ModelEndpoint,
+    completion_request,
+    describe_llm_error,
+    load_litellm,
+    model_failure,
+    model_server_setting,
+)
 from shared.traces import elapsed_ms, trace_event
 
 log = logging.getLogger(__name__)
@@ -247,9 +254,10 @@ class ModelClient:
             trace_event(
                 "llm_call", model=model, step=step, outcome="error", error=type(exc).__name__, ms=elapsed_ms(started)
             )
+            log.warning("model call failed", extra={"model": model, "error": describe_llm_error(exc, 300)})
+            server = model_server_setting(model, self.settings.api_base)
             raise ModelUnavailable(
-                f"The model {self.settings.where()} did not answer ({describe_llm_error(exc, 300)}). Check that it is running and "
-                "that its key (e.g. OPENAI_API_KEY, GROQ_API_KEY) and apiBase are right."
+                model_failure(self.settings, exc, timeout_setting="THINKER_LLM_TIMEOUT_SECONDS", server_setting=server)
             ) from None
         self.breaker.succeeded()
         trace_event(

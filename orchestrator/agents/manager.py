@@ -41,7 +41,7 @@ from orchestrator.agents.supervisor import (
 )
 from orchestrator.backoff import RestartPolicy, RestartTracker
 from orchestrator.policy import resolve_agent
-from shared.agents import DEFAULT_AGENT_ID, AgentDefinition, AgentsConfig
+from shared.agents import DEFAULT_AGENT_ID, AgentDefinition, AgentsConfig, fixed_thinker_ports
 from shared.auth import generate_token, tokens_equal
 from shared.contracts.thinker_api import (
     Acknowledgement,
@@ -101,17 +101,10 @@ class AgentManager:
         )
         self.agents: dict[str, AgentRuntime] = {}
         self.subagents: dict[str, AgentRuntime] = {}
-        default_taken = False
+        fixed = fixed_thinker_ports(config, default_port)
         for agent in config.agents:
-            if agent.url is not None:
-                url = agent.url
-            elif agent.port:
-                url = f"http://127.0.0.1:{agent.port}"
-            else:
-                # THINKER_PORT for the first agent without a port; the others (and port 0) get a free one.
-                port = default_port if agent.port is None and default_port and not default_taken else free_port()
-                default_taken = default_taken or port == default_port
-                url = f"http://127.0.0.1:{port}"
+            port = fixed[agent.agentId][0] if agent.agentId in fixed else free_port()
+            url = agent.url if agent.url is not None else f"http://127.0.0.1:{port}"
             runtime = self._new_runtime(agent, url, config_path)
             runtime.state = "stopped" if agent.url is None else "unknown"
             self.agents[agent.agentId] = runtime

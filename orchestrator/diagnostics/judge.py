@@ -19,6 +19,7 @@ from orchestrator.formatting import clip
 from orchestrator.halt import ALL, TARGETS
 from orchestrator.skills.triggers import AUTO_DISABLE_AFTER, first_due, next_fire, parse_trigger
 from shared.agents import AgentDefinition
+from shared.litellm_loader import model_key_variable
 
 __all__ = [
     "COST_WARNING_SHARE",
@@ -71,22 +72,6 @@ COST_WARNING_SHARE = 0.8
 LOG_DIR_LIMIT = 300 * MB
 MEMORY_DB_LIMIT = 50 * MB
 AGENT_RESTART_LIMIT = 3
-
-# litellm provider prefix → the variable that holds its key. Local providers (ollama, ollama_chat) need none;
-# `openai/` with an apiBase is a local OpenAI-compatible server, which the Thinker serves with a placeholder key.
-PROVIDER_KEYS: dict[str, str] = {
-    "openai": "OPENAI_API_KEY",
-    "groq": "GROQ_API_KEY",
-    "anthropic": "ANTHROPIC_API_KEY",
-    "gemini": "GEMINI_API_KEY",
-    "mistral": "MISTRAL_API_KEY",
-    "deepseek": "DEEPSEEK_API_KEY",
-    "openrouter": "OPENROUTER_API_KEY",
-    "together_ai": "TOGETHERAI_API_KEY",
-    "xai": "XAI_API_KEY",
-    "cohere": "COHERE_API_KEY",
-    "fireworks_ai": "FIREWORKS_AI_API_KEY",
-}
 
 
 def parse_time(text: object) -> datetime | None:
@@ -528,14 +513,6 @@ def judge_permissions(modes: Mapping[Path, int]) -> Finding:
         return Finding("ok", f"{len(modes)} secret file(s) are private (0600)")
     listed = " ".join(str(path) for path in loose)
     return Finding("critical", f"readable by other users: {listed}", f"chmod 600 {listed}")
-
-
-def model_key_variable(model: str, api_base: str | None) -> str | None:
-    """The key variable an agent's model needs, or None (local providers, local OpenAI-compatible servers)."""
-    provider = model.split("/", 1)[0] if "/" in model else ""
-    if provider == "openai" and api_base:
-        return None
-    return PROVIDER_KEYS.get(provider)
 
 
 def judge_provider_keys(agents: list[AgentDefinition], environ: Mapping[str, str]) -> Finding:

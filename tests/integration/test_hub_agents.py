@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from orchestrator.app import create_app
 from orchestrator.settings import OrchestratorSettings
 from shared.settings import load_settings
-from tests.hub_process import TEST_MCPS, launch_hub
+from tests.hub_process import TEST_MCPS, launch_hub, wait_until_serving
 
 AGENTS = {
     "agents": [
@@ -30,6 +30,7 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClie
     monkeypatch.setenv("ANNABELLE_MCPS_ROOT", str(TEST_MCPS))
     app = create_app(load_settings(OrchestratorSettings))
     with TestClient(app) as test_client:
+        wait_until_serving(test_client)
         test_client.headers["X-Annabelle-Token"] = (
             (Path(app.state.hub.settings.annabelle_home) / "annabelle.token").read_text().strip()
         )

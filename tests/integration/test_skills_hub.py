@@ -22,7 +22,7 @@ from orchestrator.skills.scheduler import SkillScheduler
 from shared.settings import load_settings
 from tests.fakes.openai_server import FakeOpenAI, Reply
 from tests.fakes.skills_hub import FakeClock
-from tests.hub_process import fake_llm_agent_env, package_dir, start_hub
+from tests.hub_process import fake_llm_agent_env, package_dir, start_hub, wait_until_serving
 
 pytestmark = pytest.mark.slow
 
@@ -79,6 +79,7 @@ def running_hub(clock: FakeClock) -> Iterator[Hub]:
     app.state.skills.clock = clock
     app.state.skills.run_loop = False
     with TestClient(app) as client:
+        wait_until_serving(client)
         client.headers["X-Annabelle-Token"] = (
             (Path(app.state.hub.settings.annabelle_home) / "annabelle.token").read_text().strip()
         )

@@ -271,7 +271,9 @@ async def test_a_model_that_is_down_gives_a_sentence_not_a_500(
     response = await client.post("/process-message", json=message("hi"))
     assert response.status_code == 200
     answer = response.json()
-    assert answer["success"] is False and "openai/fake" in answer["error"] and "did not answer" in answer["error"]
+    assert (
+        answer["success"] is False and "openai/fake" in answer["error"] and "apiBase in agents.json" in answer["error"]
+    )
 
 
 # -- the HTTP boundary ---------------------------------------------------------------------------------------------

@@ -100,7 +100,9 @@ async def test_no_tool_choice_is_sent_without_tools() -> None:
 async def test_a_provider_error_becomes_one_sentence_naming_the_model() -> None:
     client = ModelClient(SETTINGS, completion=Scripted(ConnectionError("refused")))
     with pytest.raises(
-        ModelUnavailable, match=r"openai/fake at http://127.0.0.1:1/v1 did not answer \(ConnectionError"
+        ModelUnavailable,
+        match=r"^The model openai/fake at http://127.0.0.1:1/v1 cannot be reached: start that server, or fix the "
+        r"apiBase in agents.json\.$",
     ):
         await client.complete([])
 
