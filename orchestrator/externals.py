@@ -31,6 +31,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from orchestrator.backoff import RestartPolicy
 from orchestrator.discovery import Discovery, McpSpec
+from orchestrator.errors import describe_cause
 from orchestrator.external_config import (
     ChangePlan,
     ExternalServer,
@@ -101,7 +102,7 @@ class RemoteMcp(ManagedMcp):
         except TimeoutError:
             return f"did not initialise within {self.startup_timeout:g} s"
         except Exception as exc:  # the supervisor must outlive any failure of one connection
-            return f"{self.url} could not be reached or answered wrongly ({type(exc).__name__}: {exc})"
+            return f"{self.url} could not be reached or answered wrongly ({describe_cause(exc)})"
         finally:
             self._client = None
 
