@@ -20,7 +20,6 @@ from typing import Any
 import anyio
 import httpx
 from mcp.server import Server, ServerRequestContext
-from mcp.server.stdio import stdio_server
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -30,6 +29,7 @@ from mcp.types import (
     Tool,
 )
 
+from shared import mcp_stdio
 from shared.auth import TOKEN_HEADER
 
 log = logging.getLogger(__name__)
@@ -180,8 +180,7 @@ def build_server(hub: HubConnection, version: str = "") -> Server[Any]:
 async def serve_stdio(hub: HubConnection, version: str = "") -> None:
     server = build_server(hub, version)
     try:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        await mcp_stdio.serve_stdio(server, server.create_initialization_options())
     finally:
         await hub.aclose()
 

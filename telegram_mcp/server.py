@@ -17,7 +17,7 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from shared.mcp_tools import InvalidArguments, ServerState, envelope_tool
+from shared.mcp_tools import EnvelopeServer, InvalidArguments, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 from telegram_mcp.service import TelegramService, chat_id_of
 from telegram_mcp.settings import TelegramSettings
@@ -68,7 +68,7 @@ async def _start_and_poll(service: TelegramService) -> None:
     await service.poll_forever()
 
 
-server: MCPServer[TelegramState] = MCPServer(
+server: EnvelopeServer[TelegramState] = EnvelopeServer(
     "telegram",
     instructions=(
         "Telegram through a bot: send and read messages in the allowed chats. History and search cover what the "
