@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -23,14 +22,6 @@ log = logging.getLogger(__name__)
 
 Sleep = Callable[[float], Awaitable[None]]
 MAX_BACKOFF_SECONDS = 30.0
-_NUMERIC = re.compile(r"-?\d{1,20}")
-
-
-def chat_id_of(raw: str | int) -> int:
-    text = str(raw).strip()
-    if not _NUMERIC.fullmatch(text):
-        raise InvalidArguments(f"chat_id must be a numeric Telegram chat id (got {raw!r}); see list_chats.")
-    return int(text)
 
 
 def message_fields(message: Message, *, outgoing: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
