@@ -92,14 +92,17 @@ def spawn_and_time(server: Server, home: Path) -> tuple[float, float, float]:
     interpreter_only = server.package == INTERPRETER
     command = [sys.executable, "-c", "pass"] if interpreter_only else [sys.executable, "-m", server.package]
     started = time.perf_counter()
+    home.mkdir(parents=True)
+    errors = (home / "stderr.txt").open("wb")
     process = subprocess.Popen(
         command,
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=errors,
         env=server.environment(home),
         cwd=server.root,
     )
+    errors.close()
     assert process.stdin is not None
     initialised = listed = 0.0
     try:
@@ -115,13 +118,15 @@ def spawn_and_time(server: Server, home: Path) -> tuple[float, float, float]:
             process.stdin.flush()
             json.loads(read_line(process, deadline))
             listed = time.perf_counter() - started
-    except BaseException:
+    except BaseException as exc:
         process.kill()
-        raise
+        process.wait()
+        stderr = (home / "stderr.txt").read_text(errors="replace")[-2000:]
+        raise RuntimeError(f"{server.label} failed ({exc!r}); its stderr ends with:\n{stderr}") from None
     finally:
         process.stdin.close()
-        _, _, usage = os.wait4(process.pid, 0)
-        process.returncode = 0
+    _, _, usage = os.wait4(process.pid, 0)
+    process.returncode = 0
     if interpreter_only:
         initialised = listed = time.perf_counter() - started
     return initialised, listed, usage.ru_utime + usage.ru_stime

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,6 +41,7 @@ from orchestrator.external_config import (
 )
 from orchestrator.mcp_client import ManagedMcp
 from orchestrator.stdio_transport import ChildCommand
+from shared.private_files import write_private
 
 if TYPE_CHECKING:
     from orchestrator.hub import Hub
@@ -280,10 +280,7 @@ class ExternalMcps:
 
     def _save_known(self) -> None:
         record = self._current_known()
-        self.known_path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.known_path.with_suffix(".tmp")
-        partial.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        os.replace(partial, self.known_path)
+        write_private(self.known_path, json.dumps(record, indent=2) + "\n")
 
     async def announce_startup_diff(self) -> None:
         """Compare with the set saved by the last run, save the current one, notify when they differ.

@@ -3,6 +3,10 @@
 Never stdout: for an MCP server stdout is the JSON-RPC channel. Fields passed through `extra=` land in the
 JSON line, so `log.info("mcp started", extra={"mcp": "filer", "pid": 42})` is searchable later.
 
+No line is longer than `MAX_LINE_BYTES` (16 KB), whatever was logged: `bounded_json_line` cuts the longest
+values first, marks each cut value with `…[cut N chars]` and the entry with `"cut": <bytes it would have had>`,
+so a hostile input echoed into a log line costs at most 16 KB and the line stays valid JSON.
+
 Rotation is by size (`LOG_MAX_BYTES`, default 10 MB; `LOG_BACKUP_COUNT` rotated copies `<name>.1` … kept,
 default 5) through `RotatingAppendFile`, which stays correct when several processes append to one file (the
 shared `traces.jsonl`, or two processes started with the same service name):
@@ -34,6 +38,7 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from shared.private_files import open_private, private_dir, restrict_new_files
 from shared.settings import ConfigError, load_settings
 
 try:  # POSIX; elsewhere rotation runs without the cross-process lock (one writer per file is then assumed)
@@ -56,6 +61,11 @@ MAX_LOG_BYTES = 10 * 1024 * 1024
 LOG_BACKUPS = 5
 ROTATE_LOCK_NAME = ".rotate.lock"
 CHECK_SECONDS = 1.0
+MAX_LINE_BYTES = 16 * 1024
+"""The longest log or trace line written (the newline included)."""
+_VALUE_SHARE = 4 * 1024
+"""A long value is first cut to at most this many characters (less when there are several)."""
+_ESSENTIAL = ("ts", "level", "service", "logger", "msg", "trace_id", "event")
 
 
 class LogFileSettings(BaseSettings):
@@ -118,8 +128,7 @@ class RotatingAppendFile:
                 self._fd = -1
 
     def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
         if self._fd >= 0:
             os.close(self._fd)
         self._fd = fd
@@ -159,7 +168,7 @@ def _rotation_lock(path: Path) -> Iterator[None]:
     if fcntl is None:  # pragma: no cover - Windows
         yield
         return
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    fd = open_private(path, os.O_WRONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield
@@ -185,6 +194,43 @@ class SharedRotatingFileHandler(logging.Handler):
         super().close()
 
 
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}…[cut {len(text) - limit} chars]"
+
+
+def _dumps(entry: dict[str, object], compact: bool) -> str:
+    separators = (",", ":") if compact else None
+    return json.dumps(entry, default=str, ensure_ascii=False, separators=separators)
+
+
+def bounded_json_line(entry: dict[str, object], *, compact: bool = False) -> str:
+    """`entry` as one line of JSON of at most `MAX_LINE_BYTES` bytes (with its newline), cut as the module
+    docstring says."""
+    line = _dumps(entry, compact)
+    size = len(line.encode("utf-8", errors="replace"))
+    if size < MAX_LINE_BYTES:
+        return line
+    texts: dict[str, object] = {}
+    for key, value in entry.items():
+        if isinstance(value, str | int | float | bool | type(None)):
+            texts[key] = value
+        else:
+            texts[key] = _dumps({"v": value}, True)[5:-1]  # a structure is kept as its JSON text, so it can be cut
+    long_values = sum(1 for value in texts.values() if isinstance(value, str) and len(value) > _VALUE_SHARE // 8)
+    share = min(_VALUE_SHARE, (MAX_LINE_BYTES - 1024) // max(long_values, 1) // 2)
+    cut: dict[str, object] = {
+        key: _cut(value, share) if isinstance(value, str) else value for key, value in texts.items()
+    }
+    cut["cut"] = size
+    line = _dumps(cut, compact)
+    if len(line.encode("utf-8", errors="replace")) < MAX_LINE_BYTES:
+        return line
+    # Many long fields (or characters that JSON escapes six-fold): keep what says what happened, shorter still.
+    short = {key: _cut(str(entry[key]), 1024) for key in _ESSENTIAL if key in entry}
+    short["cut"] = size
+    return _dumps(short, compact)
+
+
 def _extra_fields(record: logging.LogRecord) -> dict[str, object]:
     return {key: value for key, value in vars(record).items() if key not in _STANDARD_ATTRS}
 
@@ -205,7 +251,7 @@ class JsonLineFormatter(logging.Formatter):
         entry.update(_extra_fields(record))
         if record.exc_info:
             entry["exc"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str, ensure_ascii=False)
+        return bounded_json_line(entry)
 
 
 class ConsoleFormatter(logging.Formatter):
@@ -223,7 +269,11 @@ class ConsoleFormatter(logging.Formatter):
             line = f"{line} {fields}"
         if record.exc_info and record.levelno >= logging.ERROR:
             line = f"{line}\n{self.formatException(record.exc_info)}"
-        return line
+        encoded = line.encode("utf-8", errors="replace")
+        if len(encoded) < MAX_LINE_BYTES:
+            return line
+        kept = encoded[: MAX_LINE_BYTES - 64].decode("utf-8", errors="ignore")
+        return f"{kept}…[cut {len(encoded) - len(kept.encode())} bytes]"
 
 
 def load_log_file_settings() -> LogFileSettings:
@@ -240,7 +290,9 @@ def configure_logging(service: str, logs_dir: Path, level: str = "INFO", files: 
     from shared.traces import configure_traces  # traces imports this module: import it when configuring
 
     files = files or load_log_file_settings()
-    logs_dir.mkdir(parents=True, exist_ok=True)
+    # Every process sets up its logging before it writes anything: from here on, what it creates is private.
+    restrict_new_files()
+    private_dir(logs_dir, ours=True)
     root = logging.getLogger()
     for handler in list(root.handlers):
         root.removeHandler(handler)

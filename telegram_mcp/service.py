@@ -12,6 +12,7 @@ from telegram import Bot, Message, ReplyParameters, Update
 from telegram.error import TelegramError
 
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
+from shared.private_files import private_dir
 from telegram_mcp.access import Decision, decide, new_pairing_code
 from telegram_mcp.paths import confine
 from telegram_mcp.settings import TelegramSettings
@@ -253,7 +254,7 @@ class TelegramService:
         target = confine(self.workspace, output_path)
         if target.exists() or target.is_symlink():
             raise ToolFailure(f"'{output_path}' already exists; choose another name.")
-        target.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(target.parent)
         if not target.parent.resolve().is_relative_to(self.workspace.resolve()):
             raise NotAllowed(f"'{output_path}' is outside the workspace.")
         file = await self.bot.get_file(stored.media_file_id)
