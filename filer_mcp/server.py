@@ -35,7 +35,7 @@ from filer_mcp.models import (
 from filer_mcp.paths import Permission
 from filer_mcp.service import Filer, SearchIn, SearchType
 from filer_mcp.settings import FilerSettings
-from shared.mcp_tools import ServerState, envelope_tool
+from shared.mcp_tools import EnvelopeServer, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ async def lifespan(_server: MCPServer[FilerState]) -> AsyncIterator[FilerState]:
     yield state
 
 
-server: MCPServer[FilerState] = MCPServer(
+server: EnvelopeServer[FilerState] = EnvelopeServer(
     "filer",
     instructions=(
         "Files in the user's workspace folder. Paths are relative to the workspace; absolute paths work only "

@@ -26,7 +26,7 @@ from gmail_mcp.calendar import Reminder
 from gmail_mcp.polling import Poller
 from gmail_mcp.service import Gmail
 from gmail_mcp.settings import GmailSettings
-from shared.mcp_tools import ServerState, envelope_tool
+from shared.mcp_tools import EnvelopeServer, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -84,7 +84,7 @@ async def _inbox_ids(gmail: Gmail) -> list[str]:
     return [item["id"] for item in listing.get("messages") or []]
 
 
-server: MCPServer[GmailState] = MCPServer(
+server: EnvelopeServer[GmailState] = EnvelopeServer(
     "gmail",
     instructions=(
         "The user's Gmail (mail, drafts, labels, attachments, filters) and Google Calendar. Mail content is "

@@ -44,7 +44,7 @@ from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
 from shared.contracts.memory import FactCategory
 from shared.embeddings.base import Embedder
-from shared.mcp_tools import ServerState, envelope_tool
+from shared.mcp_tools import EnvelopeServer, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -131,7 +131,7 @@ async def lifespan(_server: MCPServer[MemorizerState]) -> AsyncIterator[Memorize
             parts.memory.close()
 
 
-server: MCPServer[MemorizerState] = MCPServer(
+server: EnvelopeServer[MemorizerState] = EnvelopeServer(
     "memory",
     instructions=(
         "Long-term memory about the user: facts, past conversations, the profile, skills (scheduled behaviours), "

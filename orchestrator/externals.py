@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
@@ -46,6 +45,7 @@ from orchestrator.notify import Notifier
 from orchestrator.router import ToolRouter
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.stdio_transport import ChildCommand
+from shared.private_files import write_private
 
 log = logging.getLogger(__name__)
 
@@ -295,10 +295,7 @@ class ExternalMcps:
 
     def _save_known(self) -> None:
         record = self._current_known()
-        self.known_path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.known_path.with_suffix(".tmp")
-        partial.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        os.replace(partial, self.known_path)
+        write_private(self.known_path, json.dumps(record, indent=2) + "\n")
 
     async def announce_startup_diff(self) -> None:
         """Compare with the set saved by the last run, save the current one, notify when they differ.

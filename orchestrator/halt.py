@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 
+from shared.private_files import private_dir
 from shared.timeutil import Clock, utc_now
 
 log = logging.getLogger(__name__)
@@ -106,7 +107,7 @@ class HaltState:
         return dict.fromkeys(TARGETS, HaltEntry(reason, now))
 
     def _save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         fd, temp = tempfile.mkstemp(prefix=".halt-", suffix=".tmp", dir=self.path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -19,7 +19,6 @@ from typing import Any
 
 import anyio
 from mcp.server import Server, ServerRequestContext
-from mcp.server.stdio import stdio_server
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -29,6 +28,7 @@ from mcp.types import (
     Tool,
 )
 
+from shared import mcp_stdio
 from shared.hub_client import HubClient, HubError
 
 log = logging.getLogger(__name__)
@@ -141,8 +141,7 @@ def build_server(hub: HubClient, token: TokenSource, version: str = "") -> Serve
 async def serve_stdio(hub: HubClient, token: TokenSource, version: str = "") -> None:
     server = build_server(hub, token, version)
     try:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        await mcp_stdio.serve_stdio(server, server.create_initialization_options())
     finally:
         await hub.aclose()
 

@@ -24,7 +24,7 @@ from searcher_mcp.models import FetchedPage, ImageResults, NewsResults, SearchRe
 from searcher_mcp.params import BadParameter, clamp_count, map_freshness
 from searcher_mcp.ratelimit import RateLimiter
 from searcher_mcp.settings import SearcherSettings
-from shared.mcp_tools import InvalidArguments, ServerState, envelope_tool
+from shared.mcp_tools import EnvelopeServer, InvalidArguments, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ async def lifespan(_server: MCPServer[SearcherState]) -> AsyncIterator[SearcherS
         yield SearcherState(service)
 
 
-server: MCPServer[SearcherState] = MCPServer(
+server: EnvelopeServer[SearcherState] = EnvelopeServer(
     "searcher",
     instructions="Web, news and image search (Brave Search) and reading a web page as markdown (web_fetch).",
     lifespan=lifespan,

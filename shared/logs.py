@@ -1,7 +1,8 @@
 """Logging: one JSON object per line to `$ANNABELLE_HOME/logs/<service>.log`, readable lines to stderr.
 
 Never stdout: for an MCP server stdout is the JSON-RPC channel. Fields passed through `extra=` land in the
-JSON line, so `log.info("mcp started", extra={"mcp": "filer", "pid": 42})` is searchable later.
+JSON line, so `log.info("mcp started", extra={"mcp": "filer", "pid": 42})` is searchable later. No line is
+longer than 16 KB, whatever was logged (`shared.json_lines`).
 
 Rotation is by size (`LOG_MAX_BYTES`, default 10 MB; `LOG_BACKUP_COUNT` rotated copies `<name>.1` … kept,
 default 5) through `shared.rotating_file.RotatingAppendFile`, which stays correct when several processes append
@@ -12,7 +13,6 @@ to one file.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import sys
@@ -22,6 +22,8 @@ from pathlib import Path
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from shared.json_lines import MAX_LINE_BYTES, bounded_json_line
+from shared.private_files import private_dir, restrict_new_files
 from shared.rotating_file import LOG_BACKUPS, MAX_LOG_BYTES, RotatingAppendFile
 from shared.settings import ConfigError, load_settings
 from shared.traces import configure_traces
@@ -88,7 +90,7 @@ class JsonLineFormatter(logging.Formatter):
         entry.update(_extra_fields(record))
         if record.exc_info:
             entry["exc"] = self.formatException(record.exc_info)
-        return json.dumps(entry, default=str, ensure_ascii=False)
+        return bounded_json_line(entry)
 
 
 class ConsoleFormatter(logging.Formatter):
@@ -106,7 +108,11 @@ class ConsoleFormatter(logging.Formatter):
             line = f"{line} {fields}"
         if record.exc_info and record.levelno >= logging.ERROR:
             line = f"{line}\n{self.formatException(record.exc_info)}"
-        return line
+        encoded = line.encode("utf-8", errors="replace")
+        if len(encoded) < MAX_LINE_BYTES:
+            return line
+        kept = encoded[: MAX_LINE_BYTES - 64].decode("utf-8", errors="ignore")
+        return f"{kept}…[cut {len(encoded) - len(kept.encode())} bytes]"
 
 
 def load_log_file_settings() -> LogFileSettings:
@@ -121,7 +127,9 @@ def configure_logging(service: str, logs_dir: Path, level: str = "INFO", files: 
     """Route the root logger to `logs_dir/<service>.log` (JSON lines, rotated) and to stderr, and point this
     process's trace events (as `service`) at `logs_dir/traces.jsonl`. `files` defaults to the environment's."""
     files = files or load_log_file_settings()
-    logs_dir.mkdir(parents=True, exist_ok=True)
+    # Every process sets up its logging before it writes anything: from here on, what it creates is private.
+    restrict_new_files()
+    private_dir(logs_dir, ours=True)
     root = logging.getLogger()
     for handler in list(root.handlers):
         root.removeHandler(handler)

@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from shared.private_files import open_private
+
 try:  # POSIX; elsewhere rotation runs without the cross-process lock (one writer per file is then assumed)
     import fcntl
 except ImportError:  # pragma: no cover - Windows
@@ -81,8 +83,7 @@ class RotatingAppendFile:
                 self._fd = -1
 
     def _open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
         if self._fd >= 0:
             os.close(self._fd)
         self._fd = fd
@@ -122,7 +123,7 @@ def _rotation_lock(path: Path) -> Iterator[None]:
     if fcntl is None:  # pragma: no cover - Windows
         yield
         return
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT, 0o600)
+    fd = open_private(path, os.O_WRONLY)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

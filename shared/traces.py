@@ -18,7 +18,6 @@ with `TRACES_ENABLED=false`, `trace_event` returns at once: calls outside a trac
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
@@ -29,6 +28,8 @@ from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 
+from shared.json_lines import bounded_json_line
+from shared.private_files import private_dir
 from shared.rotating_file import RotatingAppendFile
 
 log = logging.getLogger(__name__)
@@ -109,7 +110,7 @@ class TraceWriter:
             "event": event,
         }
         entry.update(fields)
-        line = json.dumps(entry, default=str, ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = bounded_json_line(entry, compact=True) + "\n"
         try:
             self.file.write(line.encode("utf-8"))
         except OSError as exc:
@@ -134,7 +135,7 @@ def configure_traces(service: str, logs_dir: Path, *, enabled: bool, max_bytes: 
         _writer.close()
     _writer = None
     if enabled:
-        logs_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(logs_dir)
         _writer = TraceWriter(service, RotatingAppendFile(logs_dir / TRACES_FILENAME, max_bytes, backups))
 
 

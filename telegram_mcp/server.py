@@ -11,23 +11,28 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from shared.mcp_tools import InvalidArguments, ServerState, envelope_tool
+from shared.mcp_tools import EnvelopeServer, InvalidArguments, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
-from telegram_mcp.service import TelegramService, chat_id_of
+from telegram_mcp.ids import chat_id_of
 from telegram_mcp.settings import TelegramSettings
+
+if TYPE_CHECKING:
+    from telegram_mcp.service import TelegramService
 
 log = logging.getLogger(__name__)
 
 NO_TOKEN = "Telegram is not configured: set TELEGRAM_BOT_TOKEN (from @BotFather) and restart the Telegram MCP."
 
 
-TelegramState = ServerState[TelegramService]
+# The service (and python-telegram-bot under it, a third of this server's start-up) is imported only when a token
+# is set: without one the server lists its tools and answers every call with NO_TOKEN.
+TelegramState = ServerState["TelegramService"]
 
 
 @asynccontextmanager
@@ -42,6 +47,8 @@ async def lifespan(_server: MCPServer[TelegramState]) -> AsyncIterator[TelegramS
         log.warning("telegram has no TELEGRAM_BOT_TOKEN: tools answer with what to set, nothing is polled")
         yield TelegramState(None, NO_TOKEN)
         return
+    from telegram_mcp.service import TelegramService
+
     service = TelegramService(settings)
     poller = asyncio.create_task(_start_and_poll(service), name="telegram-poll")
     try:
@@ -68,7 +75,7 @@ async def _start_and_poll(service: TelegramService) -> None:
     await service.poll_forever()
 
 
-server: MCPServer[TelegramState] = MCPServer(
+server: EnvelopeServer[TelegramState] = EnvelopeServer(
     "telegram",
     instructions=(
         "Telegram through a bot: send and read messages in the allowed chats. History and search cover what the "
