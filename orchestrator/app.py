@@ -46,7 +46,7 @@ from shared.contracts.hub_api import (
     ToolCallRequest,
 )
 from shared.contracts.thinker_api import Acknowledgement, ExecuteSkillRequest, SkillAnswer
-from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
+from shared.http_api import ERROR_RESPONSES, install_error_handlers, json_body_schema, parse_json_body
 from shared.settings import process_environment
 from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
@@ -249,8 +249,8 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
     async def docs() -> HTMLResponse:
         return get_swagger_ui_html(openapi_url="/openapi.json", title="Annabelle hub API")
 
-    api = APIRouter(dependencies=[Depends(require_token), Depends(require_serving)])
-    tools_api = APIRouter(dependencies=[Depends(require_serving)])
+    api = APIRouter(dependencies=[Depends(require_token), Depends(require_serving)], responses=ERROR_RESPONSES)
+    tools_api = APIRouter(dependencies=[Depends(require_serving)], responses=ERROR_RESPONSES)
 
     @api.get("/status", tags=["hub"])
     async def status() -> dict[str, Any]:
@@ -319,7 +319,9 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
         except AgentError as exc:
             return JSONResponse(SkillAnswer(success=False, error=str(exc)).wire())
 
-    @api.post("/agents/{agent_id}/resume", tags=["agents"], openapi_extra=json_body_schema(AgentResumeRequest))
+    @api.post(
+        "/agents/{agent_id}/resume", tags=["agents"], openapi_extra=json_body_schema(AgentResumeRequest, required=False)
+    )
     async def resume_agent(agent_id: str, request: Request) -> JSONResponse:
         """Resume an agent paused by its cost controls."""
         body = await parse_json_body(request, AgentResumeRequest, optional=True)
@@ -330,5 +332,9 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
 
     app.include_router(api)
     app.include_router(tools_api)
-    app.include_router(skills_router(skills), dependencies=[Depends(require_token), Depends(require_serving)])
+    app.include_router(
+        skills_router(skills),
+        dependencies=[Depends(require_token), Depends(require_serving)],
+        responses=ERROR_RESPONSES,
+    )
     return app

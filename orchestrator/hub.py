@@ -31,7 +31,7 @@ from orchestrator.mcp_client import ManagedMcp
 from orchestrator.native_tools import NATIVE_TOOLS, NativeTool
 from orchestrator.notify import Notifier
 from orchestrator.policy import tool_allowed
-from orchestrator.router import ToolRouter, closest_names
+from orchestrator.router import ToolRouter, closest_names, unknown_arguments
 from orchestrator.settings import REPO_ROOT, OrchestratorSettings
 from orchestrator.skills.hook import SKILL_TOOLS, SkillCache, call_skill_tool
 from orchestrator.stdio_transport import ChildCommand
@@ -41,6 +41,7 @@ from shared.logs import STDERR_LEVEL_VARIABLE
 from shared.mcp_tools import ToolFailure, describe_validation
 from shared.settings import process_environment
 from shared.traces import trace_event
+from shared.validation import unknown_names_message
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
@@ -279,7 +280,9 @@ class Hub:
         unless the system caller declared why not → the call → one envelope, one trace event, one log line."""
         started = time.perf_counter()
         native = NATIVE_TOOLS.get(name)
-        mcp, scanned, unscanned = ("hub" if native is not None else None), False, None
+        route = None if native is not None else self.router.resolve(name, privileged=caller.privileged)
+        mcp = "hub" if native is not None else route.mcp if route is not None else None
+        scanned, unscanned = False, None
         if caller.agent is not None and not tool_allowed(caller.agent, name):
             envelope = fail(
                 ErrorCode.NOT_ALLOWED,
@@ -290,17 +293,18 @@ class Hub:
         elif name in SKILL_TOOLS and not caller.privileged:
             # Skill writes are normalised and checked first; the hub's own features did that already.
             envelope = await call_skill_tool(self, name, arguments)
-        elif (route := self.router.resolve(name, privileged=caller.privileged)) is not None:
+        elif route is None:
+            envelope = self._not_routed(name)
+        elif unknown := unknown_arguments(route.input_schema, arguments, closed=not self.specs[route.mcp].external):
+            envelope = fail(ErrorCode.INVALID_ARGUMENTS, f"{name}: {unknown_names_message(unknown)}")
+        else:
             endpoint = self.endpoints[route.mcp]
-            mcp = route.mcp
             if isinstance(endpoint, GuardedEndpoint):
                 if caller.unscanned is None:
                     scanned = endpoint.scans(route.tool)
                 else:
                     endpoint, unscanned = endpoint.inner, caller.unscanned
             envelope = await endpoint.call(route.tool, arguments, exposed=name)
-        else:
-            envelope = self._not_routed(name)
         elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
         # Only inside a trace (a turn, a skill run, a request with X-Trace-Id): polling records nothing.
         trace_event(

@@ -87,6 +87,16 @@ class ToolRouter:
         return [route for route in self._routes.values() if route.hidden]
 
 
+def unknown_arguments(schema: dict[str, Any], arguments: dict[str, Any], *, closed: bool) -> list[str]:
+    """Argument names the tool does not declare, when it takes only what it declares: first-party tools always
+    (`closed`), others when their schema says `additionalProperties: false`. The caller is told at once, and a
+    body of thousands of unknown keys never reaches the MCP."""
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or not (closed or schema.get("additionalProperties") is False):
+        return []
+    return [name for name in arguments if name not in properties]
+
+
 def closest_names(name: str, candidates: list[str], limit: int = 3) -> list[str]:
     """Names that look most like `name`, for an `UNKNOWN_TOOL` message."""
     close = difflib.get_close_matches(name, candidates, n=limit, cutoff=0.5)

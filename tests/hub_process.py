@@ -47,7 +47,7 @@ class RunningHub:
     log_path: Path
 
     def client(self, **kwargs: Any) -> httpx.Client:
-        return httpx.Client(base_url=self.url, headers={"X-Annabelle-Token": self.token}, timeout=30, **kwargs)
+        return httpx.Client(base_url=self.url, headers={"X-Annabelle-Token": self.token}, **{"timeout": 30, **kwargs})
 
     def call(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
         with self.client() as client:

@@ -13,9 +13,9 @@ on, so a newer Thinker may say more). Nothing else crosses: no hand-built dicts 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 MAX_TEXT_CHARS = 100_000
 """A chat message or a skill's instructions."""
@@ -25,10 +25,20 @@ MAX_SKILL_STEPS = 50
 MAX_REQUIRED_TOOLS = 100
 
 
-class Request(BaseModel):
-    """A request body: unknown fields are a mistake the sender hears about."""
+def _whole_number(value: object) -> object:
+    """JSON Schema counts 23.0 as an integer; strict pydantic would not."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
 
-    model_config = ConfigDict(extra="forbid")
+
+JsonInt = Annotated[int, BeforeValidator(_whole_number)]
+"""An integer as JSON Schema has it: 23 and 23.0, never "23" or true."""
+
+
+class Request(BaseModel):
+    """A request body: unknown fields are a mistake the sender hears about, and so is a value of the wrong type
+    (`"noTools": 0` is not a boolean; strict, as the OpenAPI description says)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Answer(BaseModel):
@@ -57,10 +67,10 @@ class ProcessMessageRequest(Request):
 class ExecuteSkillRequest(Request):
     """A skill run (the scheduler, `POST /agents/{id}/execute-skill`, a subagent's task)."""
 
-    skillId: int | str | None = Field(default=None, description="The stored skill's id, when there is one.")
+    skillId: JsonInt | str | None = Field(default=None, description="The stored skill's id, when there is one.")
     skillName: str | None = Field(default=None, max_length=MAX_ID_CHARS)
     instructions: str = Field(min_length=1, max_length=MAX_TEXT_CHARS, description="What the skill must do.")
-    maxSteps: int = Field(default=10, ge=1, le=MAX_SKILL_STEPS, description="Model calls the run may take.")
+    maxSteps: JsonInt = Field(default=10, ge=1, le=MAX_SKILL_STEPS, description="Model calls the run may take.")
     noTools: bool = Field(default=False, description="Offer no tools at all.")
     requiredTools: list[str] | None = Field(
         default=None, max_length=MAX_REQUIRED_TOOLS, description="Exactly these tools, nothing else (a strict sandbox)."

@@ -114,10 +114,10 @@ def test_post_kill_and_resume(hub: RunningHub) -> None:
         assert killed["success"] is True and killed["message"] == "scheduler halted"
         assert killed["halted"]["targets"] == ["scheduler"] and killed["halted"]["reason"] == "maintenance"
         unknown = client.post("/kill", json={"target": "telegram"})
-        assert unknown.status_code == 400
+        assert unknown.status_code == 422
         assert "'all', 'thinker', 'channel' or 'scheduler'" in unknown.json()["error"]
         missing = client.post("/resume", json={})
-        assert missing.status_code == 400 and "target" in missing.json()["error"]
+        assert missing.status_code == 422 and "target" in missing.json()["error"]
         assert client.post("/resume", content=b"").status_code == 400
         resumed = client.post("/resume", json={"target": "all"}).json()
         assert resumed == {"success": True, "message": "all resumed", "halted": resumed["halted"]}

@@ -328,12 +328,12 @@ async def test_every_endpoint_but_health_needs_the_token(
         ("/cost-resume", json.dumps({"resetWindow": "maybe"}), "resetWindow"),
     ],
 )
-async def test_bad_requests_get_a_400_with_a_sentence(
+async def test_bad_requests_get_a_422_with_a_sentence(
     thinker: tuple[ThinkerRuntime, httpx.AsyncClient], fake_llm: FakeOpenAI, path: str, body: str, expected: str
 ) -> None:
     _, client = thinker
     response = await client.post(path, content=body)
-    assert response.status_code == 400, response.text
+    assert response.status_code == 422, response.text
     answer = response.json()
     assert answer["success"] is False and expected in answer["error"]
     assert fake_llm.requests == []
