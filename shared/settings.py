@@ -69,6 +69,38 @@ class CommonSettings(BaseSettings):
         return self.annabelle_home / "data"
 
 
+class NetGuardSettings(CommonSettings):
+    """`WEB_FETCH_ALLOWED_HOSTS`, read by every part that reaches the web for the model (web_fetch, the browser),
+    so one list of exemptions from the SSRF refusals (`shared.netguard`) applies to all of them."""
+
+    web_fetch_allowed_hosts: str = Field(
+        default="",
+        description="Comma list of host names, IPs or CIDR ranges that may be reached although they are private.",
+    )
+
+    @property
+    def allowed_hosts(self) -> list[str]:
+        return [item.strip() for item in self.web_fetch_allowed_hosts.split(",") if item.strip()]
+
+
+class WorkspaceSettings(CommonSettings):
+    """`FILER_WORKSPACE`: the user's files. The Filer works in it; other parts save what they produce there
+    (browser screenshots), so the user finds everything in one folder."""
+
+    filer_workspace: Path | None = Field(
+        default=None, description="The folder the Filer works in (default $ANNABELLE_HOME/workspace)."
+    )
+
+    @field_validator("filer_workspace", mode="after")
+    @classmethod
+    def _absolute_workspace(cls, value: Path | None) -> Path | None:
+        return None if value is None else Path(value).expanduser().absolute()
+
+    @property
+    def workspace(self) -> Path:
+        return self.filer_workspace or self.annabelle_home / "workspace"
+
+
 def _accepts_none(annotation: object) -> bool:
     return annotation is None or type(None) in get_args(annotation)
 

@@ -19,7 +19,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from searcher_mcp.addresses import IPAddress
+from shared.netguard import IPAddress
 from searcher_mcp.fetch import Fetcher, FetchLimits
 from searcher_mcp.server import server
 from shared.mcp_tools import NotAllowed, ToolFailure
