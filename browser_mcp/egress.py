@@ -145,7 +145,7 @@ class EgressGuard:
         self.refused_count += 1
         host, port = (target.host, target.port) if target is not None else ("", 0)
         self._refusals.append(Refusal(raw[:300], reason, host, port))
-        log.info("browser request refused", extra={"target": target[:300], "reason": reason})
+        log.info("browser request refused", extra={"target": raw[:300], "reason": reason})
 
     # -- connections ----------------------------------------------------------------------------------------------
 
