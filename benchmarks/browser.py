@@ -3,7 +3,8 @@
 Both servers are spawned as stdio MCP processes and drive the system's Chromium headless against the same page
 served on 127.0.0.1. Figures, each as ours / theirs measured in the same run (these machines are shared and noisy):
 
-- `start_ms`: spawn, initialise and list the tools (no browser yet on either side);
+- `start_ms`: spawn, initialise and list the tools (no browser yet on either side), median of `--starts` runs
+  taken alternately;
 - `first_navigate_ms`: the first navigate, which starts the driver and Chromium and loads the page;
 - `navigate_ms`, `snapshot_ms`, `click_ms`: medians over `--rounds` warm calls;
 - `chars_per_step`: characters a model reads for one navigate + snapshot + click (theirs returns a snapshot
@@ -81,11 +82,18 @@ async def timed(work: Callable[[], Awaitable[Any]]) -> tuple[float, Any]:
     return (time.perf_counter() - started) * 1000, result
 
 
-async def measure(name: str, parameters: StdioServerParameters, page_url: str, rounds: int) -> dict[str, float]:
+async def start_ms(parameters: StdioServerParameters) -> float:
     started = time.perf_counter()
     async with Client(parameters) as client:
+        await client.list_tools()
+        return (time.perf_counter() - started) * 1000
+
+
+async def measure(
+    name: str, parameters: StdioServerParameters, page_url: str, rounds: int, starts: list[float]
+) -> dict[str, float]:
+    async with Client(parameters) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-        start_ms = (time.perf_counter() - started) * 1000
         # @playwright/mcp 0.0.64 (the original's) named the element `ref`; later releases call it `target`.
         ref_key = "ref" if "ref" in tools["browser_click"].input_schema["properties"] else "target"
         first_ms, _ = await timed(lambda: client.call_tool("browser_navigate", {"url": page_url}))
@@ -104,7 +112,7 @@ async def measure(name: str, parameters: StdioServerParameters, page_url: str, r
             chars.append(len(text_of(navigated)) + len(text_of(snapshot)) + len(text_of(clicked)))
         rss = sum(tree_rss_mb(pid) for pid in _server_pids(parameters))
     figures = {
-        "start_ms": start_ms,
+        "start_ms": statistics.median(starts),
         "first_navigate_ms": first_ms,
         "navigate_ms": statistics.median(navigates),
         "snapshot_ms": statistics.median(snapshots),
@@ -137,6 +145,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--playwright-mcp", type=Path, required=True, help="path to @playwright/mcp's cli.js")
     parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--starts", type=int, default=3)
     args = parser.parse_args()
     chromium = find_executable(None)
     if chromium is None:
@@ -162,8 +171,13 @@ async def main() -> None:
         )
         page_url = f"{pages.url}/"
         print(f"Chromium {chromium}, page {page_url}, {args.rounds} warm rounds")
-        our_figures = await measure("ours (python)", ours, page_url, args.rounds)
-        their_figures = await measure("@playwright/mcp", theirs, page_url, args.rounds)
+        our_starts: list[float] = []
+        their_starts: list[float] = []
+        for _ in range(args.starts):
+            our_starts.append(await start_ms(ours))
+            their_starts.append(await start_ms(theirs))
+        our_figures = await measure("ours (python)", ours, page_url, args.rounds, our_starts)
+        their_figures = await measure("@playwright/mcp", theirs, page_url, args.rounds, their_starts)
     ratios = {key: round(our_figures[key] / their_figures[key], 2) for key in our_figures if their_figures[key]}
     print("ours / theirs: " + ", ".join(f"{key} {value}" for key, value in ratios.items()))
     summary = {

@@ -30,23 +30,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from playwright.async_api import (
-    Browser,
-    BrowserContext,
-    ConsoleMessage,
-    Dialog,
-    FileChooser,
-    Locator,
-    Page,
-    Playwright,
-    Request,
-    Response,
-    async_playwright,
-)
-from playwright.async_api import Error as PlaywrightError
-from playwright.async_api import TimeoutError as PlaywrightTimeout
+# Only the error classes (the same objects `playwright.async_api` exports) are loaded with this module: the API
+# itself takes about a second to import, so it is imported when the browser first starts, not when the MCP does.
+from playwright._impl._errors import Error as PlaywrightError
+from playwright._impl._errors import TimeoutError as PlaywrightTimeout
 
 from browser_mcp import models
 from browser_mcp.chromium import switches
@@ -56,6 +45,20 @@ from shared.envelope import ErrorCode
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
 from shared.netguard import AddressRefused, BadURL, parse_target
 from shared.resolver import Resolver, system_resolver
+
+if TYPE_CHECKING:
+    from playwright.async_api import (
+        Browser,
+        BrowserContext,
+        ConsoleMessage,
+        Dialog,
+        FileChooser,
+        Locator,
+        Page,
+        Playwright,
+        Request,
+        Response,
+    )
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +149,8 @@ class BrowserSession:
     async def _ensure(self) -> BrowserContext:
         if self._context is not None:
             return self._context
+        from playwright.async_api import async_playwright
+
         config = self.config
         guard = await EgressGuard(config.allowed_hosts, resolver=self._resolve).start()
         playwright = await async_playwright().start()
@@ -459,13 +464,14 @@ class BrowserSession:
     async def snapshot(self, filename: str | None) -> models.Snapshot:
         async def work() -> models.Snapshot:
             page, _state = self._page()
-            try:
-                text = await page.aria_snapshot(mode="ai", timeout=self.config.navigation_timeout * 1000)
-            except PlaywrightError as exc:
-                raise ToolFailure(f"Could not read the page: {first_line(exc)}") from None
-            title = None
-            with contextlib.suppress(PlaywrightError):
-                title = await page.title()
+            text, title = await asyncio.gather(
+                page.aria_snapshot(mode="ai", timeout=self.config.navigation_timeout * 1000),
+                page.title(),
+                return_exceptions=True,
+            )
+            if isinstance(text, BaseException):
+                raise ToolFailure(f"Could not read the page: {first_line(text)}") from None
+            title = title if isinstance(title, str) else None
             tab = self._tabs.index(page)
             if filename is not None:
                 saved = self._save(filename, "snapshot", "md", text.encode("utf-8"))
