@@ -211,14 +211,17 @@ class BrowserSession:
 
     async def close_if_idle(self) -> bool:
         """Close the browser if no call came for `idle_seconds`; never interrupts a call in progress."""
-        if not self.running or self._lock.locked():
-            return False
-        if self._clock() - self._last_used < self.config.idle_seconds:
+        if not self._idle() or self._lock.locked():
             return False
         async with self._lock:
+            if not self._idle():  # a call slipped in while the lock was being taken
+                return False
             await self._shutdown()
         log.info("browser closed after being idle", extra={"idle_seconds": self.config.idle_seconds})
         return True
+
+    def _idle(self) -> bool:
+        return self.running and self._clock() - self._last_used >= self.config.idle_seconds
 
     async def _call(self, work: Callable[[], Awaitable[T]]) -> T:
         async with self._lock:

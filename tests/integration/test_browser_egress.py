@@ -62,15 +62,17 @@ async def guard() -> AsyncIterator[EgressGuard]:
     await started.close()
 
 
-async def exchange(guard: EgressGuard, *requests: h11.Request) -> list[tuple[int, str]]:
-    """Send `requests` one after the other on ONE connection to the proxy; (status, body) of each answer."""
+async def exchange(guard: EgressGuard, *requests: h11.Request, body: bytes = b"") -> list[tuple[int, str]]:
+    """Send `requests` (each with `body`) one after the other on ONE connection to the proxy; (status, body) of
+    each answer."""
     reader, writer = await asyncio.open_connection("127.0.0.1", guard.port)
     client = h11.Connection(h11.CLIENT)
     answers: list[tuple[int, str]] = []
     try:
         for request in requests:
-            writer.write(client.send(request) + client.send(h11.EndOfMessage()))
-            status, body = 0, b""
+            sent = client.send(request) + (client.send(h11.Data(data=body)) if body else b"")
+            writer.write(sent + client.send(h11.EndOfMessage()))
+            status, received = 0, b""
             while True:
                 event = client.next_event()
                 if event is h11.NEED_DATA:
@@ -78,10 +80,10 @@ async def exchange(guard: EgressGuard, *requests: h11.Request) -> list[tuple[int
                 elif isinstance(event, h11.Response):
                     status = event.status_code
                 elif isinstance(event, h11.Data):
-                    body += event.data
+                    received += event.data
                 elif isinstance(event, h11.EndOfMessage | h11.ConnectionClosed):
                     break
-            answers.append((status, body.decode()))
+            answers.append((status, received.decode()))
             if client.our_state is not h11.DONE or client.their_state is not h11.DONE:
                 break
             client.start_next_cycle()
@@ -118,12 +120,8 @@ async def test_a_request_body_is_forwarded(guard: EgressGuard, echo: Echo):
     request = h11.Request(
         method="POST", target=f"http://{host}/form", headers=[("Host", host), ("Content-Length", "7")]
     )
-    reader, writer = await asyncio.open_connection("127.0.0.1", guard.port)
-    client = h11.Connection(h11.CLIENT)
-    writer.write(client.send(request) + client.send(h11.Data(data=b"a=1&b=2")) + client.send(h11.EndOfMessage()))
-    data = await reader.read(65536)
-    writer.close()
-    assert b"POST /form" in data and b"body=a=1&b=2" in data
+    (answer,) = await exchange(guard, request, body=b"a=1&b=2")
+    assert answer == (200, f"POST /form host={host} body=a=1&b=2")
 
 
 async def test_a_name_connects_to_the_address_that_was_checked_with_its_host_header(guard: EgressGuard, echo: Echo):

@@ -255,6 +255,18 @@ async def test_navigating_to_a_loopback_address_that_is_not_allowed_is_refused(
         await session.navigate(f"{pages.refused_origin}/")
 
 
+async def test_a_page_cannot_open_or_read_local_files(session: BrowserSession, pages: BrowserPages):
+    await session.navigate(f"{pages.url}/")
+    await session.evaluate("() => { location.href = 'file:///etc/hostname'; }", None)
+    read = await session.evaluate(
+        "async () => { try { return await (await fetch('file:///etc/hostname')).text(); } catch (e) { return 'refused'; } }",
+        None,
+    )
+    assert read.result == "refused" and (await session.tabs("list", None)).tabs[0].url == f"{pages.url}/"
+    with pytest.raises(ToolFailure, match="Only http and https"):
+        await session.navigate("file:///etc/hostname")
+
+
 async def test_following_a_redirect_and_going_back(session: BrowserSession, pages: BrowserPages):
     await session.navigate(f"{pages.url}/")
     moved = await session.navigate(f"{pages.url}/redirect-in")
