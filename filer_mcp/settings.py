@@ -12,7 +12,8 @@ DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024
 
 
 class FilerSettings(WorkspaceSettings):
-    """`FILER_*` variables; unset paths default to places under `$ANNABELLE_HOME`."""
+    """`FILER_*` variables (`FILER_WORKSPACE` is declared in `WorkspaceSettings`); unset paths default to places
+    under `$ANNABELLE_HOME`."""
 
     filer_grants_config: Path | None = Field(
         default=None,
@@ -34,10 +35,6 @@ class FilerSettings(WorkspaceSettings):
     @classmethod
     def _absolute(cls, value: Path | None) -> Path | None:
         return None if value is None else Path(value).expanduser().absolute()
-
-    @property
-    def workspace(self) -> Path:
-        return self.filer_workspace or self.annabelle_home / "workspace"
 
     @property
     def grants_config(self) -> Path:

@@ -154,6 +154,20 @@ class TimezoneSettings(CommonSettings):
         return ZoneInfo(self.timezone_name)
 
 
+class NetGuardSettings(CommonSettings):
+    """`WEB_FETCH_ALLOWED_HOSTS`, read by every part that reaches the web for the model (web_fetch, the browser),
+    so one list of exemptions from the SSRF refusals (`shared.netguard`) applies to all of them."""
+
+    web_fetch_allowed_hosts: str = Field(
+        default="",
+        description="Comma list of host names, IPs or CIDR ranges that may be reached although they are private.",
+    )
+
+    @property
+    def allowed_hosts(self) -> list[str]:
+        return [item.strip() for item in self.web_fetch_allowed_hosts.split(",") if item.strip()]
+
+
 class WorkspaceSettings(CommonSettings):
     """The Filer's workspace: other MCPs may read or write there too (media, imports, screenshots)."""
 

@@ -19,6 +19,7 @@ SOURCE_PACKAGES = sorted(
 NOT_IN_A_SETTINGS_CLASS = {
     "ANNABELLE_ENV_FILE",  # which .env file the settings read (shared/settings.py)
     "ANNABELLE_AGENTS_FILE",  # read by docker compose, not by Annabelle
+    "ANNABELLE_WITH_BROWSER",  # a docker compose build argument
     "<MCPNAME>_MCP_ENABLED",  # one per discovered MCP (orchestrator/discovery.py)
 }
 
