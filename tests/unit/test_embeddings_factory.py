@@ -78,5 +78,7 @@ def test_an_unknown_provider_in_the_environment_fails_naming_the_variable(monkey
 
 def test_an_unknown_provider_that_bypassed_validation_is_refused_listing_the_known_ones() -> None:
     settings = EmbeddingSettings.model_construct(embedding_provider="openai")
-    with pytest.raises(EmbeddingError, match="EMBEDDING_PROVIDER=openai is unknown; use one of local, multilingual, ollama, none"):
+    with pytest.raises(
+        EmbeddingError, match="EMBEDDING_PROVIDER=openai is unknown; use one of local, multilingual, ollama, none"
+    ):
         create_embedder(settings)
