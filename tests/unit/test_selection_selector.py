@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
+
+import numpy as np
 import pytest
 
 import thinker.selection as selection_package
@@ -182,3 +186,32 @@ def test_the_public_surface_is_pinned() -> None:
         "required_selection",
         "selection_embedder",
     ]
+
+
+async def test_a_refresh_during_a_selection_never_mixes_two_tool_lists() -> None:
+    class Paused(FakeEmbedder):
+        """Holds the first message embedding until released, so a refresh can happen in between."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.release = asyncio.Event()
+            self.waiting = asyncio.Event()
+
+        async def embed(self, texts: Sequence[str]) -> np.ndarray:
+            if texts == ["read the file from the workspace"]:
+                self.waiting.set()
+                await self.release.wait()
+            return await super().embed(texts)
+
+    embedder = Paused()
+    selector = ToolSelector(SelectionConfig(), embedder)
+    await selector.refresh(TOOLS, MCPS)
+    await selector.prepare()
+    task = asyncio.create_task(selector.select("read the file from the workspace"))
+    await embedder.waiting.wait()
+    other = [ToolInfo(f"mail_tool_{i}", f"Mail tool number {i}. Second sentence.", {}, "mail") for i in range(6)]
+    await selector.refresh(other, MCPS)
+    embedder.release.set()
+    selection = await task
+    assert set(selection.names) - set(CORE_TOOLS) <= {t.name for t in TOOLS}
+    assert "files_read_file" in selection.names

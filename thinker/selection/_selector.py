@@ -15,11 +15,13 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
 from shared.embeddings import Embedder, EmbeddingError, EmbeddingSettings
 from thinker.selection._pipeline import (
+    Catalog,
     build_catalog,
     context_text,
     looks_like_followup,
@@ -46,6 +48,21 @@ def selection_embedder(settings: EmbeddingSettings) -> Embedder | None:
     return MultilingualEmbedder()
 
 
+@dataclass(frozen=True)
+class _Layout:
+    """One refresh's catalogs and embedded texts: a select reads one layout from start to end, so a refresh
+    running meanwhile (another chat's turn) can never pair one catalog with another's vectors."""
+
+    catalog: Catalog
+    fallback: Catalog
+    texts: tuple[str, ...]
+    starts: np.ndarray
+    """Tool index → its first text row; a tool's rows are contiguous, MCP rows come after all tools'
+    (plus, when there are MCP rows, where they begin, so `reduceat` stops the last tool there)."""
+    mcp_of: np.ndarray
+    """Tool index → row of its MCP's text, or -1."""
+
+
 def _text_key(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
 
@@ -56,55 +73,24 @@ class ToolSelector:
     def __init__(self, config: SelectionConfig, embedder: Embedder | None) -> None:
         self.config = config
         self.embedder = embedder
-        self._catalog = build_catalog((), (), config.core_tools, builtin_routes=False, concepts=False)
-        self._fallback = build_catalog((), (), config.core_tools)
-        self._texts: list[str] = []
-        self._starts: np.ndarray = np.zeros(0, dtype=np.intp)
-        """Tool index → its first text row; a tool's rows are contiguous, MCP rows come after all tools'."""
-        self._mcp_of: np.ndarray = np.zeros(0, dtype=np.intp)
-        """Tool index → row of its MCP's text in the matrix, or -1."""
+        self._layout = _layout((), (), config.core_tools)
         self._vectors: dict[bytes, np.ndarray] = {}
         self._matrix: np.ndarray | None = None
+        """The vectors of `_layout.texts`, row for row; None until embedded (and after each refresh)."""
         self._embedding = asyncio.Lock()
         """One embedding of the tool texts at a time (`prepare` in the background and a first `select`)."""
 
     @property
     def tool_names(self) -> tuple[str, ...]:
         """The candidate tools (core tools excluded) as of the last refresh."""
-        return self._catalog.names
+        return self._layout.catalog.names
 
     async def refresh(self, tools: Sequence[ToolInfo], mcps: Sequence[McpInfo]) -> None:
         """Take a new tool list. Nothing is embedded here: `prepare` (or the next `select`) embeds the texts
         not embedded before, so a refresh on the start-up path costs no model load."""
-        core = self.config.core_tools
-        # With embeddings: meaning, the tools' own words and the MCPs' keywords, in any language. Without them,
-        # the English fallback adds the built-in keyword routes and the concept lexicon.
-        catalog = build_catalog(tools, mcps, core, builtin_routes=False, concepts=False)
-        self._fallback = build_catalog(tools, mcps, core)
-        by_name = {tool.name: tool for tool in tools}
-        self._catalog = catalog
-        servers = {mcp.name: mcp for mcp in mcps}
-        self._texts = []
-        starts = []
-        for name in catalog.names:
-            tool = by_name[name]
-            server = servers.get(tool.mcp) if tool.mcp else None
-            starts.append(len(self._texts))
-            self._texts.extend(tool_texts(tool, server.label if server is not None else None))
-        tool_rows = len(self._texts)
-        # One text per MCP (label, group, keywords, tool names), after the tool texts in the same matrix.
-        mcp_rows: dict[str, int] = {}
-        for name in catalog.names:
-            server = by_name[name].mcp
-            if server is not None and server not in mcp_rows:
-                members = [tool for tool in tools if tool.mcp == server]
-                mcp_rows[server] = len(self._texts)
-                self._texts.append(mcp_text(servers.get(server), server, members))
-        # Segment starts for `reduceat`: one per tool, plus where the MCP rows begin so the last tool stops there.
-        self._starts = np.array(starts + ([tool_rows] if len(self._texts) > tool_rows else []), dtype=np.intp)
-        self._mcp_of = np.array([mcp_rows.get(by_name[name].mcp or "", -1) for name in catalog.names], dtype=np.intp)
+        self._layout = _layout(tools, mcps, self.config.core_tools)
         # Forget vectors of tools that are gone, so a long-running Thinker does not accumulate them.
-        wanted = {_text_key(text) for text in self._texts}
+        wanted = {_text_key(text) for text in self._layout.texts}
         self._vectors = {key: vector for key, vector in self._vectors.items() if key in wanted}
         self._matrix = None
 
@@ -125,7 +111,8 @@ class ToolSelector:
     async def _embed_missing(self) -> bool:
         assert self.embedder is not None
         while True:
-            texts = self._texts  # a refresh while the embedder works replaces the list: then go round again
+            layout = self._layout  # a refresh while the embedder works replaces it: then go round again
+            texts = layout.texts
             missing = list(dict.fromkeys(text for text in texts if _text_key(text) not in self._vectors))
             if missing:
                 try:
@@ -135,7 +122,7 @@ class ToolSelector:
                     return False
                 for text, vector in zip(missing, vectors, strict=True):
                     self._vectors[_text_key(text)] = np.asarray(vector, dtype=np.float32)
-            if texts is not self._texts:
+            if layout is not self._layout:
                 continue
             if texts:
                 self._matrix = np.stack([self._vectors[_text_key(text)] for text in texts])
@@ -143,22 +130,23 @@ class ToolSelector:
                 self._matrix = np.zeros((0, self.embedder.dimension), dtype=np.float32)
             return True
 
-    async def _cosines(self, texts: Sequence[str]) -> np.ndarray | None:
-        """Cosine of each text to every row (tools, then MCPs): shape (len(texts), rows); None without vectors."""
+    async def _cosines(self, texts: Sequence[str]) -> tuple[_Layout, np.ndarray | None]:
+        """The layout, and the cosine of each text to each of its rows (tools, then MCPs), or None without vectors."""
+        layout = self._layout
         if self.embedder is None:
-            return None
+            return layout, None
         if self._matrix is None:
             await self._embed_tools()
-        matrix = self._matrix
+        layout, matrix = self._layout, self._matrix
         if matrix is None:
-            return None
+            return layout, None
         try:
             vectors = await self.embedder.embed(list(texts))
         except EmbeddingError as exc:
             log.warning("message embedding failed, selecting without it", extra={"reason": str(exc)})
-            return None
+            return layout, None
         # Rows and the message vectors are unit length: the dot product is the cosine similarity.
-        return (np.asarray(vectors, dtype=np.float32) @ matrix.T).astype(np.float64)
+        return layout, (np.asarray(vectors, dtype=np.float32) @ matrix.T).astype(np.float64)
 
     async def select(
         self,
@@ -177,26 +165,26 @@ class ToolSelector:
         `playbook_tools` are the required tools of the playbooks that matched; `allowed` filters everything,
         core tools included.
         """
-        size = self._catalog.size
         clauses = split_clauses(message) if self.config.clause_top > 0 else []
         context = None
         if self.config.context_weight and recent_user_messages and looks_like_followup(message):
             context = context_text(recent_user_messages[-1], message)
         texts = [message, *clauses, *([context] if context else [])]
-        cosines = await self._cosines(texts)
+        layout, cosines = await self._cosines(texts)
+        size = layout.catalog.size
         cosine = clause_cosines = context_cosine = mcp_cosine = None
         if cosines is not None and size:
             # A tool's cosine is the best of its texts' (its whole description, each sentence, its name).
-            per_tool = np.maximum.reduceat(cosines, self._starts, axis=1)[:, :size]
+            per_tool = np.maximum.reduceat(cosines, layout.starts, axis=1)[:, :size]
             cosine = per_tool[0]
             clause_cosines = {clause: per_tool[1 + i] for i, clause in enumerate(clauses)}
             if context:
                 context_cosine = per_tool[-1]
             if self.config.mcp_weight:
                 with_mcp = np.append(cosines[0], 0.0)  # index -1 (no MCP) reads the appended 0
-                mcp_cosine = with_mcp[self._mcp_of]
+                mcp_cosine = with_mcp[layout.mcp_of]
         selection = select_tools(
-            self._catalog if cosine is not None else self._fallback,
+            layout.catalog if cosine is not None else layout.fallback,
             message,
             self.config,
             cosine=cosine,
@@ -214,9 +202,40 @@ class ToolSelector:
             extra={
                 "method": selection.method,
                 "selected": len(selection.names),
-                "candidates": self._catalog.size,
+                "candidates": size,
                 "top_score": None if selection.top_score is None else round(selection.top_score, 3),
                 "dropped": list(selection.dropped),
             },
         )
         return selection
+
+
+def _layout(tools: Sequence[ToolInfo], mcps: Sequence[McpInfo], core: Sequence[str]) -> _Layout:
+    # With embeddings: meaning, the tools' own words and the MCPs' keywords, in any language. Without them, the
+    # English fallback adds the built-in keyword routes and the concept lexicon.
+    catalog = build_catalog(tools, mcps, core, builtin_routes=False, concepts=False)
+    by_name = {tool.name: tool for tool in tools}
+    servers = {mcp.name: mcp for mcp in mcps}
+    texts: list[str] = []
+    starts: list[int] = []
+    for name in catalog.names:
+        tool = by_name[name]
+        server = servers.get(tool.mcp) if tool.mcp else None
+        starts.append(len(texts))
+        texts.extend(tool_texts(tool, server.label if server is not None else None))
+    tool_rows = len(texts)
+    # One text per MCP (label, group, keywords, tool names), after the tool texts.
+    mcp_rows: dict[str, int] = {}
+    for name in catalog.names:
+        server_name = by_name[name].mcp
+        if server_name is not None and server_name not in mcp_rows:
+            members = [tool for tool in tools if tool.mcp == server_name]
+            mcp_rows[server_name] = len(texts)
+            texts.append(mcp_text(servers.get(server_name), server_name, members))
+    return _Layout(
+        catalog=catalog,
+        fallback=build_catalog(tools, mcps, core),
+        texts=tuple(texts),
+        starts=np.array(starts + ([tool_rows] if len(texts) > tool_rows else []), dtype=np.intp),
+        mcp_of=np.array([mcp_rows.get(by_name[name].mcp or "", -1) for name in catalog.names], dtype=np.intp),
+    )
