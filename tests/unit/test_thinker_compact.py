@@ -105,3 +105,22 @@ def test_nullable_types_unions_and_cyclic_references_stay_valid() -> None:
 def test_an_empty_or_odd_schema_becomes_an_object_without_parameters() -> None:
     assert compact_schema({}) == {"type": "object", "properties": {}}
     assert compact_schema({"properties": "nonsense"}) == {"type": "object", "properties": {}}
+
+
+async def test_every_real_tool_keeps_its_required_parameters_in_a_valid_compact_schema() -> None:
+    import importlib
+
+    from jsonschema import Draft202012Validator
+
+    checked = 0
+    for package in ("filer_mcp", "gmail_mcp", "memorizer_mcp", "searcher_mcp", "telegram_mcp"):
+        server = importlib.import_module(f"{package}.server").server
+        for tool in await server.list_tools():
+            shown = compact_schema(tool.input_schema)
+            Draft202012Validator.check_schema(shown)
+            required = set(tool.input_schema.get("required") or []) - {"agent_id"}
+            assert required <= set(shown["properties"]), tool.name
+            assert set(shown.get("required") or []) == required, tool.name
+            assert "agent_id" not in shown["properties"]
+            checked += 1
+    assert checked > 80
