@@ -490,7 +490,9 @@ def update_skill(
     backoff_until: Annotated[str | None, Field(description="No run before this moment (ISO date-time).")] = None,
     last_error: Annotated[str | None, Field(description="The last failure's error message.")] = None,
 ) -> dict[str, Any]:
-    """Change a skill (a reminder, scheduled task or routine): enable/disable, schedule, instructions, or record a run.
+    """Change a skill (a reminder, scheduled task or routine): on/off, schedule, instructions, or a run's record.
+
+    Omitted fields stay as they are.
 
     For requests like: move my reminder to 8, pause the morning briefing, run it on Fridays instead.
     """
