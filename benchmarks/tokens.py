@@ -15,18 +15,26 @@ The baseline, measured in the same run on the same turns and selections, is the 
 definitions as the hub lists them (full descriptions and schemas; the previous `function_definition` also
 widened them, about 6 % more, so the baseline is a lower bound of what was sent before).
 
-    python benchmarks/tokens.py
+    python benchmarks/tokens.py [--model openai/qwen2.5-coder-1.5b --api-base http://127.0.0.1:8088/v1]
 
-The last line printed is the JSON summary: `{"p50", "max", "baseline_p50", "baseline_max", "per_turn": [...]}`.
+With `--model`, each turn's first call is also sent to that model through the Thinker's own `ModelClient`
+(litellm), and its answer checked: a tool call must name an offered tool, and its arguments, normalised as the
+loop does, must be valid by the tool's real schema (jsonschema). The model's own prompt-token count is reported
+beside cl100k's. The real local model of `../shared/tools/real-llm` serves exactly that model string.
+
+The last line printed is the JSON summary: `{"p50", "max", "baseline_p50", "baseline_max", "per_turn": [...]}`
+(with `--model`: `"model_check": {"calls", "valid", "text_answers", "prompt_tokens_p50", ...}`).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import logging
 import statistics
 import sys
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -161,6 +169,39 @@ def full_definitions(catalog: ToolCatalog, names: list[str]) -> list[dict[str, A
     return out
 
 
+async def check_call(client: Any, messages: list[ChatMessage], toolset: ToolSet) -> dict[str, Any]:
+    """One real model call with the compact definitions; whether its tool calls are valid for the real tools."""
+    from jsonschema import Draft202012Validator
+
+    from thinker.normalize import normalize_arguments
+
+    started = time.perf_counter()
+    reply = await client.complete(messages, tools=toolset.definitions(), temperature=0.0, max_tokens=300)
+    outcome: dict[str, Any] = {
+        "seconds": round(time.perf_counter() - started, 1),
+        "model_prompt_tokens": reply.usage.prompt_tokens,
+        "calls": [],
+        "text": (reply.text or "")[:120] if not reply.tool_calls else None,
+    }
+    for call in reply.tool_calls:
+        verdict: dict[str, Any] = {"name": call.name, "arguments": call.arguments[:300]}
+        schema = toolset.schema(call.name)
+        try:
+            arguments = json.loads(call.arguments or "{}")
+        except ValueError:
+            arguments = None
+        if toolset.kind(call.name) is None or schema is None:
+            verdict["valid"], verdict["why"] = False, "not an offered tool"
+        elif not isinstance(arguments, dict):
+            verdict["valid"], verdict["why"] = False, "arguments are not a JSON object"
+        else:
+            fixed = normalize_arguments(call.name, arguments, schema, chat_id="123456789", agent_id="annabelle")
+            errors = [e.message for e in Draft202012Validator(schema).iter_errors(fixed.arguments)]
+            verdict["valid"], verdict["why"] = not errors, "; ".join(errors)[:200]
+        outcome["calls"].append(verdict)
+    return outcome
+
+
 @dataclass
 class TurnFigures:
     message: str
@@ -170,9 +211,10 @@ class TurnFigures:
     history: int
     total: int
     baseline_total: int
+    model: dict[str, Any] | None = None
 
 
-async def run() -> dict[str, Any]:
+async def run(model: str | None = None, api_base: str | None = None) -> dict[str, Any]:
     count = token_counter()
     project = await project_catalog()
     hub_tools = {t["name"]: HubTool(t["name"], t["description"], t["inputSchema"], t["mcp"]) for t in project.tools}
@@ -199,6 +241,12 @@ async def run() -> dict[str, Any]:
     )
     earlier = earlier_messages()
     figures: list[TurnFigures] = []
+    client = None
+    if model:
+        from thinker.llm import ModelClient
+        from thinker.settings import ModelSettings
+
+        client = ModelClient(ModelSettings(model, api_base, "no-key-needed" if api_base else None, timeout=600.0))
     for message, continues in TURNS:
         past = earlier if continues else []
         history = await build_history(past, message, history_embedder)
@@ -220,11 +268,12 @@ async def run() -> dict[str, Any]:
                 history=message_tokens(count, list(history)),
                 total=words + tool_tokens,
                 baseline_total=words + baseline,
+                model=await check_call(client, messages, toolset) if client is not None else None,
             )
         )
     totals = [f.total for f in figures]
     baselines = [f.baseline_total for f in figures]
-    return {
+    summary: dict[str, Any] = {
         "p50": statistics.median(totals),
         "max": max(totals),
         "baseline_p50": statistics.median(baselines),
@@ -235,17 +284,42 @@ async def run() -> dict[str, Any]:
         "tokenizer": "tiktoken cl100k_base (litellm's bundled BPE file)",
         "per_turn": [f.__dict__ for f in figures],
     }
+    if client is not None:
+        checked = [f.model for f in figures if f.model is not None]
+        calls = [c for m in checked for c in m["calls"]]
+        summary["model_check"] = {
+            "model": model,
+            "turns": len(checked),
+            "turns_with_a_call": sum(1 for m in checked if m["calls"]),
+            "calls": len(calls),
+            "valid": sum(1 for c in calls if c["valid"]),
+            "prompt_tokens_p50": statistics.median(m["model_prompt_tokens"] for m in checked),
+            "prompt_tokens_max": max(m["model_prompt_tokens"] for m in checked),
+            "seconds_p50": statistics.median(m["seconds"] for m in checked),
+        }
+    return summary
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", help="also send each first call to this litellm model string and check it")
+    parser.add_argument("--api-base", help="the model's server, e.g. http://127.0.0.1:8088/v1")
+    args = parser.parse_args()
     logging.disable(logging.INFO)
-    summary = asyncio.run(run())
+    summary = asyncio.run(run(args.model, args.api_base))
     print(f"{'turn':<62}{'tools':>6}{'system':>8}{'schemas':>9}{'history':>9}{'total':>7}{'before':>8}")
     for turn in summary["per_turn"]:
         print(
             f"{turn['message'][:60]:<62}{turn['tools']:>6}{turn['system']:>8}{turn['tool_tokens']:>9}"
             f"{turn['history']:>9}{turn['total']:>7}{turn['baseline_total']:>8}"
         )
+    for turn in summary["per_turn"]:
+        if turn["model"] is not None:
+            found = turn["model"]["calls"] or [{"name": "(text)", "valid": None, "why": turn["model"]["text"]}]
+            for call in found:
+                print(f"  {turn['message'][:40]:<42} -> {call['name']} valid={call['valid']} {call.get('why') or ''}")
+    if "model_check" in summary:
+        print(f"model check: {summary['model_check']}")
     print(
         f"p50 {summary['p50']} (before {summary['baseline_p50']}), max {summary['max']} "
         f"(before {summary['baseline_max']}); system prompt {summary['system_prompt_tokens']} tokens"
