@@ -99,7 +99,9 @@ async def send_message(
     ctx: TelegramContext,
     reply_to: Annotated[int | None, Field(description="Message id to reply to.")] = None,
 ) -> dict:
-    """Send a text message to an allowed chat.
+    """Send a Telegram text message to an allowed chat.
+
+    For requests like: text my wife on Telegram, tell the family group I landed.
 
     Sent as plain text (no formatting is interpreted); text over 4,096 characters is split on paragraph, line or
     word boundaries into several messages.
@@ -114,9 +116,11 @@ async def send_media(
     ctx: TelegramContext,
     caption: Annotated[str | None, Field(description="Text shown under the file (at most 1,024 characters).")] = None,
 ) -> dict:
-    """Send a photo or document from the workspace to an allowed chat.
+    """Send a photo or document from the workspace to an allowed Telegram chat.
 
     .jpg/.jpeg/.png/.webp go as photos, anything else as a document. URLs and paths outside the workspace are refused.
+
+    For requests like: send the photo to the family chat, share the PDF on Telegram.
     """
     return await _service(ctx).send_media(chat_id_of(chat_id), file_path, caption)
 
@@ -139,7 +143,10 @@ def get_messages(
     limit: Annotated[int, Field(ge=1, le=100, description="Most messages to return, newest first.")] = 20,
     offset_id: Annotated[int | None, Field(description="Only messages older than this message id.")] = None,
 ) -> dict:
-    """Recent messages of an allowed chat from the local store, newest first (the bot's own included)."""
+    """Recent messages of an allowed chat from the local store, newest first (the bot's own included).
+
+    For requests like: what did they say in the group chat, read the latest messages in that chat.
+    """
     service = _service(ctx)
     chat = chat_id_of(chat_id)
     service.require_allowed(chat)
@@ -153,7 +160,10 @@ def search_messages(
     chat_id: Annotated[str | None, Field(description="Only this chat; all stored chats if omitted.")] = None,
     limit: Annotated[int, Field(ge=1, le=100, description="Most results, newest first.")] = 20,
 ) -> dict:
-    """Search the text of stored messages, in one chat or all."""
+    """Search the text of stored messages, in one chat or all.
+
+    For requests like: did anyone mention the barbecue, find the message with the wifi code.
+    """
     service = _service(ctx)
     chat = None if chat_id is None else chat_id_of(chat_id)
     if chat is not None:
@@ -166,7 +176,10 @@ def list_chats(
     ctx: TelegramContext,
     limit: Annotated[int, Field(ge=1, le=200, description="Most chats, most recently active first.")] = 50,
 ) -> dict:
-    """The chats the bot has talked in (from the local store), most recent first."""
+    """The chats the bot has talked in (from the local store), most recent first.
+
+    For requests like: which Telegram chats do I have, where was I last talking.
+    """
     return {"chats": _service(ctx).store.chats(limit)}
 
 

@@ -308,7 +308,9 @@ class AgentLoop:
         if not isinstance(parsed, dict):
             message = f"The arguments for {call.name} must be a JSON object, not {type(parsed).__name__}."
             return fail(ErrorCode.INVALID_ARGUMENTS, message), False
-        normalized = normalize_arguments(call.name, parsed, run.toolset.schema(call.name), chat_id=run.chat_id)
+        normalized = normalize_arguments(
+            call.name, parsed, run.toolset.schema(call.name), chat_id=run.chat_id, agent_id=self.agent_id
+        )
         if normalized.dropped or normalized.notes:
             log.info(
                 "tool arguments normalised",

@@ -128,6 +128,7 @@ class ThinkerRuntime:
         wall_clock: WallClock = utc_now,
         monotonic: Callable[[], float] = time.monotonic,
         embedder: Embedder | None = None,
+        selection_embedder: Embedder | None = None,
         hub: HubTools | None = None,
     ) -> None:
         self.settings = settings
@@ -149,7 +150,9 @@ class ThinkerRuntime:
             clock=monotonic,
         )
         self.embedder = embedder
-        self.selector = ToolSelector(settings.selection_config(), self.embedder)
+        # Tool selection has its own embedder (multilingual, see thinker.selection.selection_embedder); without
+        # one it shares the memory embedder.
+        self.selector = ToolSelector(settings.selection_config(), selection_embedder or self.embedder)
         self.sessions = SessionStore(settings.annabelle_home / "sessions", agent.agentId, clock=wall_clock)
         self.compaction = CompactionConfig(enabled=settings.thinker_compaction_enabled)
         self.context = ContextSource(
@@ -258,8 +261,10 @@ class ThinkerRuntime:
         catalog = await self.hub.catalog()
         if catalog.fingerprint != self.state.catalog_fingerprint:
             tools, mcps = _tool_infos(catalog, available_essentials(frozenset(catalog.tools)))
-            # The selector re-embeds only the tools whose text changed.
+            # The selector re-embeds only the tools whose text changed, in the background (a model load on the
+            # first refresh must not hold up start-up; a message before it is done waits for it).
             await self.selector.refresh(tools, mcps)
+            self._spawn(self.selector.prepare())
             self.state.catalog_fingerprint = catalog.fingerprint
         return catalog
 

@@ -94,7 +94,7 @@ async def test_a_turn_calls_a_hub_tool_and_answers_with_its_result(
     }
     first, second = fake_llm.requests
     assert "echo_echo" in first.tool_names
-    assert {"browse_tools", "load_tools", "get_status"} <= set(first.tool_names)
+    assert {"browse_tools", "load_tools"} <= set(first.tool_names)  # the core: the meta-tools
     assert "send_telegram" not in first.tool_names  # no Telegram MCP: no essential for it
     assert first.messages[0]["role"] == "system" and "chat_id: chat-1" in first.messages[0]["content"]
     assert first.messages[-1] == {"role": "user", "content": "Please echo 'hello there' back to me"}
