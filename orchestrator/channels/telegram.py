@@ -147,12 +147,15 @@ class TelegramChannel:
         try:
             async with self._slots or anyio.Semaphore(1):
                 for message in queue:
-                    await self._serve(message)
+                    if not await self._serve(message):
+                        # Its reply is kept and goes first next round: nothing later in this chat overtakes it.
+                        break
         finally:
             self._chats_busy.discard(chat_id)
             self.in_flight.difference_update(message.message_key for message in queue)
 
-    async def _serve(self, message: PendingMessage) -> None:
+    async def _serve(self, message: PendingMessage) -> bool:
+        """Answer (or re-deliver) one message; False when its reply could not be delivered yet."""
         reply = self.undelivered.get(message.message_key)
         if reply is None:
             if self.halt.halted("channel") and not is_command(message.text):
@@ -161,8 +164,8 @@ class TelegramChannel:
                 reply = await self._answer(message)
             if reply is None:
                 await self._done([message], "the answer was empty")
-                return
-        await self._deliver(message, reply)
+                return True
+        return await self._deliver(message, reply)
 
     async def _answer(self, message: PendingMessage) -> str | None:
         inbound = InboundMessage(
@@ -200,14 +203,16 @@ class TelegramChannel:
             await self._call("telegram_intake_typing", {"chat_id": str(chat_id)})
             await anyio.sleep(TYPING_EVERY_SECONDS)
 
-    async def _deliver(self, message: PendingMessage, reply: str) -> None:
+    async def _deliver(self, message: PendingMessage, reply: str) -> bool:
+        """True when the reply reached Telegram, or was given up after `MAX_DELIVERY_ATTEMPTS` (so the chat moves
+        on); False when it is kept for the next round."""
         key = message.message_key
         envelope = await self._call("telegram_intake_reply", {"message_key": key, "message": reply})
         if envelope.get("success"):
             self.undelivered.pop(key, None)
             self.attempts.pop(key, None)
             self.handled += 1
-            return
+            return True
         attempts = self.attempts.get(key, 0) + 1
         if attempts >= MAX_DELIVERY_ATTEMPTS:
             log.error(
@@ -216,10 +221,11 @@ class TelegramChannel:
             self.undelivered.pop(key, None)
             self.attempts.pop(key, None)
             await self._done([message], "reply could not be delivered")
-            return
+            return True
         self.attempts[key] = attempts
         self.undelivered[key] = reply
         log.warning("telegram reply not delivered, will retry", extra={"key": key, "error": envelope.get("error")})
+        return False
 
     # -- skipping ---------------------------------------------------------------------------------------------
 

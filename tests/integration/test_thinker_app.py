@@ -187,7 +187,7 @@ async def test_every_model_call_is_counted_by_the_cost_monitor(
     runtime, client = thinker
     fake_llm.reply(Reply(content="hi", usage={"prompt_tokens": 100, "completion_tokens": 7}))
     await client.post("/process-message", json=message("hi"))
-    assert runtime.cost.status()["currentHourTokens"] == 107
+    assert runtime.cost.status().currentHourTokens == 107
 
 
 async def test_load_tools_brings_a_category_into_the_turn(

@@ -101,6 +101,19 @@ async def test_an_undelivered_reply_is_retried_without_asking_the_agent_again(tm
     assert len(hub.named("telegram_intake_reply")) == 3 and hub.rows == []
 
 
+async def test_a_later_message_never_overtakes_a_reply_still_waiting_for_delivery(tmp_path: Path) -> None:
+    hub, dispatcher = RecordingHub(), CountingDispatcher()
+    poller = channel(hub, dispatcher, tmp_path)
+    for key, text in ((1, "one"), (2, "two"), (3, "three")):
+        hub.add(key, text)
+    hub.reply_fails = 1  # the Telegram MCP restarts while "one" is delivered
+    await poller.poll_once()
+    assert [m.text for m in dispatcher.seen] == ["one"]  # "two" waits: its reply would arrive before "one"'s
+    await poller.poll_once()
+    delivered = [r["message"] for r in hub.named("telegram_intake_reply")]
+    assert delivered == ["re: one", "re: one", "re: two", "re: three"] and hub.rows == []
+
+
 async def test_a_reply_that_never_gets_through_is_given_up(tmp_path: Path) -> None:
     hub, dispatcher = RecordingHub(), CountingDispatcher()
     poller = channel(hub, dispatcher, tmp_path)
