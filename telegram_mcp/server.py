@@ -311,3 +311,28 @@ def intake_done(
 async def intake_typing(chat_id: ChatId, ctx: TelegramContext) -> dict:
     """For the hub only: show "typing…" in a chat (Telegram shows it for about five seconds)."""
     return await _service(ctx).send_typing(chat_id_of(chat_id))
+
+
+@envelope_tool(server, annotations=REMOTE_WRITE)
+async def intake_ask(
+    chat_id: ChatId,
+    text: Annotated[str, Field(min_length=1, max_length=4096, description="The question.")],
+    approval_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="What the buttons decide.")],
+    ctx: TelegramContext,
+) -> dict:
+    """For the hub only: ask the owner to approve a held call, with Approve and Deny buttons."""
+    choices = [("Approve", f"approve:{approval_id}"), ("Deny", f"deny:{approval_id}")]
+    return await _service(ctx).ask(chat_id_of(chat_id), text, choices)
+
+
+@envelope_tool(server, annotations=REMOTE_WRITE)
+async def intake_answer(
+    callback_key: Annotated[int, Field(ge=1, description="The button press, from intake_pending's callbacks.")],
+    notice: Annotated[str, Field(max_length=200, description="What Telegram shows the person who pressed.")],
+    ctx: TelegramContext,
+    new_text: Annotated[
+        str | None, Field(max_length=4096, description="The message's text from now on (its buttons go).")
+    ] = None,
+) -> dict:
+    """For the hub only: acknowledge a button press and mark it handled."""
+    return await _service(ctx).answer_press(callback_key, notice, new_text)

@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.fakes.openai_server import FakeOpenAI, Reply, ToolCall
+from tests.fakes.obedient_model import obey
+from tests.fakes.openai_server import FakeOpenAI
 from tests.hub_process import RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
@@ -43,21 +44,6 @@ def hub(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[R
     }
     with start_hub(workdir, workdir / "home", ["inbox_mcp"], env=env) as running:
         yield running
-
-
-def obey(*calls: tuple[str, dict[str, Any]]) -> Any:
-    """A model that makes `calls` one per step, then answers with what the last tool said."""
-
-    def handler(request: dict[str, Any]) -> Reply:
-        messages = request["messages"]
-        start = max(index for index, message in enumerate(messages) if message.get("role") == "user")
-        results = [message for message in messages[start:] if message.get("role") == "tool"]  # this turn's only
-        if len(results) < len(calls):
-            name, arguments = calls[len(results)]
-            return Reply(tool_calls=(ToolCall(name, arguments),))
-        return Reply(content=f"Done: {results[-1]['content'][:300]}")
-
-    return handler
 
 
 def effects(hub: RunningHub) -> list[dict[str, Any]]:
