@@ -34,6 +34,7 @@ from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
     EMPTY_ANSWER,
     HONEST_FAILURE,
+    as_data,
     find_leaked_call,
     is_hallucinated_action,
     retry_temperature,
@@ -281,7 +282,7 @@ class AgentLoop:
             envelope, counted = await self._run_call(run, call)
             if not counted:
                 malformed += 1
-            run.messages.append(tool_message(call.id, self._result_text(envelope), call.name))
+            run.messages.append(tool_message(call.id, self._result_text(envelope, call.name), call.name))
         if malformed:
             run.retries_left -= malformed
             if run.retries_left < 0:
@@ -350,12 +351,12 @@ class AgentLoop:
             return await self.hub.call(essential.hub_tool, hub_arguments)
         return await self.hub.call(name, arguments)
 
-    def _result_text(self, envelope: dict[str, Any]) -> str:
+    def _result_text(self, envelope: dict[str, Any], tool: str) -> str:
         text = json.dumps(envelope, ensure_ascii=False, default=str)
         cap = self.limits.max_result_chars
-        if len(text) <= cap:
-            return text
-        return text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
+        if len(text) > cap:
+            text = text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
+        return as_data(text, tool) if envelope.get("untrusted") else text
 
     # -- FinishText ----------------------------------------------------------------------------------------
 
