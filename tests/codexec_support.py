@@ -45,6 +45,11 @@ def require_sandbox() -> None:
         pytest.skip(reason)
 
 
+def require_node() -> None:
+    if shutil.which("node", path="/usr/local/bin:/usr/bin:/bin") is None:
+        pytest.skip("Node.js is not installed (apt-get install nodejs)")
+
+
 def build_service(home: Path, **overrides: Any) -> CodeExec:
     require_sandbox()
     settings = codexec_settings(home, **overrides)

@@ -108,6 +108,7 @@ _BEHAVIOUR_PREFIXES = (
     "WEB_FETCH_",
     "EMBEDDING_",
     "UTILITY_",
+    "CODEXEC_",
 )
 
 

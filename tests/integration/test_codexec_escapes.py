@@ -24,7 +24,7 @@ import pytest
 
 from codexec_mcp.service import CodeExec
 from shared.mcp_tools import ToolFailure
-from tests.codexec_support import build_service, sandbox_unavailable_reason
+from tests.codexec_support import build_service, require_node, sandbox_unavailable_reason
 from tests.integration.codexec_escape_corpus import ATTEMPTS, Attempt
 
 pytestmark = pytest.mark.slow
@@ -260,6 +260,8 @@ def test_the_corpus_holds_at_least_a_hundred_distinct_attempts_in_every_language
 
 @pytest.mark.parametrize("attempt", ATTEMPTS, ids=[attempt.id for attempt in ATTEMPTS])
 def test_the_attempt_does_not_escape(corpus: Corpus, attempt: Attempt) -> None:
+    if attempt.language == "node":
+        require_node()
     outcome = corpus.outcomes[attempt.id]
     assert outcome.refused is None, outcome.refused
     result = outcome.result

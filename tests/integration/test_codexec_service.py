@@ -11,7 +11,7 @@ import pytest
 
 from codexec_mcp.service import CodeExec
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
-from tests.codexec_support import build_service, build_wheel, codexec_settings, require_sandbox
+from tests.codexec_support import build_service, build_wheel, codexec_settings, require_node, require_sandbox
 
 pytestmark = pytest.mark.slow
 
@@ -36,6 +36,7 @@ def service(annabelle_home: Path) -> CodeExec:
 
 
 async def test_python_node_and_bash_each_run_once_and_report_their_output(service: CodeExec) -> None:
+    require_node()
     python = await service.execute_code(
         "python", "import sys\nprint(6 * 7)\nprint('oops', file=sys.stderr)", None, None
     )
@@ -144,6 +145,7 @@ async def test_a_session_keeps_state_survives_an_interrupt_and_ends_on_exit(serv
 
 
 async def test_a_node_session_is_started_by_the_first_send_and_keeps_top_level_declarations(service: CodeExec) -> None:
+    require_node()
     first = await service.send_to_session(None, "node", "const base = 10; function twice(x) { return 2 * x }", None)
     second = await service.send_to_session(first.session_id, None, "twice(base) + 1", None)
     awaited = await service.send_to_session(
@@ -179,7 +181,7 @@ async def test_at_most_five_sessions_run_and_idle_ones_are_closed(annabelle_home
     service = CodeExec(settings, build_host(settings), None, clock=lambda: now[0])
     started = await asyncio.gather(*(service.start_session("python", f"s{i}", None) for i in range(5)))
     with pytest.raises(ToolFailure, match="At most 5 sessions"):
-        await service.start_session("node", None, None)
+        await service.start_session("python", None, None)
     now[0] += 45
     await service.send_to_session(started[0].session_id, None, "1", None)
     now[0] += 30
