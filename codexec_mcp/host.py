@@ -11,8 +11,10 @@ from __future__ import annotations
 import glob
 import logging
 import os
+import shutil
 import stat
 import subprocess
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -131,32 +133,61 @@ def system_mounts(extra: Sequence[str]) -> tuple[Mount, ...]:
     return tuple(mounts)
 
 
-def etc_mounts(state_dir: Path, entries: Sequence[str], *, network: bool) -> tuple[Mount, ...]:
-    """The sandbox's /etc: its own passwd and group, the listed host entries that exist, and for name lookups
-    either the host's resolver files (network on) or a hosts file that knows only localhost."""
-    mounts = [Mount("file", str(state_dir / name), f"/etc/{name}") for name in ("passwd", "group")]
-    for pattern in entries:
-        for found in sorted(glob.glob(f"/etc/{pattern}")):
-            if os.path.exists(found):
-                mounts.append(Mount("ro", found, found))
-    if not network:
-        return (*mounts, Mount("file", str(state_dir / "hosts"), "/etc/hosts"))
-    for name in NETWORK_ETC_ENTRIES:
-        if os.path.exists(f"/etc/{name}"):
-            mounts.append(Mount("ro", f"/etc/{name}", f"/etc/{name}"))
-    return tuple(mounts)
+def _world_readable(path: str) -> bool:
+    info = os.lstat(path)
+    if stat.S_ISLNK(info.st_mode):
+        return True
+    needed = stat.S_IROTH | (stat.S_IXOTH if stat.S_ISDIR(info.st_mode) else 0)
+    return info.st_mode & needed == needed and (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode))
 
 
-def write_state_files(state_dir: Path, uid: int, gid: int) -> None:
-    """The sandbox's /etc/passwd, /etc/group and offline /etc/hosts, written atomically, readable by all."""
+def _copy_entry(source: str, target: Path) -> None:
+    """Copy a file, a link (as a link: it resolves inside the sandbox) or a folder, leaving out whatever not
+    everyone may read (/etc/ssl/private)."""
+    if not _world_readable(source):
+        return
+    if os.path.islink(source):
+        os.symlink(os.readlink(source), target)
+    elif os.path.isdir(source):
+        target.mkdir(mode=0o755)
+        for name in sorted(os.listdir(source)):
+            _copy_entry(os.path.join(source, name), target / name)
+    else:
+        shutil.copyfile(source, target)
+        target.chmod(0o644)
+
+
+def build_etc(state_dir: Path, uid: int, gid: int, *, network: bool, source: Path = Path("/etc")) -> Path:
+    """The sandbox's /etc, rebuilt at every start as one folder (one read-only mount instead of two dozen,
+    which halves bubblewrap's set-up time): its own passwd and group, copies of the listed host entries, and for
+    name lookups either a hosts file that knows only localhost or, with the network on, the host's resolver
+    files as they are at start."""
     state_dir.mkdir(parents=True, exist_ok=True)
+    fresh = Path(tempfile.mkdtemp(prefix="etc.", dir=state_dir))
+    fresh.chmod(0o755)
     passwd, group = passwd_entries(uid, gid)
-    for name, text in (("passwd", passwd), ("group", group), ("hosts", HOSTS_OFFLINE)):
-        target = state_dir / name
-        temporary = state_dir / f".{name}.tmp"
-        temporary.write_text(text, encoding="utf-8")
-        temporary.chmod(0o644)
-        os.replace(temporary, target)
+    written = {"passwd": passwd, "group": group}
+    if not network:
+        written["hosts"] = HOSTS_OFFLINE
+    for name, text in written.items():
+        (fresh / name).write_text(text, encoding="utf-8")
+        (fresh / name).chmod(0o644)
+    patterns = (*ETC_ENTRIES, *(NETWORK_ETC_ENTRIES if network else ()))
+    for pattern in patterns:
+        for found in sorted(glob.glob(str(source / pattern))):
+            name = os.path.basename(found)
+            if name in written or (fresh / name).exists():
+                continue
+            if name in NETWORK_ETC_ENTRIES and os.path.islink(found):
+                found = os.path.realpath(found)  # resolv.conf often links into /run, which the sandbox lacks
+            _copy_entry(found, fresh / name)
+    target = state_dir / "etc"
+    if target.exists():
+        old = state_dir / f"etc.old.{os.getpid()}"
+        os.replace(target, old)
+        shutil.rmtree(old, ignore_errors=True)
+    os.replace(fresh, target)
+    return target
 
 
 def build_host(settings: CodexecSettings) -> Host:
@@ -197,7 +228,7 @@ def build_host(settings: CodexecSettings) -> Host:
     root = os.geteuid() == 0
     uid, gid = (settings.codexec_sandbox_uid, settings.codexec_sandbox_gid) if root else (os.getuid(), os.getgid())
     state_dir = settings.state_dir
-    write_state_files(state_dir, uid, gid)
+    etc = build_etc(state_dir, uid, gid, network=settings.codexec_network)
     prepare_sandbox_root(settings.sandbox_dir, uid, gid)
     tools = HostTools(prlimit=prlimit, setpriv=setpriv, bwrap=_which("bwrap"), unshare=_which("unshare"))
     plan = SandboxPlan(
@@ -210,7 +241,7 @@ def build_host(settings: CodexecSettings) -> Host:
         network=settings.codexec_network,
         tmp_mb=settings.codexec_tmp_mb,
         system_mounts=system_mounts(settings.readonly_paths),
-        etc_mounts=etc_mounts(state_dir, ETC_ENTRIES, network=settings.codexec_network),
+        etc_mounts=(Mount("ro", str(etc), "/etc"),),
         wheels_dir=settings.codexec_pip_find_links,
     )
     warning = None

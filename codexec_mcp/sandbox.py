@@ -182,7 +182,6 @@ def build_argv(plan: SandboxPlan, spec: RunSpec, env: Mapping[str, str], info_fd
             argv += ["--cap-add", capability]
     for mount in plan.system_mounts:
         argv += mount.args()
-    argv += ["--perms", "0755", "--dir", "/etc"]
     for mount in plan.etc_mounts:
         argv += mount.args()
     argv += ["--proc", "/proc", "--dev", "/dev"]

@@ -84,3 +84,59 @@ def test_the_memory_of_a_process_tree_is_summed_and_a_gone_process_is_none() -> 
     mine = tree_rss_mb(os.getpid())
     assert mine is not None and mine > 1
     assert tree_rss_mb(2**22 + 12345) is None
+
+
+def fake_etc(tmp_path: Path) -> Path:
+    etc = tmp_path / "etc"
+    (etc / "ssl" / "certs").mkdir(parents=True)
+    (etc / "ssl" / "certs" / "bundle.crt").write_text("CERTS")
+    (etc / "ssl" / "certs" / "one.pem").symlink_to("/usr/share/ca-certificates/one.crt")
+    (etc / "ssl" / "private").mkdir(mode=0o700)
+    (etc / "ssl" / "private" / "key.pem").write_text("PRIVATE")
+    (etc / "ssl" / "secret.conf").write_text("SECRET")
+    (etc / "ssl" / "secret.conf").chmod(0o600)
+    (etc / "os-release").symlink_to("../usr/lib/os-release")
+    (etc / "shadow").write_text("root:hash")
+    (etc / "passwd").write_text("root:x:0:0\nann:x:1000:1000\n")
+    (etc / "python3.11").mkdir()
+    (etc / "python3.11" / "sitecustomize.py").write_text("# debian")
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "resolv.conf").write_text("nameserver 127.0.0.53\n")
+    (etc / "resolv.conf").symlink_to(tmp_path / "run" / "resolv.conf")
+    return etc
+
+
+def test_the_sandbox_etc_copies_only_what_everyone_may_read_and_names_only_the_sandbox_user(tmp_path: Path) -> None:
+    from codexec_mcp.host import build_etc
+
+    etc = build_etc(tmp_path / "state", 65534, 65534, network=False, source=fake_etc(tmp_path))
+    names = sorted(str(p.relative_to(etc)) for p in etc.rglob("*"))
+    assert names == [
+        "group",
+        "hosts",
+        "os-release",
+        "passwd",
+        "python3.11",
+        "python3.11/sitecustomize.py",
+        "ssl",
+        "ssl/certs",
+        "ssl/certs/bundle.crt",
+        "ssl/certs/one.pem",
+    ]
+    assert os.readlink(etc / "os-release") == "../usr/lib/os-release"  # resolved inside the sandbox
+    assert "ann" not in (etc / "passwd").read_text() and "sandbox:x:65534" in (etc / "passwd").read_text()
+    assert "localhost" in (etc / "hosts").read_text()
+    assert oct(etc.stat().st_mode & 0o777) == "0o755"
+
+
+def test_with_the_network_on_the_resolver_files_are_copied_as_they_are(tmp_path: Path) -> None:
+    from codexec_mcp.host import build_etc
+
+    source = fake_etc(tmp_path)
+    (source / "hosts").write_text("127.0.0.1 localhost\n10.0.0.2 nas\n")
+    first = build_etc(tmp_path / "state", 1000, 1000, network=True, source=source)
+    assert (first / "resolv.conf").read_text() == "nameserver 127.0.0.53\n" and not (first / "resolv.conf").is_symlink()
+    assert "nas" in (first / "hosts").read_text()
+    again = build_etc(tmp_path / "state", 1000, 1000, network=False, source=source)
+    assert again == first and not (again / "resolv.conf").exists()
+    assert sorted(p.name for p in (tmp_path / "state").iterdir()) == ["etc"]
