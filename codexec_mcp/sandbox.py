@@ -119,7 +119,7 @@ def view(plan: SandboxPlan, code_dir: Path) -> View:
 def sandbox_env(plan: SandboxPlan, paths: View, extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The whole environment of a sandboxed program: nothing is inherited from the server, so no token, key or
     `ANNABELLE_*` variable can reach it."""
-    home = "/tmp" if plan.isolation == "bwrap" else paths.root
+    home = "/tmp"  # bwrap: the private tmpfs; limits-only: the host's, the one place the sandbox uid may write
     env = {
         "PATH": ":".join(SANDBOX_PATH_DIRS),
         "HOME": home,

@@ -40,6 +40,11 @@ def matches(script: ScriptMetadata, query: str) -> bool:
     return all(term in text for term in query.lower().split())
 
 
+def _clean(text: str) -> str:
+    """JSON can carry lone surrogates; they cannot be stored as UTF-8 and become '?'."""
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -83,17 +88,17 @@ class ScriptLibrary:
         now = self._clock()
         metadata = ScriptMetadata(
             name=slug,
-            description=description.strip(),
+            description=_clean(description.strip()),
             language=language,
-            tags=sorted({tag.strip().lower() for tag in tags if tag.strip()}),
-            packages=[package.strip() for package in packages if package.strip()],
+            tags=sorted({_clean(tag.strip().lower()) for tag in tags if tag.strip()}),
+            packages=[_clean(package.strip()) for package in packages if package.strip()],
             created_at=existing.created_at if existing else now,
             updated_at=now,
             last_run_at=existing.last_run_at if existing else None,
             run_count=existing.run_count if existing else 0,
             last_run_success=existing.last_run_success if existing else None,
         )
-        _write_atomic(folder / f"script.{EXTENSIONS[language]}", code)
+        _write_atomic(folder / f"script.{EXTENSIONS[language]}", _clean(code))
         _write_atomic(folder / METADATA, metadata.model_dump_json(indent=2))
         if existing and existing.language != language:
             (folder / f"script.{EXTENSIONS[existing.language]}").unlink(missing_ok=True)

@@ -174,7 +174,7 @@ class CodeExec:
         folder.chmod(0o755)
         for name, text in files.items():
             path = folder / name
-            path.write_text(text, encoding="utf-8")
+            path.write_text(text, encoding="utf-8", errors="replace")  # a lone surrogate from JSON becomes '?'
             path.chmod(0o644)
         return folder
 

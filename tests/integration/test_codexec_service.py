@@ -272,3 +272,11 @@ async def test_limits_only_mode_still_cleans_the_environment_limits_and_warns(
         assert lines[1] == "65534"
     timed = await service.execute_code("bash", "sleep 30 & sleep 30", 500, None)
     assert timed.timed_out
+
+
+async def test_code_with_a_lone_surrogate_runs_instead_of_crashing_the_tool(service: CodeExec) -> None:
+    # JSON allows "\ud800"; the file gets '?' in its place, the script library too.
+    result = await service.execute_code("python", "print('ok')  # \ud800", None, None)
+    saved = service.save_script("odd", "has \ud800", "python", "print(1) # \ud800", [], [])
+    assert result.stdout == "ok\n" and saved.created
+    assert "?" in service.get_script("odd").code

@@ -143,7 +143,7 @@ def test_limits_only_mode_runs_setpriv_then_prlimit_in_the_host_folder_with_host
     assert "/usr/bin/bwrap" not in argv
     assert host_cwd(p, SPEC) == "/data/codexec/sandbox/run-1"
     assert env["PYTHONPATH"] == "/data/codexec/sandbox/.packages/python"
-    assert env["HOME"] == "/data/codexec/sandbox"
+    assert env["HOME"] == "/tmp"
     assert launcher_env(p, env) == env
 
 
