@@ -23,6 +23,8 @@ from codexec_mcp.limits import OutputCapture
 from codexec_mcp.process import NamespaceWatch, OutputBudget, release, signal_group, stop_group
 from codexec_mcp.repl import MarkerScanner, ProtocolError, encode_request, new_marker, parse_status
 
+log = logging.getLogger(__name__)
+
 CloseReason = Literal["manual", "idle_timeout", "process_exit", "timeout", "output_limit", "shutdown"]
 ANSWER_GRACE_SECONDS = 2.0
 START_TIMEOUT_SECONDS = 20.0
@@ -62,6 +64,7 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     pending_stdout: bytes = b""
     pending_stderr: bytes = b""
+    closed_as: CloseReason | None = None
 
     @property
     def pid(self) -> int:
@@ -118,7 +121,6 @@ class SessionManager:
         self._clock = clock
         self._sessions: dict[str, Session] = {}
         self._starting = 0
-        self.log = logging.getLogger(__name__)
 
     def get(self, session_id: str) -> Session:
         session = self._sessions.get(session_id)
@@ -239,6 +241,9 @@ class SessionManager:
 
     async def _close(self, session: Session, reason: CloseReason) -> Closed:
         self._sessions.pop(session.session_id, None)
+        if session.closed_as is not None:  # an idle reap and a close can meet: the first one does the work
+            return self._closed(session, session.closed_as)
+        session.closed_as = reason
         process = session.launched.process
         if process.returncode is None:
             with contextlib.suppress(OSError):
@@ -249,10 +254,13 @@ class SessionManager:
         if session.launched.watch is not None:
             await session.launched.watch.gone()
         session.launched.cleanup()
-        self.log.info(
+        log.info(
             "codexec session closed",
             extra={"session_id": session.session_id, "reason": reason, "executions": session.executions_count},
         )
+        return self._closed(session, reason)
+
+    def _closed(self, session: Session, reason: CloseReason) -> Closed:
         return Closed(
             session_id=session.session_id,
             duration_total_ms=int((self._clock() - session.started_clock) * 1000),

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 import os
 from pathlib import Path
 
 import pytest
+from mcp import Client
 
+from codexec_mcp.host import build_host
+from codexec_mcp.server import server
 from codexec_mcp.service import CodeExec
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
 from tests.codexec_support import build_service, build_wheel, codexec_settings, require_node, require_sandbox
@@ -176,8 +180,6 @@ async def test_at_most_five_sessions_run_and_idle_ones_are_closed(annabelle_home
     require_sandbox()
     now = [1000.0]
     settings = codexec_settings(annabelle_home, codexec_session_idle_minutes=1)
-    from codexec_mcp.host import build_host
-
     service = CodeExec(settings, build_host(settings), None, clock=lambda: now[0])
     started = await asyncio.gather(*(service.start_session("python", f"s{i}", None) for i in range(5)))
     with pytest.raises(ToolFailure, match="At most 5 sessions"):
@@ -280,3 +282,25 @@ async def test_code_with_a_lone_surrogate_runs_instead_of_crashing_the_tool(serv
     saved = service.save_script("odd", "has \ud800", "python", "print(1) # \ud800", [], [])
     assert result.stdout == "ok\n" and saved.created
     assert "?" in service.get_script("odd").code
+
+
+async def test_the_servers_lifespan_turns_an_unusable_sandbox_into_a_sentence_and_keeps_the_library(
+    annabelle_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEXEC_SANDBOX_DIR", str(annabelle_home))
+    async with Client(server) as client:
+        refused = json.loads(
+            (await client.call_tool("execute_code", {"language": "python", "code": "1"})).content[0].text
+        )
+        saved = json.loads(
+            (
+                await client.call_tool(
+                    "save_script", {"name": "kept", "description": "d", "language": "python", "code": "print(1)"}
+                )
+            )
+            .content[0]
+            .text
+        )
+    assert refused["success"] is False and refused["errorCode"] == "TOOL_ERROR"
+    assert "would expose ANNABELLE_HOME" in refused["error"]
+    assert saved["success"] is True
