@@ -8,6 +8,7 @@ symbolic link where a folder should be is refused. Nothing here reads or writes 
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import logging
 import os
@@ -350,16 +351,25 @@ class UnsafeFolder(Exception):
 
 
 @contextmanager
-def open_folder(root: Path, parts: Sequence[str]) -> Iterator[int]:
-    """A descriptor of `root/parts…`, opened one component at a time without following links."""
+def open_folder(root: Path, parts: Sequence[str], *, create_as: tuple[int, int] | None = None) -> Iterator[int]:
+    """A descriptor of `root/parts…`, opened one component at a time without following links. With
+    `create_as` (uid, gid), missing folders are created on the way and, when the server is root, given to
+    that user."""
     fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
     try:
         for index, part in enumerate(parts):
+            created = False
+            if create_as is not None:
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o755, dir_fd=fd)
+                    created = True
             try:
                 child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
             except OSError as exc:
                 name = "/".join(parts[: index + 1])
                 raise UnsafeFolder(f"'{name}' in the sandbox is not a folder (a link or a file is there).") from exc
+            if created and create_as is not None and os.geteuid() == 0:
+                os.fchown(child, *create_as)
             os.close(fd)
             fd = child
         yield fd
@@ -369,26 +379,8 @@ def open_folder(root: Path, parts: Sequence[str]) -> Iterator[int]:
 
 def ensure_folder(root: Path, parts: Sequence[str], uid: int, gid: int) -> None:
     """Create `root/parts…` as needed; new folders belong to the sandbox user (when the server is root)."""
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        for index, part in enumerate(parts):
-            created = False
-            try:
-                os.mkdir(part, 0o755, dir_fd=fd)
-                created = True
-            except FileExistsError:
-                pass
-            try:
-                child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)
-            except OSError as exc:
-                name = "/".join(parts[: index + 1])
-                raise UnsafeFolder(f"'{name}' in the sandbox is not a folder (a link or a file is there).") from exc
-            if created and os.geteuid() == 0:
-                os.fchown(child, uid, gid)
-            os.close(fd)
-            fd = child
-    finally:
-        os.close(fd)
+    with open_folder(root, parts, create_as=(uid, gid)):
+        pass
 
 
 def remove_if_empty(root: Path, parts: Sequence[str]) -> bool:

@@ -56,6 +56,20 @@ def build_service(home: Path, **overrides: Any) -> CodeExec:
     return CodeExec(settings, build_host(settings), None)
 
 
+def processes_with(text: str) -> list[int]:
+    """Host pids whose command line contains `text` (sandboxed processes are visible from outside)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as handle:
+                    if text.encode() in handle.read():
+                        found.append(int(name))
+            except OSError:
+                continue
+    return found
+
+
 def build_wheel(folder: Path, name: str = "tinypkg", version: str = "1.0", value: int = 42) -> Path:
     """A minimal pure-Python wheel (`import tinypkg; tinypkg.VALUE`), built by hand: no network, no build tool."""
     files = {

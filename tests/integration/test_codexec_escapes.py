@@ -24,7 +24,7 @@ import pytest
 
 from codexec_mcp.service import CodeExec
 from shared.mcp_tools import ToolFailure
-from tests.codexec_support import build_service, require_node, sandbox_unavailable_reason
+from tests.codexec_support import build_service, processes_with, require_node, sandbox_unavailable_reason
 from tests.integration.codexec_escape_corpus import ATTEMPTS, Attempt
 
 pytestmark = pytest.mark.slow
@@ -126,19 +126,6 @@ def host_tree(paths: list[Path]) -> dict[str, bytes]:
                     state[str(path)] = path.read_bytes()
         state[str(base)] = b"listing:" + ",".join(sorted(os.listdir(base))).encode()
     return state
-
-
-def processes_with(mark: str) -> list[int]:
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/cmdline", "rb") as handle:
-                    if mark.encode() in handle.read():
-                        found.append(int(name))
-            except OSError:
-                continue
-    return found
 
 
 def host_tmp_files(mark: str) -> list[str]:

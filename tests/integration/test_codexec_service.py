@@ -15,23 +15,16 @@ from codexec_mcp.host import build_host
 from codexec_mcp.server import server
 from codexec_mcp.service import CodeExec
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
-from tests.codexec_support import build_service, build_wheel, codexec_settings, require_node, require_sandbox
+from tests.codexec_support import (
+    build_service,
+    build_wheel,
+    codexec_settings,
+    processes_with,
+    require_node,
+    require_sandbox,
+)
 
 pytestmark = pytest.mark.slow
-
-
-def host_processes_with(marker: str) -> list[int]:
-    """Host pids whose command line contains `marker` (sandboxed processes are visible from outside)."""
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/cmdline", "rb") as handle:
-                    if marker.encode() in handle.read():
-                        found.append(int(name))
-            except OSError:
-                continue
-    return found
 
 
 @pytest.fixture
@@ -84,7 +77,7 @@ async def test_a_run_over_its_time_is_stopped_with_its_whole_process_tree(servic
     assert result.timed_out and result.stdout == "started\n"
     assert result.note is not None and "wall-time limit of 1.5 s" in result.note
     assert result.duration_ms < 1500 + 1000 + 3000
-    assert host_processes_with(marker) == []
+    assert processes_with(marker) == []
 
 
 async def test_a_flood_of_output_is_truncated_head_and_tail_and_stopped_at_the_byte_limit(annabelle_home: Path) -> None:
@@ -122,13 +115,13 @@ async def test_cancelling_a_call_kills_its_sandbox(service: CodeExec) -> None:
     task = asyncio.create_task(service.execute_code("bash", f"bash -c 'sleep 300; : {marker}'", 60_000, None))
     for _ in range(100):
         await asyncio.sleep(0.05)
-        if host_processes_with(marker):
+        if processes_with(marker):
             break
-    assert host_processes_with(marker)
+    assert processes_with(marker)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
-    assert host_processes_with(marker) == []
+    assert processes_with(marker) == []
 
 
 async def test_a_session_keeps_state_survives_an_interrupt_and_ends_on_exit(service: CodeExec) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.codexec_support import require_sandbox
+from tests.codexec_support import processes_with, require_sandbox
 
 pytestmark = pytest.mark.slow
 
@@ -51,20 +51,6 @@ def envelope(result: Any) -> dict[str, Any]:
     return data
 
 
-def driver_processes(home: Path) -> list[int]:
-    """Session drivers still running from this test's sandbox (their bubblewrap names the home's path)."""
-    found = []
-    for name in os.listdir("/proc"):
-        if name.isdigit():
-            try:
-                with open(f"/proc/{name}/cmdline", "rb") as handle:
-                    if str(home).encode() in handle.read():
-                        found.append(int(name))
-            except OSError:
-                continue
-    return found
-
-
 async def test_the_spawned_server_lists_thirteen_annotated_tools_and_runs_code_and_sessions(
     annabelle_home: Path, tmp_path: Path
 ) -> None:
@@ -82,7 +68,7 @@ async def test_the_spawned_server_lists_thirteen_annotated_tools_and_runs_code_a
         sent = envelope(await client.call_tool("send_to_session", {"session_id": sid, "code": "n * 8"}))
         listed = envelope(await client.call_tool("list_sessions", {}))
         bad = await client.call_tool("execute_code", {"language": "ruby", "code": "puts 1"})
-        assert driver_processes(annabelle_home)
+        assert processes_with(str(annabelle_home))
     assert {tool.name for tool in tools} == TOOLS
     annotations = {tool.name: tool.annotations for tool in tools}
     assert all(annotation is not None for annotation in annotations.values())
@@ -94,7 +80,7 @@ async def test_the_spawned_server_lists_thirteen_annotated_tools_and_runs_code_a
     assert sent["data"]["stdout"] == "40\n"
     assert [s["name"] for s in listed["data"]["sessions"]] == ["calc"]
     assert bad.is_error and "python" in bad.content[0].text  # type: ignore[union-attr]
-    assert driver_processes(annabelle_home) == []  # the server closed its sessions when it stopped
+    assert processes_with(str(annabelle_home)) == []  # the server closed its sessions when it stopped
     lines = (annabelle_home / "logs" / "codexec.log").read_text(encoding="utf-8").splitlines()
     ready = [json.loads(line) for line in lines if json.loads(line)["msg"] == "codexec ready"]
     assert ready and ready[0]["isolation"] == "bwrap"
