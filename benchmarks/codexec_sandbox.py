@@ -58,13 +58,13 @@ def percentile(values: list[float], fraction: float) -> float:
 
 async def main(rounds: int) -> dict[str, object]:
     home = Path(tempfile.mkdtemp(prefix="codexec-bench-"))
+    code_dir = Path(tempfile.mkdtemp(prefix="codexec-bench-code-"))
+    os.chmod(code_dir, 0o755)
     try:
         settings = load_settings(CodexecSettings, annabelle_home=home)
         host = build_host(settings)
         limits_only = replace(host.plan, isolation="limits-only")
         service = CodeExec(settings, host, None)
-        code_dir = Path(tempfile.mkdtemp(prefix="codexec-bench-code-"))
-        os.chmod(code_dir, 0o755)
         env = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
 
         async def run(argv: list[str], run_env: dict[str, str], watch: NamespaceWatch | None = None) -> None:
@@ -129,6 +129,7 @@ async def main(rounds: int) -> dict[str, object]:
         return summary
     finally:
         shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(code_dir, ignore_errors=True)
 
 
 if __name__ == "__main__":

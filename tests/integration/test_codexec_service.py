@@ -6,6 +6,7 @@ import asyncio
 import dataclasses
 import json
 import os
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -28,8 +29,10 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
-def service(annabelle_home: Path) -> CodeExec:
-    return build_service(annabelle_home, codexec_kill_grace_seconds=1)
+async def service(annabelle_home: Path) -> AsyncIterator[CodeExec]:
+    running = build_service(annabelle_home, codexec_kill_grace_seconds=1)
+    yield running
+    await running.sessions.close_all()  # a test that leaves a session open must not leave its process behind
 
 
 async def test_python_node_and_bash_each_run_once_and_report_their_output(service: CodeExec) -> None:
