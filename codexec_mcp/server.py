@@ -37,7 +37,7 @@ from codexec_mcp.models import (
 )
 from codexec_mcp.service import CodeExec
 from codexec_mcp.settings import CodexecSettings
-from shared.mcp_tools import READ_ONLY, ServerState, effects, envelope_tool
+from shared.mcp_tools import READ_ONLY, EnvelopeServer, ServerState, effects, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -88,7 +88,7 @@ async def lifespan(_server: MCPServer[CodexecState]) -> AsyncIterator[CodexecSta
                 await service.sessions.close_all()
 
 
-server: MCPServer[CodexecState] = MCPServer(
+server: EnvelopeServer[CodexecState] = EnvelopeServer(
     "codexec",
     instructions=(
         "Runs Python, Node.js and bash code in a sandbox: its own folder (seen as /sandbox), no network unless "
@@ -151,6 +151,9 @@ async def execute_code(
 
     Returns stdout, stderr (each cut to its first and last 4,000 characters when long), exit_code, duration_ms,
     timed_out, and the files the run created, changed or deleted in its folder.
+
+    For requests like: calculate this, run this Python snippet, work out the average of these numbers, try this
+    bash command.
     """
     return await _service(ctx).execute_code(language, code, timeout_ms, working_dir)
 
@@ -165,6 +168,8 @@ async def start_session(
     """Start a persistent REPL session: variables, imports and data survive between send_to_session calls.
 
     At most 5 sessions run at once; a session unused for 15 minutes is closed.
+
+    For requests like: start a Python session, open a Node REPL, keep these variables around for the next step.
     """
     return await _service(ctx).start_session(language, name, working_dir)
 
@@ -185,6 +190,9 @@ async def send_to_session(
 
     Without session_id a new session of `language` is started (its id is in the result). Code that outlives
     its timeout is interrupted and the session keeps its state.
+
+    For requests like: continue in my Python session, run the next step on that data, what does the table look
+    like now.
     """
     return await _service(ctx).send_to_session(session_id, language, code, timeout_ms)
 
@@ -194,13 +202,19 @@ async def close_session(
     session_id: Annotated[str, Field(min_length=1, max_length=100, description="The session to close.")],
     ctx: CodexecContext,
 ) -> SessionClosed:
-    """Close a session and stop its process; its variables are gone, files it wrote stay."""
+    """Close a session and stop its process; its variables are gone, files it wrote stay.
+
+    For requests like: close the session, stop the REPL, I'm done with that Python session.
+    """
     return await _service(ctx).close_session(session_id)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
 def list_sessions(ctx: CodexecContext) -> SessionList:
-    """List the running sessions with language, age, last use, memory, execution count and installed packages."""
+    """List the running sessions with language, age, last use, memory, execution count and installed packages.
+
+    For requests like: which sessions are running, list my REPLs, how much memory does the session use.
+    """
     return _service(ctx).list_sessions()
 
 
@@ -220,6 +234,8 @@ async def install_package(
 
     Needs the network, which the sandbox only has when the owner set CODEXEC_NETWORK=true (Python can also
     install from a local wheel folder).
+
+    For requests like: install pandas, pip install requests, add the lodash package.
     """
     return await _service(ctx).install_package(language, package, session_id)
 
@@ -234,13 +250,19 @@ def save_script(
     tags: Tags = None,
     packages: Packages = None,
 ) -> ScriptSaved:
-    """Save a reusable script under a name (an existing script of that name is replaced)."""
+    """Save a reusable script under a name (an existing script of that name is replaced).
+
+    For requests like: save this code as a script, keep this snippet for later, store it as my invoice script.
+    """
     return _service(ctx).save_script(name, description, language, code, tags or [], packages or [])
 
 
 @envelope_tool(server, annotations=READ_ONLY)
 def get_script(name: ScriptName, ctx: CodexecContext) -> ScriptContent:
-    """Show a saved script's code and metadata (description, tags, runs)."""
+    """Show a saved script's code and metadata (description, tags, runs).
+
+    For requests like: show me the script, what does my cleanup script do, open the saved code.
+    """
     return _service(ctx).get_script(name)
 
 
@@ -250,7 +272,10 @@ def list_scripts(
     language: Annotated[Language | None, Field(description="Only scripts in this language.")] = None,
     tag: Annotated[str | None, Field(max_length=100, description="Only scripts with this tag.")] = None,
 ) -> ScriptList:
-    """List the saved scripts, optionally of one language or tag."""
+    """List the saved scripts, optionally of one language or tag.
+
+    For requests like: what scripts do I have, list my saved Python scripts, scripts tagged report.
+    """
     return _service(ctx).list_scripts(language, tag)
 
 
@@ -262,13 +287,19 @@ def search_scripts(
     ],
     ctx: CodexecContext,
 ) -> ScriptList:
-    """Find saved scripts by keywords in their name, description and tags."""
+    """Find saved scripts by keywords in their name, description and tags.
+
+    For requests like: find my script that parses CSV files, do I have a script for invoices, search my saved code.
+    """
     return _service(ctx).search_scripts(query)
 
 
 @envelope_tool(server, annotations=effects(read_only=False, destructive=True, idempotent=True))
 def delete_script(name: ScriptName, ctx: CodexecContext) -> ScriptDeleted:
-    """Delete a saved script."""
+    """Delete a saved script.
+
+    For requests like: delete that script, remove the old script, get rid of the saved code.
+    """
     return _service(ctx).delete_script(name)
 
 
@@ -280,7 +311,10 @@ async def run_script(
     timeout_ms: TimeoutMs = None,
     working_dir: WorkingDir = None,
 ) -> ScriptRunResult:
-    """Run a saved script in the sandbox, like execute_code; its run count and last result are recorded."""
+    """Run a saved script in the sandbox, like execute_code; its run count and last result are recorded.
+
+    For requests like: run my backup script, execute the saved report script with these arguments.
+    """
     return await _service(ctx).run_script(name, args or [], timeout_ms, working_dir)
 
 
@@ -297,7 +331,10 @@ async def save_and_run_script(
     timeout_ms: TimeoutMs = None,
     working_dir: WorkingDir = None,
 ) -> ScriptSavedAndRun:
-    """Save a script (replacing one of the same name) and run it at once."""
+    """Save a script (replacing one of the same name) and run it at once.
+
+    For requests like: write a script that renames these files and run it, save this and run it now.
+    """
     return await _service(ctx).save_and_run_script(
         name, description, language, code, tags or [], packages or [], args or [], timeout_ms, working_dir
     )

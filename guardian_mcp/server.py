@@ -17,7 +17,7 @@ from pydantic import Field
 from guardian_mcp.judge import preload_litellm
 from guardian_mcp.scanner import uses_judge
 from guardian_mcp.service import GuardianService, ScanLog, ScanReport, build_service
-from shared.mcp_tools import envelope_tool
+from shared.mcp_tools import EnvelopeServer, envelope_tool
 
 
 @asynccontextmanager
@@ -28,7 +28,7 @@ async def lifespan(_server: MCPServer[GuardianService]) -> AsyncIterator[Guardia
     yield service
 
 
-server: MCPServer[GuardianService] = MCPServer(
+server: EnvelopeServer[GuardianService] = EnvelopeServer(
     "guardian",
     instructions="Security scanner: checks text and JSON content for prompt injection, jailbreaks and other threats.",
     lifespan=lifespan,

@@ -30,7 +30,6 @@ from memorizer_mcp.params import (
     AgentId,
     ContactType,
     ExportFormat,
-    FactCategory,
     ProjectPriority,
     ProjectStatus,
     ProjectType,
@@ -43,8 +42,9 @@ from memorizer_mcp.params import (
 from memorizer_mcp.records import Records
 from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
+from shared.contracts.memory import FactCategory
 from shared.embeddings.base import Embedder
-from shared.mcp_tools import ServerState, envelope_tool
+from shared.mcp_tools import EnvelopeServer, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -131,7 +131,7 @@ async def lifespan(_server: MCPServer[MemorizerState]) -> AsyncIterator[Memorize
             parts.memory.close()
 
 
-server: MCPServer[MemorizerState] = MCPServer(
+server: EnvelopeServer[MemorizerState] = EnvelopeServer(
     "memory",
     instructions=(
         "Long-term memory about the user: facts, past conversations, the profile, skills (scheduled behaviours), "
@@ -186,6 +186,8 @@ async def store_fact(
 
     An identical fact returns its existing id. Similar facts in the same category are listed in
     similar_existing so you can update_fact or delete_fact instead of keeping near-duplicates.
+
+    For requests like: remember that..., keep in mind..., note that my sister's birthday is in March.
     """
     return await _parts(ctx).memory.store_fact(agent_id, fact, category, source)
 
@@ -197,7 +199,10 @@ def list_facts(
     category: Annotated[FactCategory | None, Field(description="Only this category.")] = None,
     limit: Limit50 = 50,
 ) -> dict[str, Any]:
-    """List stored facts, newest first, with total_count; use retrieve_memories to search by meaning."""
+    """List stored facts, newest first, with total_count; use retrieve_memories to search by meaning.
+
+    For requests like: list everything you've saved about me, what facts do you have.
+    """
     return _parts(ctx).memory.list_facts(agent_id, category, limit)
 
 
@@ -207,7 +212,10 @@ async def delete_fact(
     fact_id: Annotated[RecordId, Field(description="Id of the fact (see list_facts).")],
     agent_id: Agent = DEFAULT_AGENT_ID,
 ) -> dict[str, Any]:
-    """Delete one fact by id, e.g. an outdated or wrong one."""
+    """Delete one fact by id, e.g. an outdated or wrong one.
+
+    For requests like: forget that, stop remembering where I work, that's no longer true.
+    """
     return await _parts(ctx).memory.delete_fact(agent_id, fact_id)
 
 
@@ -219,7 +227,10 @@ async def update_fact(
     agent_id: Agent = DEFAULT_AGENT_ID,
     category: Annotated[FactCategory | None, Field(description="New category (unchanged if omitted).")] = None,
 ) -> dict[str, Any]:
-    """Replace a fact's text (and optionally its category), e.g. "Lives in Lisbon" → "Lives in Porto"."""
+    """Replace a fact's text (and optionally its category), e.g. "Lives in Lisbon" → "Lives in Porto".
+
+    For requests like: that changed, I moved to Porto, correct what you know about me.
+    """
     return await _parts(ctx).memory.update_fact(agent_id, fact_id, fact, category)
 
 
@@ -251,7 +262,10 @@ def search_conversations(
     date_from: Annotated[str | None, Field(description="Only from this date (YYYY-MM-DD or ISO date-time).")] = None,
     date_to: Annotated[str | None, Field(description="Only up to this date, inclusive (YYYY-MM-DD).")] = None,
 ) -> dict[str, Any]:
-    """Search past conversations by text, optionally between dates, newest first."""
+    """Search past conversations by text, optionally between dates, newest first.
+
+    For requests like: what did we talk about last week, when did I mention the kitchen.
+    """
     return _parts(ctx).records.search_conversations(agent_id, query, limit, date_from, date_to)
 
 
@@ -292,6 +306,8 @@ async def retrieve_memories(
     """Search facts (by meaning and keywords) and past conversations: the main memory lookup.
 
     Use it when the user asks "do you remember..." or before answering something that depends on them.
+
+    For requests like: what do you know about my car, do you remember what I said about...
     """
     return await _parts(ctx).memory.retrieve(agent_id, query, limit, include_conversations)
 
@@ -319,7 +335,10 @@ async def export_memory(
         ),
     ] = None,
 ) -> dict[str, Any]:
-    """Export the profile, facts and recent conversations to readable files."""
+    """Export the profile, facts and recent conversations to readable files.
+
+    For requests like: export everything you remember to a file.
+    """
     return await _parts(ctx).exchange.export(agent_id, format, include_conversations, output_dir)
 
 
@@ -393,9 +412,13 @@ def store_skill(
     ] = 0,
     enabled: Annotated[bool, Field(description="Whether it runs.")] = True,
 ) -> dict[str, Any]:
-    """Create a skill: a scheduled or on-demand behaviour the assistant runs by itself.
+    """Create a skill: a reminder, a recurring task or a routine the assistant runs by itself.
 
-    A skill name is unique per agent: storing an existing name returns its id with already_existed.
+    It runs on a schedule (trigger_type cron with trigger_config) or on demand. A skill name is unique per agent:
+    storing an existing name returns its id with already_existed.
+
+    For requests like: remind me every Monday at 9 to send the report, remind me tomorrow at noon, send me a
+    briefing every morning.
     """
     fields = {
         "name": name,
@@ -426,7 +449,10 @@ def list_skills(
     enabled: Annotated[bool | None, Field(description="Only enabled (true) or disabled (false) skills.")] = None,
     trigger_type: Annotated[TriggerType | None, Field(description="Only this trigger type.")] = None,
 ) -> dict[str, Any]:
-    """List skills with their schedules and last run, newest first."""
+    """List skills (reminders, scheduled tasks, routines) with their schedules and last run, newest first.
+
+    For requests like: what reminders do I have, what do you run for me on a schedule.
+    """
     return _parts(ctx).records.list_skills(agent_id, enabled, trigger_type)
 
 
@@ -464,7 +490,12 @@ def update_skill(
     backoff_until: Annotated[str | None, Field(description="No run before this moment (ISO date-time).")] = None,
     last_error: Annotated[str | None, Field(description="The last failure's error message.")] = None,
 ) -> dict[str, Any]:
-    """Change a skill: enable/disable, schedule, instructions, or record a run. Omitted fields stay as they are."""
+    """Change a skill (a reminder, scheduled task or routine): on/off, schedule, instructions, or a run's record.
+
+    Omitted fields stay as they are.
+
+    For requests like: move my reminder to 8, pause the morning briefing, run it on Fridays instead.
+    """
     changes = _given(
         name=name,
         description=description,
@@ -490,7 +521,10 @@ def update_skill(
 
 @envelope_tool(server)
 def delete_skill(ctx: MemorizerContext, skill_id: SkillId, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
-    """Delete a skill by id."""
+    """Delete a skill (a reminder, scheduled task or routine) by id.
+
+    For requests like: cancel that reminder, stop the daily digest.
+    """
     return _parts(ctx).records.delete_skill(agent_id, skill_id)
 
 
@@ -546,7 +580,10 @@ def create_contact(
     type: Annotated[ContactType, Field(description="work, personal or ignored.")] = "work",
     notes: OptionalText = None,
 ) -> dict[str, Any]:
-    """Add a person the user deals with. Fails if a contact with that e-mail already exists."""
+    """Add a person the user deals with. Fails if a contact with that e-mail already exists.
+
+    For requests like: add Rui to my contacts, save my plumber's number.
+    """
     fields = {"name": name, "email": email, "company": company, "role": role, "type": type, "notes": notes}
     return _parts(ctx).records.create_contact(agent_id, fields)
 
@@ -561,7 +598,10 @@ def list_contacts(
     name: Annotated[str | None, Field(description="Part of the name.")] = None,
     limit: Limit50 = 50,
 ) -> dict[str, Any]:
-    """List contacts, optionally filtered by e-mail, company, type or part of the name."""
+    """List contacts, optionally filtered by e-mail, company, type or part of the name.
+
+    For requests like: what's Jonas's email address, who do I know at Siemens; look a person up before mailing them.
+    """
     filters = {"email": email, "company": company, "type": type, "name": name}
     return _parts(ctx).records.list_contacts(agent_id, filters, limit)
 
@@ -578,7 +618,10 @@ def update_contact(
     type: Annotated[ContactType | None, Field(description="New type.")] = None,
     notes: OptionalText = None,
 ) -> dict[str, Any]:
-    """Change a contact's details. Omitted fields stay as they are."""
+    """Change a contact's details. Omitted fields stay as they are.
+
+    For requests like: Anna has a new phone number, change Tom's e-mail.
+    """
     changes = _given(name=name, email=email, company=company, role=role, type=type, notes=notes)
     return _parts(ctx).records.update_contact(agent_id, contact_id, changes)
 
@@ -604,7 +647,10 @@ def create_project(
     company: Annotated[str | None, Field(max_length=500, description="Company it is for.")] = None,
     priority: Annotated[ProjectPriority | None, Field(description="high, medium or low.")] = None,
 ) -> dict[str, Any]:
-    """Record a project the user works on. Fails if the agent already has a project of that name."""
+    """Record a project the user works on. Fails if the agent already has a project of that name.
+
+    For requests like: start a project for the garden shed, track my thesis as a project.
+    """
     fields = {
         "name": name,
         "status": status,
@@ -629,7 +675,10 @@ def list_projects(
     priority: Annotated[ProjectPriority | None, Field(description="Only this priority.")] = None,
     limit: Limit50 = 50,
 ) -> dict[str, Any]:
-    """List projects, optionally filtered, most recently updated first."""
+    """List projects, optionally filtered, most recently updated first.
+
+    For requests like: which projects am I working on.
+    """
     filters = {"status": status, "type": type, "company": company, "contact_id": contact_id, "priority": priority}
     return _parts(ctx).records.list_projects(agent_id, filters, limit)
 
@@ -738,5 +787,7 @@ def query_timeline(
     """What happened in a time range: facts learned, conversations, profile changes, skills, contacts, projects.
 
     Resolve phrases like "last week" into dates before calling.
+
+    For requests like: what happened last week, what changed on the project since Monday.
     """
     return _parts(ctx).records.query_timeline(agent_id, date_from, date_to, categories, query, limit)

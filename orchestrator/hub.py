@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
-from dotenv import dotenv_values
 from pydantic import ValidationError
 
 from orchestrator.backoff import RestartPolicy
+from orchestrator.callers import Caller
 from orchestrator.discovery import Discovery, McpSpec, discover
 from orchestrator.endpoint import DirectEndpoint, ToolEndpoint
 from orchestrator.errors import StartupError
@@ -31,20 +31,20 @@ from orchestrator.mcp_client import ManagedMcp
 from orchestrator.native_tools import NATIVE_TOOLS, NativeTool
 from orchestrator.notify import Notifier
 from orchestrator.policy import tool_allowed
-from orchestrator.router import ToolRouter, closest_names
+from orchestrator.router import ToolRouter, closest_names, unknown_arguments
 from orchestrator.settings import REPO_ROOT, OrchestratorSettings
-from orchestrator.skills.hook import SKILL_TOOLS, call_skill_tool
+from orchestrator.skills.hook import SKILL_TOOLS, SkillCache, call_skill_tool
 from orchestrator.stdio_transport import ChildCommand
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail, ok
 from shared.logs import STDERR_LEVEL_VARIABLE
 from shared.mcp_tools import ToolFailure, describe_validation
-from shared.settings import ENV_FILE_VARIABLE
+from shared.settings import process_environment
 from shared.traces import trace_event
+from shared.validation import unknown_names_message
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
-    from orchestrator.skills.scheduler import SkillScheduler
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +54,6 @@ def annabelle_version() -> str:
         return version("annabelle")
     except PackageNotFoundError:
         return "0.0.0"
-
-
-def effective_environment() -> dict[str, str]:
-    """The process environment over the `.env` file, as settings see it."""
-    env_file = os.environ.get(ENV_FILE_VARIABLE, ".env")
-    from_file = {key: value for key, value in dotenv_values(env_file).items() if value is not None}
-    return {**from_file, **os.environ}
 
 
 def child_command(spec: McpSpec, settings: OrchestratorSettings, environ: Mapping[str, str]) -> ChildCommand:
@@ -108,14 +101,14 @@ class Hub:
         self.notifier = Notifier(self.call, settings.notify_chat_id)
         self.agents: AgentManager | None = None
         """Set by the app once built: native tools such as spawn_subagent reach the agents through it."""
-        self.skills: SkillScheduler | None = None
+        self.skills: SkillCache | None = None
         """Set by the app once built: skill writes through the hub refresh its list and use its clock."""
         self._tasks: anyio.abc.TaskGroup | None = None
         self.externals = ExternalMcps(
             self,
             settings.external_mcps_config,
             known_path=settings.data_dir / KNOWN_MCPS_FILENAME,
-            environ=effective_environment,
+            environ=process_environment,
             poll_seconds=settings.external_mcps_poll_seconds,
             debounce_seconds=settings.external_mcps_debounce_seconds,
         )
@@ -139,12 +132,11 @@ class Hub:
         spec = self.specs.get(mcp.name)
         if spec is None or self.mcps.get(mcp.name) is not mcp:
             return  # a removed (or replaced) MCP whose last life is still ending: its routes are gone already
-        if spec.manifest.role != "guardian":
-            self.router.set_tools(spec.manifest, mcp.tools)
+        self.router.set_tools(spec.manifest, mcp.tools)
 
     async def start(self, tasks: anyio.abc.TaskGroup) -> None:
         self._tasks = tasks
-        environ = effective_environment()
+        environ = process_environment()
         self.discovery = discover(self.settings.annabelle_mcps_root, environ)
         for problem in self.discovery.problems:
             log.error("mcp skipped", extra={"problem": problem})
@@ -256,6 +248,8 @@ class Hub:
             "mcps": {
                 name: {
                     **mcp.describe(),
+                    # What callers can use, as /tools/list counts it (hidden and privileged tools are not).
+                    "toolCount": len(self.router.routes_of(name)),
                     "required": self.specs[name].manifest.required,
                     "role": self.specs[name].manifest.role,
                     "external": self.specs[name].external,
@@ -278,49 +272,58 @@ class Hub:
 
     # -- calls ------------------------------------------------------------------------------------------------
 
-    async def call(
-        self, name: str, arguments: dict[str, Any], *, privileged: bool = False, agent: AgentDefinition | None = None
-    ) -> dict[str, Any]:
-        """Run one tool by its exposed name for `agent` (None: the master token); every outcome is an envelope."""
+    async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
+        """Run one tool by its exposed name: the one road every tool call of the system takes.
+
+        Policy (the agent's tools; privileged tools for the hub's own features only) → the tool (native, a skill
+        write to normalise first, or a route to an MCP) → Guardian in the directions the MCP's manifest asks,
+        unless the system caller declared why not → the call → one envelope, one trace event, one log line."""
         started = time.perf_counter()
         native = NATIVE_TOOLS.get(name)
-        mcp, scanned = ("hub" if native is not None else None), False
-        if agent is not None and not tool_allowed(agent, name):
+        route = None if native is not None else self.router.resolve(name, privileged=caller.privileged)
+        mcp = "hub" if native is not None else route.mcp if route is not None else None
+        scanned, unscanned = False, None
+        if caller.agent is not None and not tool_allowed(caller.agent, name):
             envelope = fail(
                 ErrorCode.NOT_ALLOWED,
-                f"The agent {agent.agentId!r} may not use {name} (allowedTools/deniedTools in agents.json).",
+                f"The agent {caller.agent.agentId!r} may not use {name} (allowedTools/deniedTools in agents.json).",
             )
         elif native is not None:
-            envelope = await self._call_native(native, arguments, agent)
-        elif name in SKILL_TOOLS and not privileged:
-            # Skill writes are normalised and checked first; the hub's own features (privileged) did that already.
+            envelope = await self._call_native(native, arguments, caller.agent)
+        elif name in SKILL_TOOLS and not caller.privileged:
+            # Skill writes are normalised and checked first; the hub's own features did that already.
             envelope = await call_skill_tool(self, name, arguments)
-        elif (route := self.router.resolve(name, privileged=privileged)) is not None:
-            endpoint = self.endpoints[route.mcp]
-            mcp = route.mcp
-            scanned = isinstance(endpoint, GuardedEndpoint) and endpoint.scans(route.tool)
-            envelope = await endpoint.call(route.tool, arguments, exposed=name)
-        else:
+        elif route is None:
             envelope = self._not_routed(name)
+        elif unknown := unknown_arguments(route.input_schema, arguments, closed=not self.specs[route.mcp].external):
+            envelope = fail(ErrorCode.INVALID_ARGUMENTS, f"{name}: {unknown_names_message(unknown)}")
+        else:
+            endpoint = self.endpoints[route.mcp]
+            if isinstance(endpoint, GuardedEndpoint):
+                if caller.unscanned is None:
+                    scanned = endpoint.scans(route.tool)
+                else:
+                    endpoint, unscanned = endpoint.inner, caller.unscanned
+            envelope = await endpoint.call(route.tool, arguments, exposed=name)
         elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
-        # Only inside a trace (a Thinker's call carrying X-Trace-Id): polling and direct calls record nothing.
+        # Only inside a trace (a turn, a skill run, a request with X-Trace-Id): polling records nothing.
         trace_event(
             "tool_call",
             name=name,
             mcp=mcp,
+            caller=caller.label,
             success=envelope["success"],
             errorCode=envelope.get("errorCode"),
             scanned=scanned,
+            unscanned=unscanned,
             blocked=bool(envelope.get("blocked")),
             ms=elapsed_ms,
         )
+        where = {"tool": name, "caller": caller.label, "ms": elapsed_ms}
         if envelope["success"]:
-            log.debug("tool call", extra={"tool": name, "ms": elapsed_ms})
+            log.debug("tool call", extra=where)
         else:
-            log.info(
-                "tool call failed",
-                extra={"tool": name, "ms": elapsed_ms, "code": envelope["errorCode"], "error": envelope["error"]},
-            )
+            log.info("tool call failed", extra={**where, "code": envelope["errorCode"], "error": envelope["error"]})
         return envelope
 
     async def _call_native(

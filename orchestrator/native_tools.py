@@ -1,8 +1,9 @@
 """The hub's own tools (unprefixed): a name → tool registry, each with a pydantic parameter model.
 
 A native tool is declared with `@native_tool(name, Params)` on an async function `(hub, params, caller) -> data`,
-where `caller` is the calling agent's definition (None for the master token); its input schema comes from the
-model, its description from the docstring.
+where `hub` is what the tools may use of the hub (`NativeHost`) and `caller` the calling agent's definition (None
+for the master token and the hub's own features); its input schema comes from the model, its description from the
+docstring.
 """
 
 from __future__ import annotations
@@ -11,20 +12,33 @@ import functools
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.agents import AgentError
-from orchestrator.subagents import SubagentRequest
+from orchestrator.agents.subagents import SubagentRequest
+from orchestrator.router import ToolRouter
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode
 from shared.mcp_tools import InvalidArguments, ToolFailure, describe_validation
 
 if TYPE_CHECKING:
-    from orchestrator.hub import Hub
+    from orchestrator.agents import AgentManager
 
-Handler = Callable[["Hub", Any, AgentDefinition | None], Awaitable[Any]]
+
+class NativeHost(Protocol):
+    """What the hub's own tools use of it (`orchestrator.hub.Hub` is one)."""
+
+    router: ToolRouter
+    agents: AgentManager | None
+
+    def status(self) -> dict[str, Any]: ...
+
+    def tool_listing(self, agent: AgentDefinition | None = None) -> list[dict[str, Any]]: ...
+
+
+Handler = Callable[[NativeHost, Any, AgentDefinition | None], Awaitable[Any]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,13 +83,13 @@ def first_sentence(text: str) -> str:
 
 
 @native_tool("get_status", NoParams)
-async def get_status(hub: Hub, _: NoParams, caller: AgentDefinition | None) -> dict[str, Any]:
+async def get_status(hub: NativeHost, _: NoParams, caller: AgentDefinition | None) -> dict[str, Any]:
     """Status of the hub: uptime, each MCP server (up, restarting or down) and tool counts."""
     return hub.status()
 
 
 @native_tool("get_tool_catalog", CatalogParams)
-async def get_tool_catalog(hub: Hub, params: CatalogParams, caller: AgentDefinition | None) -> dict[str, Any]:
+async def get_tool_catalog(hub: NativeHost, params: CatalogParams, caller: AgentDefinition | None) -> dict[str, Any]:
     """List the available tools by MCP server: counts, or one MCP's tool names with short descriptions.
 
     Use it to find exact tool names before creating a skill.
@@ -113,7 +127,7 @@ class SubagentParams(BaseModel):
 
 
 @native_tool("spawn_subagent", SubagentParams)
-async def spawn_subagent(hub: Hub, params: SubagentParams, caller: AgentDefinition | None) -> dict[str, Any]:
+async def spawn_subagent(hub: NativeHost, params: SubagentParams, caller: AgentDefinition | None) -> dict[str, Any]:
     """Run a task in a temporary helper agent with its own limited tools and return its answer.
 
     Use it for a self-contained piece of work (research, a batch of lookups) that would clutter this conversation.
@@ -141,19 +155,17 @@ async def spawn_subagent(hub: Hub, params: SubagentParams, caller: AgentDefiniti
     )
     tools = [tool["name"] for tool in hub.tool_listing(parent)]
     try:
-        answer = await agents.run_subagent(parent_id, request, tools)
+        subagent, answer = await agents.run_subagent(parent_id, request, tools)
     except AgentError as exc:
         raise ToolFailure(str(exc), code=exc.code) from None
     except ValidationError as exc:  # the subagent's definition: a model string without a provider, say
         raise InvalidArguments(f"spawn_subagent: {describe_validation(exc)}") from None
-    if not answer.get("success"):
-        partial = f" Its partial answer: {answer['response']}" if answer.get("response") else ""
-        raise ToolFailure(
-            f"The subagent {answer['agentId']} could not finish: {answer.get('error') or 'no reason given'}.{partial}"
-        )
+    if not answer.success:
+        partial = f" Its partial answer: {answer.response}" if answer.response else ""
+        raise ToolFailure(f"The subagent {subagent} could not finish: {answer.error or 'no reason given'}.{partial}")
     return {
-        "agentId": answer["agentId"],
-        "response": answer.get("response", ""),
-        "toolsUsed": answer.get("toolsUsed", []),
-        "totalSteps": answer.get("totalSteps", 0),
+        "agentId": subagent,
+        "response": answer.response,
+        "toolsUsed": answer.toolsUsed,
+        "totalSteps": answer.totalSteps,
     }

@@ -11,23 +11,28 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from shared.mcp_tools import InvalidArguments, ServerState, envelope_tool
+from shared.mcp_tools import EnvelopeServer, InvalidArguments, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
-from telegram_mcp.service import TelegramService, chat_id_of
+from telegram_mcp.ids import chat_id_of
 from telegram_mcp.settings import TelegramSettings
+
+if TYPE_CHECKING:
+    from telegram_mcp.service import TelegramService
 
 log = logging.getLogger(__name__)
 
 NO_TOKEN = "Telegram is not configured: set TELEGRAM_BOT_TOKEN (from @BotFather) and restart the Telegram MCP."
 
 
-TelegramState = ServerState[TelegramService]
+# The service (and python-telegram-bot under it, a third of this server's start-up) is imported only when a token
+# is set: without one the server lists its tools and answers every call with NO_TOKEN.
+TelegramState = ServerState["TelegramService"]
 
 
 @asynccontextmanager
@@ -42,6 +47,8 @@ async def lifespan(_server: MCPServer[TelegramState]) -> AsyncIterator[TelegramS
         log.warning("telegram has no TELEGRAM_BOT_TOKEN: tools answer with what to set, nothing is polled")
         yield TelegramState(None, NO_TOKEN)
         return
+    from telegram_mcp.service import TelegramService
+
     service = TelegramService(settings)
     poller = asyncio.create_task(_start_and_poll(service), name="telegram-poll")
     try:
@@ -68,7 +75,7 @@ async def _start_and_poll(service: TelegramService) -> None:
     await service.poll_forever()
 
 
-server: MCPServer[TelegramState] = MCPServer(
+server: EnvelopeServer[TelegramState] = EnvelopeServer(
     "telegram",
     instructions=(
         "Telegram through a bot: send and read messages in the allowed chats. History and search cover what the "
@@ -92,7 +99,9 @@ async def send_message(
     ctx: TelegramContext,
     reply_to: Annotated[int | None, Field(description="Message id to reply to.")] = None,
 ) -> dict:
-    """Send a text message to an allowed chat.
+    """Send a Telegram text message to an allowed chat.
+
+    For requests like: text my wife on Telegram, tell the family group I landed.
 
     Sent as plain text (no formatting is interpreted); text over 4,096 characters is split on paragraph, line or
     word boundaries into several messages.
@@ -107,9 +116,11 @@ async def send_media(
     ctx: TelegramContext,
     caption: Annotated[str | None, Field(description="Text shown under the file (at most 1,024 characters).")] = None,
 ) -> dict:
-    """Send a photo or document from the workspace to an allowed chat.
+    """Send a photo or document from the workspace to an allowed Telegram chat.
 
     .jpg/.jpeg/.png/.webp go as photos, anything else as a document. URLs and paths outside the workspace are refused.
+
+    For requests like: send the photo to the family chat, share the PDF on Telegram.
     """
     return await _service(ctx).send_media(chat_id_of(chat_id), file_path, caption)
 
@@ -132,7 +143,10 @@ def get_messages(
     limit: Annotated[int, Field(ge=1, le=100, description="Most messages to return, newest first.")] = 20,
     offset_id: Annotated[int | None, Field(description="Only messages older than this message id.")] = None,
 ) -> dict:
-    """Recent messages of an allowed chat from the local store, newest first (the bot's own included)."""
+    """Recent messages of an allowed chat from the local store, newest first (the bot's own included).
+
+    For requests like: what did they say in the group chat, read the latest messages in that chat.
+    """
     service = _service(ctx)
     chat = chat_id_of(chat_id)
     service.require_allowed(chat)
@@ -146,7 +160,10 @@ def search_messages(
     chat_id: Annotated[str | None, Field(description="Only this chat; all stored chats if omitted.")] = None,
     limit: Annotated[int, Field(ge=1, le=100, description="Most results, newest first.")] = 20,
 ) -> dict:
-    """Search the text of stored messages, in one chat or all."""
+    """Search the text of stored messages, in one chat or all.
+
+    For requests like: did anyone mention the barbecue, find the message with the wifi code.
+    """
     service = _service(ctx)
     chat = None if chat_id is None else chat_id_of(chat_id)
     if chat is not None:
@@ -159,7 +176,10 @@ def list_chats(
     ctx: TelegramContext,
     limit: Annotated[int, Field(ge=1, le=200, description="Most chats, most recently active first.")] = 50,
 ) -> dict:
-    """The chats the bot has talked in (from the local store), most recent first."""
+    """The chats the bot has talked in (from the local store), most recent first.
+
+    For requests like: which Telegram chats do I have, where was I last talking.
+    """
     return {"chats": _service(ctx).store.chats(limit)}
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -13,6 +12,7 @@ from telegram import Bot, Message, ReplyParameters, Update
 from telegram.error import TelegramError
 
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
+from shared.private_files import private_dir
 from telegram_mcp.access import Decision, decide, new_pairing_code
 from telegram_mcp.paths import confine
 from telegram_mcp.settings import TelegramSettings
@@ -23,14 +23,6 @@ log = logging.getLogger(__name__)
 
 Sleep = Callable[[float], Awaitable[None]]
 MAX_BACKOFF_SECONDS = 30.0
-_NUMERIC = re.compile(r"-?\d{1,20}")
-
-
-def chat_id_of(raw: str | int) -> int:
-    text = str(raw).strip()
-    if not _NUMERIC.fullmatch(text):
-        raise InvalidArguments(f"chat_id must be a numeric Telegram chat id (got {raw!r}); see list_chats.")
-    return int(text)
 
 
 def message_fields(message: Message, *, outgoing: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -262,7 +254,7 @@ class TelegramService:
         target = confine(self.workspace, output_path)
         if target.exists() or target.is_symlink():
             raise ToolFailure(f"'{output_path}' already exists; choose another name.")
-        target.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(target.parent)
         if not target.parent.resolve().is_relative_to(self.workspace.resolve()):
             raise NotAllowed(f"'{output_path}' is outside the workspace.")
         file = await self.bot.get_file(stored.media_file_id)

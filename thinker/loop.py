@@ -39,7 +39,7 @@ from thinker.guards import (
     retry_temperature,
     sanitize,
 )
-from thinker.hub_client import HubClient
+from thinker.hub_tools import HubTools
 from thinker.llm import LlmError, ModelClient, ModelReply, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.sessions.messages import (
@@ -162,7 +162,7 @@ class AgentLoop:
     def __init__(
         self,
         model: ModelClient,
-        hub: HubClient,
+        hub: HubTools,
         *,
         agent_id: str,
         limits: LoopLimits | None = None,
@@ -308,7 +308,9 @@ class AgentLoop:
         if not isinstance(parsed, dict):
             message = f"The arguments for {call.name} must be a JSON object, not {type(parsed).__name__}."
             return fail(ErrorCode.INVALID_ARGUMENTS, message), False
-        normalized = normalize_arguments(call.name, parsed, run.toolset.schema(call.name), chat_id=run.chat_id)
+        normalized = normalize_arguments(
+            call.name, parsed, run.toolset.schema(call.name), chat_id=run.chat_id, agent_id=self.agent_id
+        )
         if normalized.dropped or normalized.notes:
             log.info(
                 "tool arguments normalised",

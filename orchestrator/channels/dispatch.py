@@ -11,11 +11,12 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from orchestrator.agents import AgentError
 from orchestrator.channels.inbound import blocked_reply, judge_inbound
 from orchestrator.commands.registry import CommandContext, is_command, run_command
+from shared.contracts.thinker_api import TurnAnswer, paused_reason
 from shared.traces import current_trace, elapsed_ms, trace_event, traced
 
 if TYPE_CHECKING:
@@ -121,17 +122,17 @@ class Dispatcher:
         return _outcome(agent_id, answer, tainted)
 
 
-def _outcome(agent_id: str, answer: dict[str, Any], tainted: bool) -> Outcome:
-    tools = [str(name) for name in answer.get("toolsUsed") or []]
-    if answer.get("paused"):
-        notice = answer.get("error") or f"The agent {agent_id!r} is paused by its cost controls."
+def _outcome(agent_id: str, answer: TurnAnswer, tainted: bool) -> Outcome:
+    tools = list(answer.toolsUsed)
+    if answer.paused:
+        notice = answer.error or paused_reason(agent_id)
         if "resume" not in notice:
             notice = f"{notice} Send /resume thinker or POST /agents/{agent_id}/resume to resume."
-        if answer.get("success") and answer.get("response"):
+        if answer.success and answer.response:
             # The turn that tripped the cap was already paid for: deliver it, with the pause notice beside it.
-            return Outcome("answer", str(answer["response"]), agent_id, tools, notice, tainted)
+            return Outcome("answer", answer.response, agent_id, tools, notice, tainted)
         return Outcome("paused", notice, agent_id, notice=notice, tainted=tainted)
-    if not answer.get("success"):
-        error = answer.get("error") or "the agent could not answer"
+    if not answer.success:
+        error = answer.error or "the agent could not answer"
         return Outcome("failed", f"Sorry, I could not answer: {error}", agent_id, tools, tainted=tainted)
-    return Outcome("answer", str(answer.get("response") or ""), agent_id, tools, tainted=tainted)
+    return Outcome("answer", answer.response, agent_id, tools, tainted=tainted)

@@ -17,8 +17,10 @@ import importlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+from orchestrator.callers import Caller, system
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
@@ -46,6 +48,13 @@ class CommandContext:
     settings: OrchestratorSettings
     channel: str  # "telegram" | "http" | "cli"
     chat_id: str
+    command: str = ""
+    """The command being run (set by `run_command`), or what else uses the context (`diagnose`, `doctor`)."""
+
+    @property
+    def caller(self) -> Caller:
+        """How this command's tool calls are made: a hub feature, named after the command in traces."""
+        return system(f"/{self.command}" if self.command else self.channel)
 
 
 @dataclass(frozen=True)
@@ -141,7 +150,7 @@ async def run_command(text: str, ctx: CommandContext) -> CommandReply | None:
         return None
     log.info("slash command", extra={"command": parsed.name, "channel": ctx.channel, "chat": ctx.chat_id})
     try:
-        return CommandReply(await found.handler(ctx, parsed.args))
+        return CommandReply(await found.handler(replace(ctx, command=parsed.name), parsed.args))
     except CommandError as exc:
         return CommandReply(str(exc))
     except Exception as exc:  # one broken command must not take the chat down with it

@@ -80,20 +80,20 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def verify_files(model_dir: Path, expected: Mapping[str, str]) -> None:
-    """Refuse a folder whose files are missing or differ from the recorded hashes, naming the file."""
+def verify_files(model_dir: Path, expected: Mapping[str, str], fix: str = _FIX) -> None:
+    """Refuse a folder whose files are missing or differ from the recorded hashes, naming the file and the fix."""
     for name, digest in expected.items():
         path = model_dir / name
         try:
             actual = _sha256(path)
         except OSError as exc:
             raise EmbeddingError(
-                f"Cannot read the embedding model file {path} ({exc.strerror or exc}); {_FIX}."
+                f"Cannot read the embedding model file {path} ({exc.strerror or exc}); {fix}."
             ) from None
         if actual != digest:
             raise EmbeddingError(
                 f"The embedding model file {path} is damaged or not the expected version (sha256 {actual}, "
-                f"expected {digest}); {_FIX}."
+                f"expected {digest}); {fix}."
             )
 
 
@@ -136,6 +136,9 @@ class LocalEmbedder(Embedder):
     @property
     def loaded(self) -> bool:
         return self._model is not None
+
+    async def prepare(self) -> None:
+        await anyio.to_thread.run_sync(self._load)
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         batch = list(texts)

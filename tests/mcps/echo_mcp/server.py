@@ -5,12 +5,11 @@ import time
 from typing import Annotated, Any
 
 import anyio
-from mcp.server import MCPServer
 from pydantic import Field
 
-from shared.mcp_tools import envelope_tool
+from shared.mcp_tools import EnvelopeServer, envelope_tool
 
-server = MCPServer("echo")
+server: EnvelopeServer[None] = EnvelopeServer("echo")
 
 
 @envelope_tool(server)
