@@ -40,6 +40,7 @@ from codexec_mcp.sandbox import (
     view,
 )
 from codexec_mcp.settings import CodexecSettings
+from shared.private_files import private_dir
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +143,22 @@ def _world_readable(path: str) -> bool:
     return info.st_mode & needed == needed and (stat.S_ISDIR(info.st_mode) or stat.S_ISREG(info.st_mode))
 
 
+def give_to_sandbox(path: Path, uid: int, gid: int) -> None:
+    """Make what the sandbox must read its own: private modes (0700 folders, 0600 files, like everything under
+    ANNABELLE_HOME) and, when the server is root, the sandbox user as owner. Links are left as they are."""
+    for folder, folders, files in os.walk(path):
+        for name in [*folders, *files]:
+            item = os.path.join(folder, name)
+            if os.path.islink(item):
+                continue
+            os.chmod(item, 0o700 if os.path.isdir(item) else 0o600)
+            if os.geteuid() == 0:
+                os.chown(item, uid, gid)
+    os.chmod(path, 0o700)
+    if os.geteuid() == 0:
+        os.chown(path, uid, gid)
+
+
 def _copy_entry(source: str, target: Path) -> None:
     """Copy a file, a link (as a link: it resolves inside the sandbox) or a folder, leaving out whatever not
     everyone may read (/etc/ssl/private)."""
@@ -150,29 +167,26 @@ def _copy_entry(source: str, target: Path) -> None:
     if os.path.islink(source):
         os.symlink(os.readlink(source), target)
     elif os.path.isdir(source):
-        target.mkdir(mode=0o755)
+        target.mkdir()
         for name in sorted(os.listdir(source)):
             _copy_entry(os.path.join(source, name), target / name)
     else:
         shutil.copyfile(source, target)
-        target.chmod(0o644)
 
 
 def build_etc(state_dir: Path, uid: int, gid: int, *, network: bool, source: Path = Path("/etc")) -> Path:
     """The sandbox's /etc, rebuilt at every start as one folder (one read-only mount instead of two dozen,
     which halves bubblewrap's set-up time): its own passwd and group, copies of the listed host entries, and for
     name lookups either a hosts file that knows only localhost or, with the network on, the host's resolver
-    files as they are at start."""
-    state_dir.mkdir(parents=True, exist_ok=True)
+    files as they are at start. It belongs to the sandbox user, who reads it through a read-only mount."""
+    private_dir(state_dir)
     fresh = Path(tempfile.mkdtemp(prefix="etc.", dir=state_dir))
-    fresh.chmod(0o755)
     passwd, group = passwd_entries(uid, gid)
     written = {"passwd": passwd, "group": group}
     if not network:
         written["hosts"] = HOSTS_OFFLINE
     for name, text in written.items():
         (fresh / name).write_text(text, encoding="utf-8")
-        (fresh / name).chmod(0o644)
     patterns = (*ETC_ENTRIES, *(NETWORK_ETC_ENTRIES if network else ()))
     for pattern in patterns:
         for found in sorted(glob.glob(str(source / pattern))):
@@ -182,6 +196,7 @@ def build_etc(state_dir: Path, uid: int, gid: int, *, network: bool, source: Pat
             if name in NETWORK_ETC_ENTRIES and os.path.islink(found):
                 found = os.path.realpath(found)  # resolv.conf often links into /run, which the sandbox lacks
             _copy_entry(found, fresh / name)
+    give_to_sandbox(fresh, uid, gid)
     target = state_dir / "etc"
     if target.exists():
         old = state_dir / f"etc.old.{os.getpid()}"
@@ -338,10 +353,16 @@ def _try_sandbox(plan: SandboxPlan) -> str | None:
 
 
 def prepare_sandbox_root(root: Path, uid: int, gid: int) -> None:
-    """Create the sandbox folder (owned by the server, 0755) and the package folders inside it."""
-    root.mkdir(parents=True, exist_ok=True)
-    if root.is_symlink() or not root.is_dir():
+    """Create the sandbox folder (0700, the sandbox user's when the server is root: it is where that user
+    works) and the package folders inside it."""
+    if root.is_symlink():
+        raise SandboxUnavailable(f"CODEXEC_SANDBOX_DIR ({root}) is a link; give the folder itself.")
+    private_dir(root)
+    if not root.is_dir():
         raise SandboxUnavailable(f"CODEXEC_SANDBOX_DIR ({root}) is not a folder.")
+    os.chmod(root, 0o700)
+    if os.geteuid() == 0:
+        os.chown(root, uid, gid, follow_symlinks=False)
     for language in ("python", "node"):
         ensure_folder(root, (PACKAGES_DIR, language), uid, gid)
 
@@ -361,7 +382,7 @@ def open_folder(root: Path, parts: Sequence[str], *, create_as: tuple[int, int] 
             created = False
             if create_as is not None:
                 with contextlib.suppress(FileExistsError):
-                    os.mkdir(part, 0o755, dir_fd=fd)
+                    os.mkdir(part, 0o700, dir_fd=fd)
                     created = True
             try:
                 child = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=fd)

@@ -176,9 +176,10 @@ def build_argv(plan: SandboxPlan, spec: RunSpec, env: Mapping[str, str], info_fd
     if info_fd is not None:
         argv += ["--info-fd", str(info_fd)]
     if plan.running_as_root:
-        # Only what setpriv needs to drop to the sandbox uid; it then clears these too.
+        # Only what the moment before setpriv needs: entering the working folder (private to the sandbox user)
+        # and switching to that user. setpriv's change of uid then clears these too.
         argv += ["--cap-drop", "ALL"]
-        for capability in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP"):
+        for capability in ("CAP_DAC_READ_SEARCH", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP"):
             argv += ["--cap-add", capability]
     for mount in plan.system_mounts:
         argv += mount.args()

@@ -21,6 +21,7 @@ from codexec_mcp.host import (
     Host,
     UnsafeFolder,
     ensure_folder,
+    give_to_sandbox,
     read_small_file,
     remove_if_empty,
     snapshot,
@@ -168,14 +169,13 @@ class CodeExec:
         )
 
     @staticmethod
-    def _code_dir(files: dict[str, str]) -> Path:
-        """A private folder the sandbox reads the code from (read-only there; 0755 so the sandbox uid can)."""
+    def _code_dir(host: Host, files: dict[str, str]) -> Path:
+        """A private folder the sandbox reads the code from (read-only there), the sandbox user's own."""
         folder = Path(tempfile.mkdtemp(prefix="codexec-"))
-        folder.chmod(0o755)
         for name, text in files.items():
-            path = folder / name
-            path.write_text(text, encoding="utf-8", errors="replace")  # a lone surrogate from JSON becomes '?'
-            path.chmod(0o644)
+            # A lone surrogate (valid in JSON) cannot be written as UTF-8: it becomes '?'.
+            (folder / name).write_text(text, encoding="utf-8", errors="replace")
+        give_to_sandbox(folder, host.plan.uid, host.plan.gid)
         return folder
 
     # ---------------------------------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ class CodeExec:
         timeout = self._timeout_ms(timeout_ms)
         limits = self._limits(timeout)
         file_name = f"main.{EXTENSIONS[language]}"
-        code_dir = self._code_dir({file_name: code})
+        code_dir = self._code_dir(host, {file_name: code})
         paths = view(host.plan, code_dir)
         command = file_command(
             language, interpreter, f"{paths.code}/{file_name}", list(args), host.interpreters.node_flags
@@ -257,7 +257,7 @@ class CodeExec:
         fresh = workdir is None
         self._ensure(host, parts)
         driver = resources.files("codexec_mcp").joinpath("drivers", DRIVERS[lang]).read_text(encoding="utf-8")
-        code_dir = self._code_dir({DRIVERS[lang]: driver})
+        code_dir = self._code_dir(host, {DRIVERS[lang]: driver})
         paths = view(host.plan, code_dir)
         limits = self._limits(
             self.settings.codexec_max_timeout_ms, cpu_seconds=self.settings.codexec_session_cpu_seconds
@@ -410,7 +410,7 @@ class CodeExec:
         parts = (PACKAGES_DIR, language)
         self._ensure(host, parts)
         self._ensure(host, (PACKAGES_DIR, "tmp"))
-        code_dir = self._code_dir({})
+        code_dir = self._code_dir(host, {})
         paths = view(host.plan, code_dir)
         if language == "python":
             command = pip_install_command(self._interpreter("python"), package, paths, network=host.plan.network)

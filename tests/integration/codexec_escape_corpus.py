@@ -162,7 +162,7 @@ ATTEMPTS: tuple[Attempt, ...] = (
     py("py-write-usr-bin", "must_fail(lambda: open('/usr/bin/codexec-evil', 'w').write('x'))"),
     sh("sh-touch-usr-lib", "must_fail touch /usr/lib/codexec-evil"),
     py("py-overwrite-own-code", "must_fail(lambda: open('/run/codexec/main.py', 'w').write('x'))"),
-    py("py-write-sandbox-root", "must_fail(lambda: open('/sandbox/planted', 'w').write('x'))"),
+    py("py-write-beside-the-sandbox-folder", "must_fail(lambda: open('/sandbox/../planted', 'w').write('x'))"),
     py("py-mkdir-filesystem-root", "must_fail(os.mkdir, '/planted')"),
     py("py-write-proc-sys", "must_fail(lambda: open('/proc/sys/kernel/hostname', 'w').write('evil'))"),
     py("py-write-sysrq", "must_fail(lambda: open('/proc/sysrq-trigger', 'w').write('b'))"),
@@ -175,7 +175,7 @@ ATTEMPTS: tuple[Attempt, ...] = (
     sh("sh-copy-shell-outside", "must_fail cp /bin/sh '{OUTSIDE}/sh'"),
     py("py-hardlink-outside-file", "must_fail(os.link, '{OUTSIDE}/codexec-outside-secret.txt', 'stolen')"),
     py("py-rename-own-folder-away", "must_fail(os.rename, os.getcwd(), '/sandbox/../moved')"),
-    py("py-chmod-sandbox-root", "must_fail(os.chmod, '/sandbox', 0o777)"),
+    py("py-chmod-system-folder", "must_fail(os.chmod, '/usr/bin', 0o777)"),
     sh("sh-mount-tmpfs", "must_fail mount -t tmpfs none /tmp"),
     py("py-chroot", "must_fail(os.chroot, '/tmp')"),
     sh(

@@ -126,7 +126,8 @@ def test_the_sandbox_etc_copies_only_what_everyone_may_read_and_names_only_the_s
     assert os.readlink(etc / "os-release") == "../usr/lib/os-release"  # resolved inside the sandbox
     assert "ann" not in (etc / "passwd").read_text() and "sandbox:x:65534" in (etc / "passwd").read_text()
     assert "localhost" in (etc / "hosts").read_text()
-    assert oct(etc.stat().st_mode & 0o777) == "0o755"
+    assert oct(etc.stat().st_mode & 0o777) == "0o700"  # private, like everything under ANNABELLE_HOME
+    assert {oct(p.lstat().st_mode & 0o777) for p in etc.rglob("*") if not p.is_symlink()} == {"0o700", "0o600"}
 
 
 def test_with_the_network_on_the_resolver_files_are_copied_as_they_are(tmp_path: Path) -> None:

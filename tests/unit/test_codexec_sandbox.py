@@ -86,7 +86,7 @@ def test_a_root_server_runs_bubblewrap_privileged_then_drops_to_the_sandbox_uid_
         "--cpu=10:11",
     ]
     assert argv[-2:] == ["/usr/bin/python3", "/run/codexec/main.py"]
-    assert pairs(argv, "--cap-add") == ["CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP"]
+    assert pairs(argv, "--cap-add") == ["CAP_DAC_READ_SEARCH", "CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP"]
 
 
 def test_without_a_per_sandbox_user_namespace_the_program_runs_straight_after_setpriv() -> None:
