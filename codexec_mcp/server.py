@@ -37,7 +37,15 @@ from codexec_mcp.models import (
 )
 from codexec_mcp.service import CodeExec
 from codexec_mcp.settings import CodexecSettings
-from shared.mcp_tools import READ_ONLY, EnvelopeServer, ServerState, effects, envelope_tool
+from shared.mcp_tools import (
+    LOCAL_WRITE,
+    READ_ONLY,
+    REMOTE_OVERWRITE,
+    EnvelopeServer,
+    ServerState,
+    effects,
+    envelope_tool,
+)
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -130,9 +138,9 @@ Packages = Annotated[
     list[str] | None, Field(max_length=50, description="Packages it needs, recorded for the reader (not installed).")
 ]
 
-RUNS_CODE = effects(read_only=False, destructive=True, open_world=True)
-"""Running code can change or delete anything in the sandbox folder and, when the owner enabled the network,
-reach beyond this machine."""
+RUNS_CODE = REMOTE_OVERWRITE
+"""Running code can change or delete what it finds in its working folder and, when the owner enabled the
+network, reach beyond this machine."""
 
 
 def _service(ctx: CodexecContext) -> CodeExec:
@@ -158,7 +166,7 @@ async def execute_code(
     return await _service(ctx).execute_code(language, code, timeout_ms, working_dir)
 
 
-@envelope_tool(server, annotations=effects(read_only=False))
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def start_session(
     language: Annotated[SessionLanguage, Field(description="'python' or 'node'.")],
     ctx: CodexecContext,
