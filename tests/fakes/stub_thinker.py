@@ -83,7 +83,12 @@ class Handler(BaseHTTPRequestHandler):
             self.reply({"success": True, "response": "costly", "paused": True, "error": "cap reached"})
         elif body["text"] == "over budget":
             stop = {"scope": "agent", "limit": "dailyTokens", "unit": "tokens", "window": "day", "limitValue": 1000}
-            stop |= {"used": 900, "estimate": 4196, "agentId": body.get("agentId") or "a", "notify": not _budget_notified.is_set()}
+            stop |= {
+                "used": 900,
+                "estimate": 4196,
+                "agentId": body.get("agentId") or "a",
+                "notify": not _budget_notified.is_set(),
+            }
             _budget_notified.set()
             answer = {"success": False, "response": BUDGET_SENTENCE, "error": BUDGET_SENTENCE, "budget": stop}
             self.reply({**answer, "errorCode": "BUDGET_EXCEEDED"})

@@ -19,8 +19,8 @@ import httpx
 import pytest
 
 from shared.settings import load_settings
-from tests.hub_process import free_port
 from tests.fakes.openai_server import FakeOpenAI, Reply
+from tests.hub_process import free_port
 from thinker.app import create_app
 from thinker.runtime import ThinkerRuntime
 from thinker.settings import ThinkerSettings, load_agent

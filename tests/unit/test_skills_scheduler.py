@@ -371,7 +371,9 @@ async def test_a_skills_budgets_go_with_its_run_and_a_budget_stop_is_a_quiet_ski
 ) -> None:
     assert hub.agents is not None
     stop = {"scope": "skill", "limit": "dailyTokens", "unit": "tokens", "window": "day", "limitValue": 5000}
-    sentence = "Stopped before calling the model: the daily budget of the skill 'Digest' (5,000 tokens) would be passed."
+    sentence = (
+        "Stopped before calling the model: the daily budget of the skill 'Digest' (5,000 tokens) would be passed."
+    )
     hub.agents.answer = {
         "success": False,
         "response": sentence,
