@@ -62,10 +62,14 @@ class Budgets(BaseModel):
     monthlyTokens: TokenLimit = None
     dailyUsd: UsdLimit = None
     monthlyUsd: UsdLimit = None
+    account: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+    """Whose spend ledger the limits are checked against (default: the agent's own). A subagent gets its
+    parent's, so a task handed to a subagent spends from the parent's budget; agents naming one account share it."""
 
     @property
     def any(self) -> bool:
-        return any(value is not None for value in self.model_dump().values())
+        limits = self.model_dump(exclude={"account"})
+        return any(value is not None for value in limits.values())
 
 
 class AgentDefinition(BaseModel):

@@ -1,8 +1,8 @@
 """The spend ledger: what each budget has spent, kept in SQLite so a restart forgets nothing.
 
 `$ANNABELLE_HOME/data/budgets/<account>.db`, where the account is the agent whose budgets the spend counts
-against (a subagent's Thinker writes its parent's file: several processes may share one, hence WAL and a busy
-timeout). Three tables:
+against (`budgets.account`, else the agent itself; a subagent's Thinker writes its parent's file: several
+processes may share one, hence WAL and a busy timeout). Three tables:
 
 - `spend`: one row per (scope, owner's day): tokens, USD of the priced calls, calls and unpriced calls. The scope
   is `agent` for everything the agent spent, `skill:<key>` for a skill's runs. A month is the sum of its days.

@@ -152,8 +152,10 @@ class ThinkerRuntime:
         self.wall_clock = wall_clock
         self.state = RuntimeState()
         self.cost = CostMonitor(agent.costControls, clock=wall_clock)
+        # A subagent's (or an agent sharing an account's) spend counts on the account's ledger and budgets.
+        account = agent.budgets.account or agent.agentId
         self.budget = open_guard(
-            settings.data_dir, agent.budgets, agent_id=agent.agentId, zone=settings.timezone, clock=wall_clock
+            settings.data_dir, agent.budgets, agent_id=account, zone=settings.timezone, clock=wall_clock
         )
         self.model = ModelClient(
             agent_model(settings, agent),
