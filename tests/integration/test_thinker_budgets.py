@@ -26,6 +26,10 @@ from thinker.runtime import ThinkerRuntime
 from thinker.settings import ThinkerSettings, load_agent
 
 pytest_plugins = ["tests.fakes.fixtures"]
+# The budget guard asks litellm for token counts, output caps and prices; depending on which test imported what
+# first, that lazily imports a litellm provider module whose pydantic TypedDict warns at import time. A warning
+# of a third party's import, not of this code: not an error here.
+pytestmark = pytest.mark.filterwarnings("ignore:.*ReadOnly:UserWarning")
 
 TOKEN = "budget-test-token"
 USAGE = {"prompt_tokens": 1_500, "completion_tokens": 500, "total_tokens": 2_000}
