@@ -35,3 +35,17 @@ def hybrid_rank(
 def rank_single(scores: Mapping[int, float]) -> list[tuple[int, float]]:
     """One side only (full-text search without vectors): normalised, best first."""
     return sorted(normalise(scores).items(), key=lambda item: (-item[1], item[0]))
+
+
+def boost(ranked: list[tuple[int, float]], bonus: Mapping[int, float], weight: float) -> list[tuple[int, float]]:
+    """Add `weight * bonus` to each score (ids only in `bonus` join with that alone), best first.
+
+    The bonus is how well a fact's subject and attribute match what the query asks about (claims.key_match):
+    "Where is the user based?" should find "The user has moved to Vancouver" although they share no word.
+    """
+    scores = dict(ranked)
+    for key, value in bonus.items():
+        if value:
+            scores[key] = scores.get(key, 0.0) + weight * value
+    order = {key: position for position, (key, _) in enumerate(ranked)}
+    return sorted(scores.items(), key=lambda item: (-item[1], order.get(item[0], len(order)), item[0]))

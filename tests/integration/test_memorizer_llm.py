@@ -112,7 +112,7 @@ async def test_an_unreachable_model_still_stores_the_conversation_and_says_why(
         stored = await ok(client, "store_conversation", **EXCHANGE)
         backfill = await refused(client, "backfill_extract_facts", "TOOL_ERROR")
         await ok(client, "store_fact", fact="Likes tea", category="preference")
-        await ok(client, "store_fact", fact="Likes green tea", category="preference")
+        await ok(client, "store_fact", fact="Prefers the window seat", category="preference")
         synthesis = await refused(client, "synthesize_facts", "TOOL_ERROR", category="preference")
     extraction = stored["extraction"]
     assert extraction["status"] == "skipped"
@@ -191,7 +191,7 @@ async def test_synthesis_applies_checked_actions_and_leaves_other_agents_alone(
     async with Client(server) as client:
         ids = [
             (await ok(client, "store_fact", fact=text, category="preference"))["fact_id"]
-            for text in ("Likes tea", "Likes green tea", "Enjoys tea in the morning", "Wants a new phone", "Uses vim")
+            for text in ("Likes tea", "Drinks tea every morning", "Has tea with every meal", "Wants a new phone", "Uses vim")
         ]
         bob = (await ok(client, "store_fact", fact="Bob likes tea", category="preference", agent_id="bob"))["fact_id"]
         actions = [
@@ -225,5 +225,5 @@ async def test_synthesis_skips_categories_with_fewer_than_two_facts(model: FakeO
         await ok(client, "store_fact", fact="Chose Python", category="decision")
         result = await ok(client, "synthesize_facts")
     assert result["categories_processed"] == 6
-    assert result["summaries"]["decision"] == "Skipped: only 1 fact(s)"
+    assert result["summaries"]["decision"] == "Skipped: fewer than 2 current facts of one provenance"
     assert model.requests == []
