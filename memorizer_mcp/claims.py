@@ -867,12 +867,12 @@ def query_terms(text: str) -> QueryTerms:
 
 
 def key_match(key: str, terms: QueryTerms) -> float:
-    """How well a fact filed under `key` ("sister|is", "|residence") answers the query: 1 for its subject and
-    slot, 0.5 for one of them, 0 for neither."""
+    """How well a fact filed under `key` ("sister|is", "|residence") answers the query: 1 when its subject and
+    slot are what the query asks about, 0.5 for its subject alone, 0 otherwise."""
     subject_text, _, slot = key.partition("|")
     subject = subject_text.split()
-    subject_hit = set(subject) <= terms.subjects if subject else terms.about_user
-    slot_hit = slot in terms.slots
-    if subject and subject_hit:
-        return 1.0 if slot_hit or slot in ("is", "is-a") else 0.5
-    return 0.5 if slot_hit and subject_hit else 0.0
+    if subject:
+        if not set(subject) <= terms.subjects:
+            return 0.0
+        return 1.0 if slot in terms.slots or slot in ("is", "is-a") else 0.5
+    return 1.0 if terms.about_user and slot in terms.slots else 0.0

@@ -119,7 +119,7 @@ _EN = Language(
     ),
     replace_backward=(),
     connectors=_w(
-        "and but because since as with for from until where who which when while after before during in on at "
+        "last next ago yesterday today tomorrow this and but because since as with for from until where who which when while after before during in on at "
         "near by to of now currently again anymore over than rather"
     ),
     patterns=(
@@ -238,7 +238,9 @@ _DE = Language(
     additive=_w("auch ebenfalls ausserdem zudem zweite zweiten zweiter zweites weitere weiteren weiterer"),
     replace_forward=_phrases("statt|anstatt|anstelle von|anstelle|aufgehort mit|nicht mehr bei|weg von"),
     replace_backward=_phrases("verkauft|gekundigt|aufgegeben|verlassen|abgemeldet|beendet|abgeschafft"),
-    connectors=_w("und aber weil seit als mit fur bis wo wenn nachdem bevor im in am um zum zur bei jetzt nun"),
+    connectors=_w(
+        "letztes letzten letzte letzter vorigen voriges gestern heute morgen diesen dieses und aber weil seit als mit fur bis wo wenn nachdem bevor im in am um zum zur bei jetzt nun"
+    ),
     patterns=(
         *_patterns("residence", "wohnt in|wohne in|wohnen in|wohnt im|lebt in|lebe in|leben in|lebt im|wohnhaft in"),
         *_patterns(
@@ -343,7 +345,7 @@ _FR = Language(
     ),
     replace_backward=(),
     connectors=_w(
-        "et mais parce depuis comme avec pour jusqu ou quand apres avant en au aux dans chez maintenant desormais plutot"
+        "dernier derniere hier aujourd demain prochain prochaine et mais parce depuis comme avec pour jusqu ou quand apres avant en au aux dans chez maintenant desormais plutot"
     ),
     patterns=(
         *_patterns(
@@ -446,7 +448,9 @@ _ES = Language(
         "se divorcio de|me divorcie de|salio de|sali de|renuncio a|renuncie a|rompio con|rompi con"
     ),
     replace_backward=(),
-    connectors=_w("y pero porque desde como con para hasta donde cuando despues antes en al ahora que"),
+    connectors=_w(
+        "pasado pasada ayer hoy manana proximo proxima y pero porque desde como con para hasta donde cuando despues antes en al ahora que"
+    ),
     patterns=(
         *_patterns("residence", "vive en|vivo en|viven en|vivimos en|reside en|resido en|residen en"),
         *_patterns(
@@ -536,7 +540,9 @@ _PT = Language(
         "sai do|vendeu|vendi|largou|larguei|cancelou|cancelei|divorciou se de|separou se de|acabou com"
     ),
     replace_backward=(),
-    connectors=_w("e mas porque desde como com para ate onde quando depois antes em no na agora ao do"),
+    connectors=_w(
+        "passado passada ontem hoje amanha proximo proxima e mas porque desde como com para ate onde quando depois antes em no na agora ao do"
+    ),
     patterns=(
         *_patterns(
             "residence",
@@ -630,7 +636,7 @@ _IT = Language(
     ),
     replace_backward=(),
     connectors=_w(
-        "e ma perche da dal dalla come con per fino dove quando dopo prima in a ora adesso piuttosto al alla"
+        "scorso scorsa ieri oggi domani prossimo prossima e ma perche da dal dalla come con per fino dove quando dopo prima in a ora adesso piuttosto al alla"
     ),
     patterns=(
         *_patterns(
@@ -718,7 +724,9 @@ _NL = Language(
     additive=_w("ook eveneens tweede andere derde"),
     replace_forward=_phrases("in plaats van|gestopt met|weg bij|opgezegd bij"),
     replace_backward=_phrases("verkocht|opgezegd|verlaten|opgegeven"),
-    connectors=_w("en maar omdat sinds als met voor tot waar wanneer na in bij nu boven dan"),
+    connectors=_w(
+        "vorig vorige gisteren vandaag morgen volgend volgende en maar omdat sinds als met voor tot waar wanneer na in bij nu boven dan"
+    ),
     patterns=(
         *_patterns("residence", "woont in|woon in|wonen in|woont op|leeft in"),
         *_patterns(

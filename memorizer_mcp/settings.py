@@ -31,7 +31,7 @@ class MemorizerSettings(EmbeddingSettings):
     memory_vector_weight: float = Field(default=0.6, ge=0, le=1, description="Weight of vector similarity.")
     memory_text_weight: float = Field(default=0.4, ge=0, le=1, description="Weight of full-text (BM25) relevance.")
     memory_key_weight: float = Field(
-        default=0.5,
+        default=0.7,
         ge=0,
         le=1,
         description="Bonus for facts whose subject and attribute match what the query asks (where someone lives, "

@@ -191,7 +191,13 @@ async def test_synthesis_applies_checked_actions_and_leaves_other_agents_alone(
     async with Client(server) as client:
         ids = [
             (await ok(client, "store_fact", fact=text, category="preference"))["fact_id"]
-            for text in ("Likes tea", "Drinks tea every morning", "Has tea with every meal", "Wants a new phone", "Uses vim")
+            for text in (
+                "Likes tea",
+                "Drinks tea every morning",
+                "Has tea with every meal",
+                "Wants a new phone",
+                "Uses vim",
+            )
         ]
         bob = (await ok(client, "store_fact", fact="Bob likes tea", category="preference", agent_id="bob"))["fact_id"]
         actions = [
