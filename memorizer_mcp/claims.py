@@ -205,7 +205,11 @@ def tokenize(text: str) -> list[Token]:
             continue
         kind = "number" if raw[0].isdigit() else "word"
         norm = raw.casefold()
-        tokens.append(Token(raw, norm, fold(raw), kind, raw[:1].isupper(), sentence_start))
+        # Any capital letter marks a name ("iPhone", "eBay"); one at the start of a sentence says nothing.
+        capital = any(ch.isupper() for ch in raw)
+        tokens.append(
+            Token(raw, norm, fold(raw), kind, capital, sentence_start and not any(ch.isupper() for ch in raw[1:]))
+        )
         sentence_start = False
         if len(tokens) >= MAX_TOKENS:
             break
@@ -385,6 +389,53 @@ def _find_phrases(tokens: Sequence[Token], phrases: Iterable[Sequence[str]]) -> 
 # -- parsing -----------------------------------------------------------------------------------------------------
 
 _MODIFIERS = frozenset({"home", "first", "current", "main", "full", "given"})
+_POSSESSIVE_DETERMINERS = frozenset(
+    [
+        "my",
+        "our",
+        "mein",
+        "meine",
+        "meinen",
+        "meinem",
+        "meiner",
+        "meines",
+        "unser",
+        "unsere",
+        "unseren",
+        "unserem",
+        "unserer",
+        "mon",
+        "ma",
+        "mes",
+        "notre",
+        "nos",
+        "mi",
+        "mis",
+        "nuestro",
+        "nuestra",
+        "nuestros",
+        "nuestras",
+        "meu",
+        "minha",
+        "meus",
+        "minhas",
+        "nosso",
+        "nossa",
+        "nossos",
+        "nossas",
+        "mio",
+        "mia",
+        "miei",
+        "mie",
+        "nostro",
+        "nostra",
+        "nostri",
+        "nostre",
+        "mijn",
+        "onze",
+    ]
+)
+"""User words that introduce something of the user's ("my sister"), unlike those that are the user ("I", "ich")."""
 """Words before an attribute noun that only qualify it: "home city", "first name"."""
 _INDEFINITE = frozenset(
     ["a", "an", "ein", "eine", "einen", "einem", "einer", "un", "une", "uno", "una", "um", "uma", "een"]
@@ -399,6 +450,8 @@ class _Clause:
     used: set[int] = field(default_factory=set)
     """Token positions already read as a pattern, a copula, a replaced value or a negation that names one."""
     set_aside: list[list[Token]] = field(default_factory=list)
+    cue_phrase: bool = False
+    """The clause holds a change cue of several words ("these days")."""
     """Values the clause sets aside besides those it replaces ("over email")."""
 
 
@@ -423,6 +476,10 @@ def _clauses(tokens: list[Token], language: Language) -> list[_Clause]:
             clause.tokens = [t for i, t in enumerate(clause.tokens) if i not in drop]
             clause.user_owned = True
         out.extend(_split_leading_note(clause))
+    for clause in out:
+        for start, end in _find_phrases(clause.tokens, language.cue_phrases):
+            clause.used.update(range(start, end))
+            clause.cue_phrase = True
     return out
 
 
@@ -494,6 +551,10 @@ def _subject(clause: _Clause, start: int, end: int) -> tuple[str, ...]:
         # "Ana's husband" is about Ana's husband; "my partner's name" about the partner; "the user's" about no one else.
         owner = [t for t in region[:possessive] if _content(t, language)]
         region = region[possessive + 1 :]
+    user = max((i for i, t in enumerate(region) if _is_user_word(t, language)), default=-1)
+    if user >= 0 and region[user].fold not in _POSSESSIVE_DETERMINERS and possessive < 0:
+        # "I can't get into ...", "Wir sind letzten Monat nach ... gezogen": after the user come verbs, not a subject.
+        return tuple(language.relations.get(t.fold, t.fold) for t in owner if _content(t, language))
     cut = max((i for i, t in enumerate(region) if _is_user_word(t, language) or t.fold in _ARTICLES), default=-1)
     words = [t for t in region[cut + 1 :] if _content(t, language)]
     if not words and cut >= 0:
@@ -513,6 +574,9 @@ def _value(clause: _Clause, start: int, stop: int | None = None) -> tuple[list[T
         token = tokens[position]
         if token.kind == "punct":
             if picked or token.text != ",":
+                break
+        elif position in clause.used and stop is None:
+            if picked:
                 break
         elif picked and stop is None and _in(token, language.connectors) and not token.name_like:
             break
@@ -548,8 +612,9 @@ def _pattern_claims(clause: _Clause, matches: list[_Match]) -> list[Claim]:
         pattern = match.pattern
         region = _region_start(clause, match.start)
         context: list[Token] = []
-        if pattern.adverb:
+        if pattern.adverb or _user_follows(clause, match.end):
             # "Der Nutzer trinkt am liebsten Kaffee": the verb before the adverb belongs to what is preferred.
+            # "Sushi mag ich nicht mehr": the user comes after the verb; what came first is the value.
             subject: tuple[str, ...] = ()
             context = [t for t in clause.tokens[region : match.start] if _content(t, language)]
         else:
@@ -581,6 +646,16 @@ def _dispreferred(clause: _Clause, position: int) -> None:
                 clause.used.update(range(position, stop))
                 clause.set_aside.append(picked)
             return
+
+
+def _user_follows(clause: _Clause, position: int) -> bool:
+    """The word right after a pattern is the user as subject ("..., mag ich", "heb ik"): the order is inverted."""
+    tokens = clause.tokens
+    return (
+        position < len(tokens)
+        and _is_user_word(tokens[position], clause.language)
+        and tokens[position].fold not in _POSSESSIVE_DETERMINERS
+    )
 
 
 def _secondary(clause: _Clause, claim: Claim, position: int) -> list[Claim]:
@@ -642,7 +717,11 @@ def _attribute_claim(
         if indefinite:
             # "the sister is a doctor" says what kind, not which: she can also be a runner.
             return _claim(subject, "is-a", picked, language)
-    return _claim(subject, "is", picked, language)
+    claim = _claim(subject, "is", picked, language)
+    if not subject and len(claim.value) == 1 and claim.numeric:
+        # "I'm 29", "Der Nutzer ist 41": a bare number the user is, is an age.
+        return _claim((), "age", picked, language)
+    return claim
 
 
 def _replaced(clause: _Clause) -> list[list[Token]]:
@@ -738,7 +817,8 @@ def parse(text: str) -> ParsedFact:
             if words:
                 replaced.append(words)
                 replaced_text.append(" ".join(t.text for t in span))
-        matches = [m for m in _find_patterns(clause.tokens, language) if not clause.used.intersection(m.words())]
+        # A pattern overlapping a replaced value is not read; change cues inside it ("woon sinds kort in") do not count.
+        matches = [m for m in _find_patterns(clause.tokens, language) if not clause.used & {m.start, m.end - 1}]
         clause_claims = _pattern_claims(clause, matches) if matches else _copula_claim(clause)
         claims.extend(clause_claims)
         for span in clause.set_aside:
@@ -756,6 +836,7 @@ def parse(text: str) -> ParsedFact:
             claims_seen = True
         elif subject is None and any(t.word for t in clause.tokens):
             subject = _fact_subject(clause, clause_claims)
+        cue = cue or clause.cue_phrase
         markers = {m.start: m.pattern for m in matches}
         for index, token in enumerate(clause.tokens):
             marker = markers.get(index)
@@ -866,13 +947,18 @@ def query_terms(text: str) -> QueryTerms:
     return QueryTerms(tuple(words), frozenset(slots), frozenset(subjects), about_user or not subjects)
 
 
+def _stem(word: str) -> str:
+    """A plural's "s" does not change who is meant: "cats" asks about "cat"."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def key_match(key: str, terms: QueryTerms) -> float:
     """How well a fact filed under `key` ("sister|is", "|residence") answers the query: 1 when its subject and
     slot are what the query asks about, 0.5 for its subject alone, 0 otherwise."""
     subject_text, _, slot = key.partition("|")
     subject = subject_text.split()
     if subject:
-        if not set(subject) <= terms.subjects:
+        if not {_stem(w) for w in subject} <= {_stem(w) for w in terms.subjects}:
             return 0.0
         return 1.0 if slot in terms.slots or slot in ("is", "is-a") else 0.5
     return 1.0 if terms.about_user and slot in terms.slots else 0.0

@@ -157,15 +157,16 @@ def _by_alignment(old: ParsedFact, new: ParsedFact, similarity: Similarity) -> J
         return Judgement("update", "opposite polarity") if flipped else Judgement("duplicate", "says less")
     if len(a) >= 2 and a_set <= b_set:
         return Judgement("update", "opposite polarity" if flipped else "same statement, more detail")
-    if flipped and len(a_set & b_set) >= max(1, len(a_set | b_set) // 2):
+    shared = _words(a_set & b_set)
+    if flipped and shared and len(shared) >= len(_words(a_set | b_set)) // 2:
         return Judgement("update", "opposite polarity")
     changes = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(changes) != 1 or changes[0][0] != "replace":
-        return UNRELATED
+        return _loose(old, new, shared, similarity)
     _, i1, i2, j1, j2 = changes[0]
     frame = [w for w in (*a[:i1], *a[i2:]) if not w.startswith("<")]
     if not frame and not any(w.startswith("<") for w in (*a[:i1], *a[i2:])):
-        return UNRELATED
+        return _loose(old, new, set(), similarity)
     if new.additive:
         return Judgement("unrelated", "adds to it", related=True)
     pair = SpanPair(
@@ -178,13 +179,49 @@ def _by_alignment(old: ParsedFact, new: ParsedFact, similarity: Similarity) -> J
     return Judgement("unrelated", "same frame, another value", related=True)
 
 
+def _words(words: frozenset[str]) -> set[str]:
+    return {w for w in words if not w.startswith("<")}
+
+
+def _loose(old: ParsedFact, new: ParsedFact, shared: set[str], similarity: Similarity) -> Judgement:
+    """An announced change whose wording moved more than one span: "I go swimming on Tuesdays" → "Swimming moved to
+    Fridays"; "I'm on Android" → "I switched to an iPhone". The parts that differ must be of the same kind; with no
+    word shared, both facts must be short (a bare value each) and similar by the embedder."""
+    if not new.cue or new.additive:
+        return UNRELATED
+    old_only = tuple(w for w in old.content if not w.startswith("<") and w not in shared)
+    new_only = tuple(w for w in new.content if not w.startswith("<") and w not in shared)
+    if not old_only or not new_only:
+        return UNRELATED
+    names_old = [w for w in old_only if w in old.names or _numeric((w,))]
+    names_new = [w for w in new_only if w in new.names or _numeric((w,))]
+    if shared and names_old and names_new and _numeric(names_old) == _numeric(names_new):
+        return Judgement("update", "announced change of a name or number in the same frame")
+    pair = SpanPair(old_only, new_only)
+    if shared and _same_kind(pair, old, new, similarity):
+        return Judgement("update", "announced change to a value of the same kind")
+    if not shared and len(old_only) <= 3 and len(new_only) <= 3:
+        # Nothing in common but the announced change: only values the embedder finds alike ("Android" / "iPhone",
+        # not "Berlin" / "iPhone") are taken as one replacing the other.
+        score = similarity(" ".join(old_only), " ".join(new_only))
+        if score is not None and score >= SIMILAR_VALUES:
+            return Judgement("update", "announced change to a similar value")
+    return Judgement("unrelated", "announced change, another kind of value", related=True)
+
+
 def judge(new: ParsedFact, old: ParsedFact, similarity: Similarity = no_similarity) -> Judgement:
     """What `new` is to `old` (a stored fact): a duplicate, an update, or unrelated."""
     if new.content and new.content_set == old.content_set:
         if new.negated != old.negated:
             return Judgement("update", "opposite polarity")
         return Judgement("duplicate", "same statement")
-    subjects = subjects_compatible(old.subject, new.subject)
+    # "Swimming moved to Fridays" is about the user's swimming ("I go swimming on Tuesdays"): a subject named in the
+    # other fact about the user counts as the same.
+    subjects = (
+        subjects_compatible(old.subject, new.subject)
+        or (not old.subject and bool(new.subject) and set(new.subject) <= old.content_set)
+        or (not new.subject and bool(old.subject) and set(old.subject) <= new.content_set)
+    )
     # "Stopped seeing Dr. Lee" (the user) replaces "the user's therapist is Dr. Lee" (the user's): both the user's.
     if subjects or (not new.subject and old.user_related) or (not old.subject and new.user_related):
         for span in new.replaced:

@@ -229,6 +229,14 @@ class FactStore:
             ).fetchone()
             if row is not None:
                 done.append((row["id"], row["fact"]))
+        if done:
+            # What the old facts answered, the one replacing them answers now: "stopped seeing Dr. Lee, now sees
+            # Dr. Park" is filed under the therapist it replaced, so "Who is the user's therapist?" finds it.
+            marks = ",".join("?" * len(done))
+            conn.execute(
+                f"INSERT OR IGNORE INTO fact_keys (key, fact_id) SELECT key, ? FROM fact_keys WHERE fact_id IN ({marks})",
+                (by, *(fact_id for fact_id, _ in done)),
+            )
         return done
 
     def insert_history(self, new: NewFact, valid_until: str, superseded_by: int | None, now: str) -> int:

@@ -68,6 +68,8 @@ class Language:
     """Coordinating words: a subject is looked for after the last one ("left the council and started ...")."""
     comparatives: tuple[tuple[str, ...], ...] = ()
     """"prefers X over Y": what follows is the value not preferred."""
+    cue_phrases: tuple[tuple[str, ...], ...] = ()
+    """Change cues of several words ("these days", "en realidad"): read as one cue, never as a value."""
 
 
 def _w(text: str) -> frozenset[str]:
@@ -99,25 +101,30 @@ _EN = Language(
         "has have had having do does did to of in on at for by with from about as into than then there here "
         "very really quite just still so some any one's own who whom which what where when how "
         "and or but because since while after before during until near over under up down out off "
+        "can could would should will shall may might must "
         "he she they him her them his their hers theirs he's she's they're"
     ),
     user_words=_w("user owner i me my mine myself we our ours us"),
     user_owner=_phrases("of the user|of the owner|of mine|of ours"),
-    copulas=_w("is are am was were ' s"),
+    copulas=_w("is are am was were m re"),
     negations=_w("not no never t cannot nor"),
     cues=_w(
         "now currently nowadays lately recently new newly just moved switched switch changed change changing "
         "started starting became become becoming actually correction corrected instead anymore longer since "
-        "updated update turns misspoke sorry meant rather replaced postponed rescheduled delayed pushed "
+        "updated update turns misspoke sorry meant rather replaced postponed rescheduled delayed pushed retrained "
         "brought forward extended"
     ),
     additive=_w("also too another second third additionally besides additional"),
     replace_forward=_phrases(
         "instead of|rather than|in place of|quit|quitting|left|leaving|sold|selling|cancelled|canceled|cancelling|"
         "stopped|stopping|gave up|given up|giving up|dropped|divorced|divorcing|broke up with|ended|replaced|"
-        "goodbye|no more|notice at|moved away from|moved out of"
+        "goodbye|no more|notice at|moved away from|moved out of|swapped|swapped out|traded|traded in|exchanged|ditched|"
+        "dumped|gave away|got rid of|getting rid of"
     ),
-    replace_backward=(),
+    replace_backward=_phrases(
+        "got stolen|was stolen|got sold|was sold|broke down|died|passed away|is over|got cancelled|was cancelled|"
+        "closed down|shut down"
+    ),
     connectors=_w(
         "last next ago yesterday today tomorrow this and but because since as with for from until where who which when while after before during in on at "
         "near by to of now currently again anymore over than rather"
@@ -131,7 +138,8 @@ _EN = Language(
         *_patterns(
             "residence",
             "moved to|moved back to|moving to|moves to|relocated to|relocating to|relocated back to|settled in|"
-            "settling in|moved house to|has moved to|have moved to|moved into|moved in to|emigrated to",
+            "settling in|moved house to|has moved to|have moved to|moved into|moved in to|emigrated to|"
+            "bought a house in|bought a flat in|bought an apartment in|bought a home in",
             cue=True,
         ),
         *_patterns("origin", "is from|are from|am from|comes from|come from|grew up in|was born in|born in"),
@@ -163,12 +171,14 @@ _EN = Language(
         *_patterns(
             "like",
             "likes|like|liked|loves|love|loved|enjoys|enjoy|enjoyed|adores|adore|is a fan of|fan of|"
-            "big fan of|is into|into|fond of|is fond of|passionate about|keen on|obsessed with|crazy about",
+            "big fan of|is into|into|get into|getting into|fond of|is fond of|passionate about|keen on|obsessed with|"
+            "crazy about",
         ),
         *_patterns(
             "like",
             "hates|hate|hated|dislikes|dislike|disliked|can t stand|cannot stand|detests|detest|loathes|"
-            "is not a fan of|not a fan of|allergic to|is allergic to",
+            "is not a fan of|not a fan of|allergic to|is allergic to|bore me|bores me|bored of|bored with|tired of|"
+            "fed up with|sick of|annoy me|annoys me",
             polarity=-1,
         ),
         *_patterns("prefer", "prefers|prefer|would rather|favours|favors|likes best"),
@@ -214,6 +224,7 @@ _EN = Language(
     title_prepositions=_w("as"),
     conjunctions=_w("and but then"),
     comparatives=_phrases("over|rather than|than|to|instead of"),
+    cue_phrases=_phrases("these days|from now on|as of now|in fact|turns out|any more|at the moment|for now"),
 )
 
 _DE = Language(
@@ -233,7 +244,8 @@ _DE = Language(
     negations=_w("nicht kein keine keinen keinem keiner keines nie niemals"),
     cues=_w(
         "jetzt nun inzwischen mittlerweile seit neu neue neuer neuen neues neuem gewechselt umgezogen eigentlich "
-        "korrektur stattdessen mehr aktuell derzeit zuletzt kurzlich neuerdings geandert berichtigung doch verschoben verlegt"
+        "korrektur stattdessen mehr aktuell derzeit zuletzt kurzlich neuerdings geandert berichtigung doch verschoben verlegt "
+        "kurzem"
     ),
     additive=_w("auch ebenfalls ausserdem zudem zweite zweiten zweiter zweites weitere weiteren weiterer"),
     replace_forward=_phrases("statt|anstatt|anstelle von|anstelle|aufgehort mit|nicht mehr bei|weg von"),
@@ -321,6 +333,7 @@ _DE = Language(
     title_prepositions=_w("als"),
     conjunctions=_w("und aber dann"),
     comparatives=_phrases("als|statt|anstatt"),
+    cue_phrases=_phrases("seit kurzem|in letzter zeit|ab jetzt|im moment"),
 )
 
 _FR = Language(
@@ -425,6 +438,7 @@ _FR = Language(
     title_prepositions=_w("comme"),
     conjunctions=_w("et mais puis"),
     comparatives=_phrases("a|au|aux|plutot que|plutot qu"),
+    cue_phrases=_phrases("en fait|depuis peu|ces temps ci|a present|en ce moment"),
 )
 
 _ES = Language(
@@ -517,6 +531,7 @@ _ES = Language(
     title_prepositions=_w("como de"),
     conjunctions=_w("y pero luego"),
     comparatives=_phrases("a|al|que|mas que|en lugar de|en vez de"),
+    cue_phrases=_phrases("en realidad|desde hace poco|hoy en dia|ultimamente|en este momento"),
 )
 
 _PT = Language(
@@ -612,6 +627,7 @@ _PT = Language(
     title_prepositions=_w("como"),
     conjunctions=_w("e mas depois"),
     comparatives=_phrases("a|ao|à|do que|em vez de"),
+    cue_phrases=_phrases("na verdade|ha pouco|hoje em dia|neste momento"),
 )
 
 _IT = Language(
@@ -706,6 +722,7 @@ _IT = Language(
     title_prepositions=_w("come"),
     conjunctions=_w("e ma poi"),
     comparatives=_phrases("a|al|alla|allo|piuttosto che|rispetto a|invece di"),
+    cue_phrases=_phrases("in realta|da poco|al momento|di recente"),
 )
 
 _NL = Language(
@@ -719,7 +736,7 @@ _NL = Language(
     copulas=_w("is ben zijn was"),
     negations=_w("niet geen nooit"),
     cues=_w(
-        "nu tegenwoordig sinds nieuwe nieuw eigenlijk correctie meer inmiddels onlangs veranderd verschoven verplaatst"
+        "nu tegenwoordig sinds nieuwe nieuw eigenlijk correctie meer inmiddels onlangs veranderd verschoven verplaatst kort"
     ),
     additive=_w("ook eveneens tweede andere derde"),
     replace_forward=_phrases("in plaats van|gestopt met|weg bij|opgezegd bij"),
@@ -782,6 +799,7 @@ _NL = Language(
     title_prepositions=_w("als"),
     conjunctions=_w("en maar dan"),
     comparatives=_phrases("boven|dan|in plaats van"),
+    cue_phrases=_phrases("sinds kort|tegenwoordig|op dit moment"),
 )
 
 LANGUAGES: tuple[Language, ...] = (_EN, _DE, _FR, _ES, _PT, _IT, _NL)

@@ -114,6 +114,7 @@ def test_keys_file_a_fact_under_each_attribute_it_states() -> None:
         ("Who is the user's manager?", "|employer", 0.0),
         ("What is the user's favourite colour?", "favourite colour|is", 1.0),
         ("What is the user's favourite colour?", "|residence", 0.0),
+        ("What are the user's dogs called?", "dog|is", 1.0),
     ],
 )
 def test_a_question_matches_the_keys_of_the_facts_that_answer_it(query: str, key: str, score: float) -> None:
@@ -143,6 +144,14 @@ def test_a_question_matches_the_keys_of_the_facts_that_answer_it(query: str, key
         # same frame, one value changed: a number, or an announced change
         ("The user has 2 bikes.", "The user has 3 bikes.", "update"),
         ("The user swims on Mondays.", "The user swims on Fridays now.", "update"),
+        # first person, inverted order, things that end, values that moved in a reworded sentence
+        ("I ride a Vespa.", "My Vespa got stolen, so I walk now.", "update"),
+        ("I'm 41.", "I turned 42 on Sunday.", "update"),
+        ("Ich esse gerne Fisch.", "Fisch mag ich nicht mehr.", "update"),
+        ("I adore operas.", "Operas bore me these days.", "update"),
+        ("I go running on Mondays.", "Running moved to Thursdays for me.", "update"),
+        ("Ik woon in Gouda.", "Ik woon sinds kort in Zwolle.", "update"),
+        ("I live in Berlin.", "I switched to an iPhone.", "unrelated"),
         # things that can all be true at once
         ("The user likes jazz.", "The user likes opera.", "unrelated"),
         ("The user speaks Greek.", "The user also speaks Turkish.", "unrelated"),
@@ -162,6 +171,9 @@ def test_values_of_the_same_kind_come_from_the_embedder_when_words_do_not_tell()
     assert judge(new, old).verdict == "unrelated"
     assert judge(new, old, lambda a, b: 0.62 if {a, b} == {"tea", "coffee"} else None).verdict == "update"
     assert judge(parse("The user prefers dark mode."), old, lambda a, b: 0.18).verdict == "unrelated"
+    android, iphone = parse("I'm on Android."), parse("I switched to an iPhone.")
+    assert judge(iphone, android).verdict == "unrelated"  # two names, nothing else in common: not enough
+    assert judge(iphone, android, lambda a, b: 0.55).verdict == "update"
 
 
 # -- deciding ----------------------------------------------------------------------------------------------------

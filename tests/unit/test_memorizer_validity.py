@@ -203,3 +203,16 @@ async def test_a_question_finds_the_fact_about_its_attribute_without_shared_word
             await ok(client, "store_fact", fact=text, category="background", **OWNER)
         found = await ok(client, "retrieve_memories", query="Where is the user based?", limit=1)
     assert [f["fact"] for f in found["facts"]] == ["The user has relocated to Vancouver"]
+
+
+async def test_a_fact_that_replaces_another_answers_the_questions_the_old_one_answered(embedder: FakeEmbedder) -> None:
+    async with Client(server) as client:
+        await ok(client, "store_fact", fact="The user's dentist is Dr. Rao", category="contact", **OWNER)
+        for text in ("The user keeps bees", "The user's mother is a judge", "The user plays the cello"):
+            await ok(client, "store_fact", fact=text, category="background", **OWNER)
+        chen = await ok(
+            client, "store_fact", fact="Stopped seeing Dr. Rao; now goes to Dr. Chen", category="contact", **OWNER
+        )
+        assert chen["decision"] == "superseded"
+        found = await ok(client, "retrieve_memories", query="Who is the user's dentist?", limit=1)
+    assert [f["fact"] for f in found["facts"]] == ["Stopped seeing Dr. Rao; now goes to Dr. Chen"]
