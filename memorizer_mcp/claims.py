@@ -265,6 +265,55 @@ def _word_matches(token: Token, word: str) -> bool:
     return token.norm == word if _ACCENTED.search(word) else token.fold == word
 
 
+_POSSESSIVE_DETERMINERS = frozenset(
+    [
+        "my",
+        "our",
+        "mein",
+        "meine",
+        "meinen",
+        "meinem",
+        "meiner",
+        "meines",
+        "unser",
+        "unsere",
+        "unseren",
+        "unserem",
+        "unserer",
+        "mon",
+        "ma",
+        "mes",
+        "notre",
+        "nos",
+        "mi",
+        "mis",
+        "nuestro",
+        "nuestra",
+        "nuestros",
+        "nuestras",
+        "meu",
+        "minha",
+        "meus",
+        "minhas",
+        "nosso",
+        "nossa",
+        "nossos",
+        "nossas",
+        "mio",
+        "mia",
+        "miei",
+        "mie",
+        "nostro",
+        "nostra",
+        "nostri",
+        "nostre",
+        "mijn",
+        "onze",
+    ]
+)
+"""User words that introduce something of the user's ("my sister"), unlike those that are the user ("I", "ich")."""
+
+
 @dataclass(frozen=True)
 class _Index:
     """A language's patterns by first word, so matching a token tries only the patterns that can start there."""
@@ -284,8 +333,20 @@ def _build_index(language: Language) -> _Index:
             star_first.append(pattern)
         else:
             by_first.setdefault(pattern.words[0], []).append(pattern)
-    vocabulary = language.function_words | language.user_words | language.negations | language.cues | language.copulas
-    return _Index(vocabulary, language.cues, {word: tuple(ps) for word, ps in by_first.items()}, tuple(star_first))
+    vocabulary = (
+        language.function_words
+        | language.user_words
+        | language.negations
+        | language.cues
+        | language.copulas
+        | {
+            w
+            for phrase in (*language.replace_forward, *language.replace_backward, *language.cue_phrases)
+            for w in phrase
+        }
+    )
+    skip = language.cues | (language.user_words - _POSSESSIVE_DETERMINERS)
+    return _Index(vocabulary, skip, {word: tuple(ps) for word, ps in by_first.items()}, tuple(star_first))
 
 
 _INDEXES: dict[str, _Index] = {language.code: _build_index(language) for language in LANGUAGES}
@@ -300,12 +361,17 @@ def _candidates(token: Token, index: _Index) -> tuple[Pattern, ...]:
     return first + index.star_first if index.star_first and token.kind == "number" else first
 
 
+_LETTERS = {"de": set("äöüß"), "pt": set("ãõ"), "es": set("ñ"), "it": set("òù"), "fr": set("œêëîï")}
+"""Letters that, on their own, point at one language (a tie-breaker between short facts)."""
+
+
 def guess_language(tokens: Sequence[Token]) -> Language:
     """The language whose lexicon the fact's words fit best (pattern matches count double); English on a tie."""
     best, best_score = LANGUAGES[0], -1
     for language in LANGUAGES:
         index = _INDEXES[language.code]
         score = sum(1 for token in tokens if token.word and _in(token, index.vocabulary))
+        score += sum(1 for token in tokens if token.word and set(token.norm) & _LETTERS.get(language.code, set()))
         score += 2 * sum(
             1
             for position, token in enumerate(tokens)
@@ -389,53 +455,38 @@ def _find_phrases(tokens: Sequence[Token], phrases: Iterable[Sequence[str]]) -> 
 # -- parsing -----------------------------------------------------------------------------------------------------
 
 _MODIFIERS = frozenset({"home", "first", "current", "main", "full", "given"})
-_POSSESSIVE_DETERMINERS = frozenset(
+_THIRD_PERSON = frozenset(
     [
-        "my",
-        "our",
-        "mein",
-        "meine",
-        "meinen",
-        "meinem",
-        "meiner",
-        "meines",
-        "unser",
-        "unsere",
-        "unseren",
-        "unserem",
-        "unserer",
-        "mon",
-        "ma",
-        "mes",
-        "notre",
-        "nos",
-        "mi",
-        "mis",
-        "nuestro",
-        "nuestra",
-        "nuestros",
-        "nuestras",
-        "meu",
-        "minha",
-        "meus",
-        "minhas",
-        "nosso",
-        "nossa",
-        "nossos",
-        "nossas",
-        "mio",
-        "mia",
-        "miei",
-        "mie",
-        "nostro",
-        "nostra",
-        "nostri",
-        "nostre",
-        "mijn",
-        "onze",
+        "she",
+        "he",
+        "they",
+        "sie",
+        "er",
+        "elle",
+        "il",
+        "elles",
+        "ils",
+        "ella",
+        "el",
+        "ellos",
+        "ela",
+        "ele",
+        "eles",
+        "lei",
+        "lui",
+        "loro",
+        "zij",
+        "hij",
+        "ze",
     ]
 )
-"""User words that introduce something of the user's ("my sister"), unlike those that are the user ("I", "ich")."""
+_PRONOUN = "<pronoun>"
+OWNER = "'s"
+"""Marks a subject word as the owner of what follows: ("priya's", "brother") is Priya's brother, not Priya."""
+_GENITIVE = frozenset(
+    ["of", "von", "de", "del", "di", "da", "do", "dos", "das", "du", "van", "della", "dello", "degli", "delle", "dei"]
+)
+"""Stands for "whoever the fact named before" until the fact is read to its end."""
 """Words before an attribute noun that only qualify it: "home city", "first name"."""
 _INDEFINITE = frozenset(
     ["a", "an", "ein", "eine", "einen", "einem", "einer", "un", "une", "uno", "una", "um", "uma", "een"]
@@ -541,25 +592,53 @@ def _region_start(clause: _Clause, end: int) -> int:
     return start
 
 
-def _subject(clause: _Clause, start: int, end: int) -> tuple[str, ...]:
-    """The subject named by tokens[start:end] (the words before a pattern or a copula); () is the user."""
+def _subject(clause: _Clause, start: int, end: int, *, nearest: bool = False) -> tuple[str, ...]:
+    """The subject named by tokens[start:end] (the words before a pattern or a copula); () is the user.
+
+    `nearest`: the noun right before the pattern, whoever acts ("I play in a band called ..." is about the band).
+    """
     language = clause.language
     region = [t for t in clause.tokens[start:end] if t.kind != "punct"]
+    words_here = [t for t in region if t.word]
+    if words_here and not nearest:
+        if all(t.fold in _THIRD_PERSON for t in words_here):
+            return (_PRONOUN,)  # "she is settling in Dundee": whoever the fact named first
+        if _in(words_here[0], language.connectors) and not any(
+            _is_user_word(t, language) or t.kind == "poss" for t in region
+        ):
+            return ()  # "Da settembre vivo a ...", "Seit dem Frühjahr lebe ich ...": a time, not a subject
     owner: list[Token] = []
     possessive = max((i for i, t in enumerate(region) if t.kind == "poss"), default=-1)
     if possessive >= 0:
         # "Ana's husband" is about Ana's husband; "my partner's name" about the partner; "the user's" about no one else.
         owner = [t for t in region[:possessive] if _content(t, language)]
         region = region[possessive + 1 :]
+    genitive = next(
+        (
+            i
+            for i, t in enumerate(region)
+            if i > 0 and t.fold in _GENITIVE and any(_content(x, language) for x in region[i + 1 :])
+        ),
+        -1,
+    )
+    if genitive > 0 and not nearest:
+        # "El hermano de Lucía", "die Schwester von Jonas": the owner follows.
+        owner = [*owner, *(t for t in region[genitive + 1 :] if _content(t, language))]
+        region = region[:genitive]
     user = max((i for i, t in enumerate(region) if _is_user_word(t, language)), default=-1)
-    if user >= 0 and region[user].fold not in _POSSESSIVE_DETERMINERS and possessive < 0:
+    if user >= 0 and region[user].fold not in _POSSESSIVE_DETERMINERS and possessive < 0 and not nearest:
         # "I can't get into ...", "Wir sind letzten Monat nach ... gezogen": after the user come verbs, not a subject.
-        return tuple(language.relations.get(t.fold, t.fold) for t in owner if _content(t, language))
+        return ()
     cut = max((i for i, t in enumerate(region) if _is_user_word(t, language) or t.fold in _ARTICLES), default=-1)
     words = [t for t in region[cut + 1 :] if _content(t, language)]
     if not words and cut >= 0:
         words = [t for t in region[:cut] if _content(t, language)]
-    return tuple(language.relations.get(t.fold, t.fold) for t in (*owner, *words))
+    names = tuple(language.relations.get(t.fold, t.fold) for t in words)
+    if not names:
+        # "my nephew's" + "name is": nothing after the possessive, so the owner is the subject.
+        return tuple(language.relations.get(t.fold, t.fold) for t in owner if _content(t, language))
+    owners = tuple(t.fold + OWNER for t in owner if _content(t, language))
+    return (*owners, *names)
 
 
 def _value(clause: _Clause, start: int, stop: int | None = None) -> tuple[list[Token], int]:
@@ -593,15 +672,15 @@ def _claim(
     if slot == "age":
         words = [t for t in words if t.numeric][:1]
     if slot in RELATION_SLOTS:
-        # "married Luis": the spouse is Luis.
-        subject, slot = (*subject, slot), "is"
+        # "Ana married Luis": Ana's spouse is Luis.
+        subject, slot = (*(w if w.endswith(OWNER) else w + OWNER for w in subject), slot), "is"
     elif slot == "name" and subject:
         # Someone else's name is what they are: "the sister is Anna" = "the sister is called Anna".
         slot = "is"
     named = any(t.kind == "word" for t in words) and all(t.name_like or t.kind == "number" for t in words)
     numeric = bool(words) and all(t.numeric for t in words)
     value_text = " ".join(t.text for t in picked)
-    return Claim(subject, slot, tuple(t.fold for t in words), value_text, cue=cue, name_like=named, numeric=numeric)
+    return Claim(subject, slot, tuple(_word(t) for t in words), value_text, cue=cue, name_like=named, numeric=numeric)
 
 
 def _pattern_claims(clause: _Clause, matches: list[_Match]) -> list[Claim]:
@@ -617,8 +696,10 @@ def _pattern_claims(clause: _Clause, matches: list[_Match]) -> list[Claim]:
             # "Sushi mag ich nicht mehr": the user comes after the verb; what came first is the value.
             subject: tuple[str, ...] = ()
             context = [t for t in clause.tokens[region : match.start] if _content(t, language)]
+        elif any(_is_user_word(t, language) for t in clause.tokens[match.start : match.end]):
+            subject = ()  # "lebe ich in", "werk ik bij": the user stands inside the pattern
         else:
-            subject = _subject(clause, region, match.start)
+            subject = _subject(clause, region, match.start, nearest=pattern.slot == "name")
         if pattern.fixed is not None:
             claim = _claim(subject, pattern.slot, [], language, cue=pattern.cue)
             claims.append(Claim(claim.subject, claim.slot, pattern.fixed, pattern.fixed[0], cue=pattern.cue))
@@ -687,6 +768,8 @@ def _copula_claim(clause: _Clause) -> list[Claim]:
         left = tokens[start:index]
         if not any(t.word for t in left):
             continue
+        if not token.word and sum(1 for t in left if t.word) > 4:
+            continue  # "Upgraded to a Pixel 8 - goodbye iPhone": a dash in a sentence, not "Employer - Acme"
         clause.used.add(index)
         right, after = _value(clause, index + 1)
         indefinite = any(t.fold in _INDEFINITE for t in tokens[index + 1 : index + 3])
@@ -712,7 +795,7 @@ def _attribute_claim(
     if subject:
         slot = language.attributes.get(subject[-1]) or LANGUAGES[0].attributes.get(subject[-1])
         if slot is not None:
-            owner = tuple(word for word in subject[:-1] if word not in _MODIFIERS)
+            owner = tuple(word.removesuffix(OWNER) for word in subject[:-1] if word not in _MODIFIERS)
             return _claim(owner, slot, picked, language)
         if indefinite:
             # "the sister is a doctor" says what kind, not which: she can also be a runner.
@@ -793,7 +876,8 @@ def _fact_subject(clause: _Clause, claims: Sequence[Claim]) -> tuple[str, ...]:
     # "Tom switched to Commerzbank", "Priya left the company": a capitalised first word followed by a verb is a
     # name; "Sold the Civic", "Upgraded to a Pixel" (no subject: the user) have a function word next.
     starts_replacement = any(_phrase_at(clause.tokens, 0, p) for p in language.replace_forward)
-    if starts_replacement or _in(words[1], language.function_words):
+    second = words[1]
+    if starts_replacement or second.fold in _ARTICLES or _in(second, language.connectors):
         return ()
     return (words[0].fold,)
 
@@ -809,11 +893,12 @@ def parse(text: str) -> ParsedFact:
     negations = 0
     cue = additive = False
     subject: tuple[str, ...] | None = None
-    claims_seen = False
+    antecedent: tuple[str, ...] | None = None
+    stated = False
     user_related = False
     for clause in _clauses(tokens, language):
         for span in _replaced(clause):
-            words = tuple(t.fold for t in span if _content(t, language))
+            words = tuple(_word(t) for t in span if _content(t, language))
             if words:
                 replaced.append(words)
                 replaced_text.append(" ".join(t.text for t in span))
@@ -822,7 +907,7 @@ def parse(text: str) -> ParsedFact:
         clause_claims = _pattern_claims(clause, matches) if matches else _copula_claim(clause)
         claims.extend(clause_claims)
         for span in clause.set_aside:
-            words = tuple(t.fold for t in span if _content(t, language))
+            words = tuple(_word(t) for t in span if _content(t, language))
             if words:
                 replaced.append(words)
                 replaced_text.append(" ".join(t.text for t in span))
@@ -831,11 +916,13 @@ def parse(text: str) -> ParsedFact:
             or clause.user_owned
             or any(_is_user_word(t, language) or t.kind == "poss" for t in clause.tokens)
         )
-        if clause_claims and (subject is None or not claims_seen):
-            subject = _fact_subject(clause, clause_claims)
-            claims_seen = True
-        elif subject is None and any(t.word for t in clause.tokens):
-            subject = _fact_subject(clause, clause_claims)
+        clause_subject = _fact_subject(clause, clause_claims) if any(t.word for t in clause.tokens) else None
+        if clause_subject and clause_subject != (_PRONOUN,) and antecedent is None:
+            antecedent = clause_subject
+        if clause_claims and not stated:
+            subject, stated = clause_subject, True  # the first clause that states something says whom it is about
+        elif subject is None:
+            subject = clause_subject
         cue = cue or clause.cue_phrase
         markers = {m.start: m.pattern for m in matches}
         for index, token in enumerate(clause.tokens):
@@ -855,7 +942,16 @@ def parse(text: str) -> ParsedFact:
             elif token.word and _in(token, language.additive):
                 additive = True
             elif _content(token, language):
-                content.append(token.fold)
+                content.append(_word(token))
+    # "Priya left Glasgow; she is settling in Dundee": a pronoun stands for the first one named.
+    claims = [
+        Claim(antecedent or (), c.slot, c.value, c.value_text, c.negated, c.cue, c.name_like, c.numeric)
+        if c.subject == (_PRONOUN,)
+        else c
+        for c in claims
+    ]
+    if subject == (_PRONOUN,):
+        subject = antecedent
     return ParsedFact(
         language=language.code,
         claims=tuple(claims),
@@ -876,12 +972,24 @@ def keys(parsed: ParsedFact) -> list[str]:
     return list(dict.fromkeys(claim.key for claim in parsed.claims))
 
 
+def _owners_and_heads(subject: tuple[str, ...]) -> tuple[set[str], set[str]]:
+    owners = {_stem(w.removesuffix(OWNER)) for w in subject if w.endswith(OWNER)}
+    return owners, {_stem(w) for w in subject if not w.endswith(OWNER)}
+
+
+def heads(subject: tuple[str, ...]) -> set[str]:
+    """The words naming the subject itself, without its owner ("ana's husband" → husband)."""
+    return _owners_and_heads(subject)[1]
+
+
 def subjects_compatible(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """The same person: both the user, or one's words contain the other's ("sister ana" and "ana")."""
+    """The same person or thing: both the user; or the same owner and one's name words within the other's ("my
+    sister Ana" and "Ana"). Someone's relative is not that someone: "Priya's brother" is not "Priya"."""
     if not a or not b:
         return a == b
-    small, large = (a, b) if len(a) <= len(b) else (b, a)
-    return set(small) <= set(large)
+    owners_a, heads_a = _owners_and_heads(a)
+    owners_b, heads_b = _owners_and_heads(b)
+    return owners_a == owners_b and (heads_a <= heads_b or heads_b <= heads_a)
 
 
 # -- questions ---------------------------------------------------------------------------------------------------
@@ -947,6 +1055,11 @@ def query_terms(text: str) -> QueryTerms:
     return QueryTerms(tuple(words), frozenset(slots), frozenset(subjects), about_user or not subjects)
 
 
+def _word(token: Token) -> str:
+    """A token as facts are compared: folded, a plural "s" dropped unless it is a name ("Lucas" is not "Luca")."""
+    return token.fold if token.capital else _stem(token.fold)
+
+
 def _stem(word: str) -> str:
     """A plural's "s" does not change who is meant: "cats" asks about "cat"."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
@@ -958,7 +1071,12 @@ def key_match(key: str, terms: QueryTerms) -> float:
     subject_text, _, slot = key.partition("|")
     subject = subject_text.split()
     if subject:
-        if not {_stem(w) for w in subject} <= {_stem(w) for w in terms.subjects}:
+        if not {_stem(w.removesuffix(OWNER)) for w in subject} <= {_stem(w) for w in terms.subjects}:
             return 0.0
         return 1.0 if slot in terms.slots or slot in ("is", "is-a") else 0.5
-    return 1.0 if terms.about_user and slot in terms.slots else 0.0
+    if not terms.about_user:
+        return 0.0
+    if slot in terms.slots:
+        return 1.0
+    # What the user "is" may be their job: "I'm a teacher" answers "What is the user's job?" in part.
+    return 0.5 if slot == "is" and "title" in terms.slots else 0.0

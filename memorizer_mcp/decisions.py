@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
-from memorizer_mcp.claims import Claim, ParsedFact, subjects_compatible
+from memorizer_mcp.claims import Claim, ParsedFact, heads, subjects_compatible
 from memorizer_mcp.lexicon import NUMBER_WORDS
 from memorizer_mcp.provenance import trust
 
@@ -80,6 +80,15 @@ def _same_kind(pair: SpanPair, old: ParsedFact, new: ParsedFact, similarity: Sim
         return True
     score = similarity(" ".join(pair.old), " ".join(pair.new))
     return score is not None and score >= SIMILAR_VALUES
+
+
+def _numeric_word(word: str) -> bool:
+    return any(ch.isdigit() for ch in word) or word in NUMBER_WORDS
+
+
+def _shaped(word: str, fact: ParsedFact) -> bool:
+    """A name, a number or an address: a value whose kind its shape shows."""
+    return word in fact.names or _numeric_word(word) or "@" in word
 
 
 def _numeric(words: Sequence[str]) -> bool:
@@ -167,13 +176,13 @@ def _by_alignment(old: ParsedFact, new: ParsedFact, similarity: Similarity) -> J
     frame = [w for w in (*a[:i1], *a[i2:]) if not w.startswith("<")]
     if not frame and not any(w.startswith("<") for w in (*a[:i1], *a[i2:])):
         return _loose(old, new, set(), similarity)
-    if new.additive:
-        return Judgement("unrelated", "adds to it", related=True)
     pair = SpanPair(
         tuple(w for w in a[i1:i2] if not w.startswith("<")), tuple(w for w in b[j1:j2] if not w.startswith("<"))
     )
     if _numeric(pair.old) and _numeric(pair.new):
-        return Judgement("update", "a number changed")
+        return Judgement("update", "a number changed")  # "another cat, three cats now": a count, even when added to
+    if new.additive:
+        return Judgement("unrelated", "adds to it", related=True)
     if new.cue and (frame or _same_kind(pair, old, new, similarity)):
         return Judgement("update", "announced change in the same frame")
     return Judgement("unrelated", "same frame, another value", related=True)
@@ -187,16 +196,18 @@ def _loose(old: ParsedFact, new: ParsedFact, shared: set[str], similarity: Simil
     """An announced change whose wording moved more than one span: "I go swimming on Tuesdays" → "Swimming moved to
     Fridays"; "I'm on Android" → "I switched to an iPhone". The parts that differ must be of the same kind; with no
     word shared, both facts must be short (a bare value each) and similar by the embedder."""
-    if not new.cue or new.additive:
+    if not new.cue:
         return UNRELATED
     old_only = tuple(w for w in old.content if not w.startswith("<") and w not in shared)
     new_only = tuple(w for w in new.content if not w.startswith("<") and w not in shared)
     if not old_only or not new_only:
         return UNRELATED
-    names_old = [w for w in old_only if w in old.names or _numeric((w,))]
-    names_new = [w for w in new_only if w in new.names or _numeric((w,))]
-    if shared and names_old and names_new and _numeric(names_old) == _numeric(names_new):
-        return Judgement("update", "announced change of a name or number in the same frame")
+    if shared and any(map(_numeric_word, old_only)) and any(map(_numeric_word, new_only)):
+        return Judgement("update", "announced change of a number in the same frame")
+    if new.additive:
+        return Judgement("unrelated", "adds to it", related=True)
+    if shared and any(_shaped(w, old) for w in old_only) and any(_shaped(w, new) for w in new_only):
+        return Judgement("update", "announced change of a name in the same frame")
     pair = SpanPair(old_only, new_only)
     if shared and _same_kind(pair, old, new, similarity):
         return Judgement("update", "announced change to a value of the same kind")
@@ -219,8 +230,8 @@ def judge(new: ParsedFact, old: ParsedFact, similarity: Similarity = no_similari
     # other fact about the user counts as the same.
     subjects = (
         subjects_compatible(old.subject, new.subject)
-        or (not old.subject and bool(new.subject) and set(new.subject) <= old.content_set)
-        or (not new.subject and bool(old.subject) and set(old.subject) <= new.content_set)
+        or (not old.subject and bool(new.subject) and heads(new.subject) <= old.content_set)
+        or (not new.subject and bool(old.subject) and heads(old.subject) <= new.content_set)
     )
     # "Stopped seeing Dr. Lee" (the user) replaces "the user's therapist is Dr. Lee" (the user's): both the user's.
     if subjects or (not new.subject and old.user_related) or (not old.subject and new.user_related):

@@ -29,6 +29,8 @@ MAX_KEYWORDS = 32
 KEY_CANDIDATES = 20
 """Most facts (the most recent) taken per claim key when comparing a new fact with stored ones."""
 WORD_CANDIDATES = 10
+MAX_CHAIN = 50
+"""Most successive replacements followed from a fact to the current one (a guard, not a real limit)."""
 """Most facts taken from the full-text index (shared rare words) when comparing a new fact with stored ones."""
 
 CURRENT = "valid_until IS NULL"
@@ -78,10 +80,6 @@ class Applied:
     similar: list[tuple[int, str, float]] = field(default_factory=list)
     raised: bool = False
     """merged: the stored fact took the new statement's (more trusted) provenance."""
-
-    @property
-    def current(self) -> bool:
-        return self.action != "kept_as_history"
 
 
 def fact_dict(row: Row) -> dict[str, Any]:
@@ -452,6 +450,42 @@ class FactStore:
         with self.db.reading() as conn:
             rows = conn.execute(f"SELECT * FROM facts WHERE agent_id = ? AND id IN ({marks})", (agent_id, *fact_ids))
             return {row["id"]: row for row in rows}
+
+    def current_successors(self, agent_id: str, fact_ids: Sequence[int]) -> dict[int, int | None]:
+        """For each fact, the current fact it leads to: itself when current, else the end of its `superseded_by`
+        chain (None when the chain ends in a fact no longer current, e.g. one whose successor was deleted)."""
+        if not fact_ids:
+            return {}
+        rows: dict[int, Row] = {}
+        pending = set(fact_ids)
+        with self.db.reading() as conn:
+            for _ in range(MAX_CHAIN):
+                pending -= rows.keys()
+                if not pending:
+                    break
+                marks = ",".join("?" * len(pending))
+                found = conn.execute(
+                    f"SELECT id, valid_until, superseded_by FROM facts WHERE agent_id = ? AND id IN ({marks})",
+                    (agent_id, *pending),
+                ).fetchall()
+                rows.update((row["id"], row) for row in found)
+                pending = {row["superseded_by"] for row in found if row["valid_until"] is not None}
+                pending.discard(None)
+        out: dict[int, int | None] = {}
+        for fact_id in fact_ids:
+            current: int | None = fact_id
+            for _ in range(MAX_CHAIN):
+                row = rows.get(current) if current is not None else None
+                if row is None:
+                    current = None
+                    break
+                if row["valid_until"] is None:
+                    break
+                current = row["superseded_by"]
+            else:
+                current = None
+            out[fact_id] = current
+        return out
 
     def keys_of(
         self, agent_id: str, fact_ids: Sequence[int], lookup: Sequence[str], *, include_history: bool = False

@@ -112,6 +112,7 @@ _EN = Language(
         "now currently nowadays lately recently new newly just moved switched switch changed change changing "
         "started starting became become becoming actually correction corrected instead anymore longer since "
         "updated update turns misspoke sorry meant rather replaced postponed rescheduled delayed pushed retrained "
+        "raised lowered increased decreased reduced "
         "brought forward extended"
     ),
     additive=_w("also too another second third additionally besides additional"),
@@ -133,13 +134,15 @@ _EN = Language(
         *_patterns(
             "residence",
             "lives in|live in|living in|lives at|lives on|resides in|reside in|residing in|based in|home is in|"
+            "rents a flat in|rents an apartment in|rents a house in|rent a flat in|renting a flat in|"
             "stays in|calls * home",
         ),
         *_patterns(
             "residence",
             "moved to|moved back to|moving to|moves to|relocated to|relocating to|relocated back to|settled in|"
             "settling in|moved house to|has moved to|have moved to|moved into|moved in to|emigrated to|"
-            "bought a house in|bought a flat in|bought an apartment in|bought a home in",
+            "bought a house in|bought a flat in|bought an apartment in|bought a home in|new place in|new home in|"
+            "new flat in|new apartment in|new house in",
             cue=True,
         ),
         *_patterns("origin", "is from|are from|am from|comes from|come from|grew up in|was born in|born in"),
@@ -157,12 +160,21 @@ _EN = Language(
         ),
         *_none("employer", "unemployed|jobless|between jobs|out of work|retired"),
         *_patterns("workplace", "works in|work in|working in|commutes to|office is in"),
-        *_patterns("title", "works as|work as|working as|employed as|job title is|role is|position is"),
+        *_patterns(
+            "title",
+            "works as|work as|working as|employed as|job title is|role is|position is|freelances as|freelancing as|"
+            "job as|position as|role as",
+        ),
         *_patterns("title", "promoted to|was promoted to|retrained as|now works as|started working as", cue=True),
         *_patterns("title", "became|become|has become|becomes|turned into", cue=True),
         *_patterns("age", "* years old|* year old|aged|age is"),
         *_patterns("age", "turned|turns|just turned", cue=True),
         *_patterns("name", "is called|is named|named|called|goes by|name is|nicknamed"),
+        *_patterns(
+            "name",
+            "renamed itself to|renamed itself|renamed to|was renamed|renamed|rebranded as|is now called",
+            cue=True,
+        ),
         *_patterns("spouse", "married to|is married to|wife of|husband of"),
         *_patterns("spouse", "married|got married to|got married to|marries|remarried", cue=True),
         *_patterns("partner", "dating|is dating|in a relationship with|together with|going out with"),
@@ -171,14 +183,14 @@ _EN = Language(
         *_patterns(
             "like",
             "likes|like|liked|loves|love|loved|enjoys|enjoy|enjoyed|adores|adore|is a fan of|fan of|"
-            "big fan of|is into|into|get into|getting into|fond of|is fond of|passionate about|keen on|obsessed with|"
+            "big fan of|is into|am into|are into|really into|get into|getting into|fond of|is fond of|passionate about|keen on|obsessed with|"
             "crazy about",
         ),
         *_patterns(
             "like",
             "hates|hate|hated|dislikes|dislike|disliked|can t stand|cannot stand|detests|detest|loathes|"
             "is not a fan of|not a fan of|allergic to|is allergic to|bore me|bores me|bored of|bored with|tired of|"
-            "fed up with|sick of|annoy me|annoys me",
+            "fed up with|sick of|annoy me|annoys me|avoids|avoid|avoiding|stays away from|steers clear of|gave up on",
             polarity=-1,
         ),
         *_patterns("prefer", "prefers|prefer|would rather|favours|favors|likes best"),
@@ -199,6 +211,7 @@ _EN = Language(
         "profession": "title",
         "occupation": "title",
         "title": "title",
+        "living": "title",
         "age": "age",
         "name": "name",
         "first name": "name",
@@ -381,7 +394,7 @@ _FR = Language(
         ),
         *_patterns(
             "employer",
-            "rejoint|embauche chez|embauchee chez|embauche par|entre chez|entree chez|commence chez|"
+            "rejoint|rejoindre|rejoindra|embauche chez|embauchee chez|embauche par|entre chez|entree chez|commence chez|"
             "nouveau poste chez|nouveau travail chez",
             cue=True,
         ),
@@ -470,7 +483,8 @@ _ES = Language(
         *_patterns(
             "residence",
             "se mudo a|me mude a|se ha mudado a|me he mudado a|nos hemos mudado a|nos mudamos a|mudado a|"
-            "se traslado a|me traslade a|trasladado a|se fue a vivir a|me fui a vivir a|se muda a|me mudo a",
+            "se traslado a|me traslade a|trasladado a|se fue a vivir a|me fui a vivir a|se muda a|me mudo a|"
+            "ido a vivir a|irse a vivir a",
             cue=True,
         ),
         *_patterns("origin", "es de|soy de|viene de|vengo de|nacio en|naci en|crecio en|creci en"),
@@ -537,7 +551,7 @@ _ES = Language(
 _PT = Language(
     code="pt",
     function_words=_w(
-        "qual quais quem quando como quanto quantos quanta quantas porque o a os as um uma uns umas do da dos das de no na nos nas ao aos em é e sou sao era foi ser esta estao "
+        "sem qual quais quem quando como quanto quantos quanta quantas porque o a os as um uma uns umas do da dos das de no na nos nas ao aos em é e sou sao era foi ser esta estao "
         "estou tem tenho teem ha se lhe lhes seu sua seus suas que quem qual onde com por para pelo pela sem sobre "
         "entre ou mas muito mais ja"
     ),
@@ -679,7 +693,10 @@ _IT = Language(
         ),
         *_none("employer", "disoccupato|disoccupata|in pensione|pensionato|pensionata"),
         *_patterns("workplace", "lavora a|lavora in|lavoro a|lavoro in"),
-        *_patterns("title", "lavora come|lavoro come|lavorano come|fa il|fa la|faccio il|faccio la|fa l"),
+        *_patterns(
+            "title",
+            "lavora come|lavoro come|lavorano come|fa il|fa la|faccio il|faccio la|fa l|faccio l|fai l|fai il|fai la",
+        ),
         *_patterns("title", "diventato|diventata|promosso a|promossa a", cue=True),
         *_patterns("age", "ha * anni|ho * anni|* anni"),
         *_patterns("age", "compiuto|compie|compio", cue=True),

@@ -49,3 +49,15 @@ def boost(ranked: list[tuple[int, float]], bonus: Mapping[int, float], weight: f
             scores[key] = scores.get(key, 0.0) + weight * value
     order = {key: position for position, (key, _) in enumerate(ranked)}
     return sorted(scores.items(), key=lambda item: (-item[1], order.get(item[0], len(order)), item[0]))
+
+
+def carry_to(ranked: list[tuple[int, float]], successors: Mapping[int, int | None]) -> list[tuple[int, float]]:
+    """Each id replaced by the current fact it leads to (`successors`: the id itself when current, None when
+    nothing current replaced it), keeping the best score per current fact, best first."""
+    best: dict[int, float] = {}
+    for key, score in ranked:
+        target = successors.get(key)
+        if target is not None and score > best.get(target, float("-inf")):
+            best[target] = score
+    order = {key: position for position, (key, _) in enumerate(ranked)}
+    return sorted(best.items(), key=lambda item: (-item[1], order.get(item[0], len(order)), item[0]))

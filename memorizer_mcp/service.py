@@ -466,13 +466,16 @@ class Memory:
         if self.embedder is not None:
             try:
                 query_vector = np.asarray(await self.embedder.embed_one(query), dtype=np.float32)
-                vector = await self.offload(self._vector_scores, agent_id, query_vector, k, include_history)
+                vector = await self.offload(self._vector_scores, agent_id, query_vector, k, True)
                 vector_ran = True
             except Exception as exc:
                 note = f"vector search unavailable ({type(exc).__name__}: {exc}); used full-text search"
                 log.warning("vector search failed; using full-text search", extra={"error": str(exc)})
-        text = await self.offload(self._text_scores, agent_id, words, k, include_history)
-        keyed = await self.offload(self._key_scores, agent_id, terms, [*vector, *text], include_history)
+        # History is searched too: a fact that no longer holds but matches the question well points to the fact
+        # that replaced it ("Coffee is my morning drink" → "I've swapped coffee for green tea"), which may share
+        # no word with the question.
+        text = await self.offload(self._text_scores, agent_id, words, k, True)
+        keyed = await self.offload(self._key_scores, agent_id, terms, [*vector, *text], True)
         if vector or text or keyed:
             if vector_ran:
                 weights = (self.settings.memory_vector_weight, self.settings.memory_text_weight)
@@ -480,6 +483,9 @@ class Memory:
             else:
                 ranked = ranking.rank_single(text)
             ranked = ranking.boost(ranked, keyed, self.settings.memory_key_weight)
+            if not include_history:
+                successors = await self.offload(self.facts.current_successors, agent_id, [i for i, _ in ranked])
+                ranked = ranking.carry_to(ranked, successors)
             top = ranked[:limit]
             return SearchResult([i for i, _ in top], dict(top), "hybrid" if vector_ran else "fts", note)
         ids = await self.offload(

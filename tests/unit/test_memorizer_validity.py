@@ -216,3 +216,21 @@ async def test_a_fact_that_replaces_another_answers_the_questions_the_old_one_an
         assert chen["decision"] == "superseded"
         found = await ok(client, "retrieve_memories", query="Who is the user's dentist?", limit=1)
     assert [f["fact"] for f in found["facts"]] == ["Stopped seeing Dr. Rao; now goes to Dr. Chen"]
+
+
+async def test_a_question_matching_an_old_fact_is_answered_by_the_fact_that_replaced_it(embedder: FakeEmbedder) -> None:
+    async with Client(server) as client:
+        await ok(client, "store_fact", fact="I ride a Vespa to work", category="pattern", **OWNER)
+        for text in ("The user keeps bees", "The user's mother is a judge"):
+            await ok(client, "store_fact", fact=text, category="background", **OWNER)
+        walk = await ok(client, "store_fact", fact="My Vespa got stolen, so I walk now", category="pattern", **OWNER)
+        assert walk["decision"] == "superseded"
+        found = await ok(
+            client, "retrieve_memories", query="How does the user get to work?", include_conversations=False
+        )
+        history = await ok(
+            client, "retrieve_memories", query="How does the user get to work?", include_history=True, limit=10
+        )
+    assert found["facts"][0]["fact"] == "My Vespa got stolen, so I walk now"
+    assert all(f["valid_until"] is None for f in found["facts"])
+    assert "I ride a Vespa to work" in [f["fact"] for f in history["facts"]]
