@@ -10,7 +10,8 @@ facts one by one through `store_fact` (as the owner said them), then the sequenc
   accents ignored). Goal ≥ 0.95.
 - **stale_top3**: share of questions whose top 3 hold a stale fact (a `stale` string and no `current` one)
   presented as current. Goal ≤ 0.02.
-- **wrongly_superseded**: `keep` facts (controls) that stopped being current, over all keep facts.
+- **wrongly_superseded**: `keep` facts (controls) that stopped being current, over all keep facts; and
+  **fillers_superseded**: unrelated filler facts that stopped being current, over all fillers stored.
 - **untrusted_overrides**: after the owner's facts, an *untrusted* statement of another value ("moved to
   Zanzibar") is stored; counted when it superseded one of the owner's facts (goal 0), and `accuracy_after_untrusted`
   asks the question again.
@@ -124,6 +125,8 @@ async def run_sequence(
     baseline = bool(ranked) and any(holds(ranked[0]["fact"], c) for c in current)
     listed = await memory.call("list_facts", agent_id=agent, limit=200)
     kept_lost = [k for k in sequence.get("keep", []) if not any(holds(f["fact"], k) for f in listed["facts"])]
+    current_texts = {f["fact"] for f in listed["facts"]}
+    fillers_lost = [filler for filler in dict.fromkeys(fillers) if filler not in current_texts]
     outcome: dict[str, Any] = {
         "id": sequence["id"],
         "lang": sequence["lang"],
@@ -133,6 +136,8 @@ async def run_sequence(
         "baseline": baseline,
         "keep": len(sequence.get("keep", [])),
         "kept_lost": kept_lost,
+        "fillers": len(set(fillers)),
+        "fillers_lost": fillers_lost,
         "decisions": decisions,
         "top": facts[0]["fact"] if facts else None,
     }
@@ -173,6 +178,9 @@ def summarise(results: list[dict[str, Any]], timings: list[float]) -> dict[str, 
         "stale_top3": rate(results, "stale_top3"),
         "baseline_accuracy": rate(results, "baseline"),
         "wrongly_superseded": round(sum(len(r["kept_lost"]) for r in results) / keep_total, 4) if keep_total else 0.0,
+        "fillers_superseded": round(
+            sum(len(r["fillers_lost"]) for r in results) / max(1, sum(r["fillers"] for r in results)), 4
+        ),
         "untrusted_checks": len(untrusted),
         "untrusted_overrides": sum(1 for u in untrusted if u["override"]),
         "accuracy_after_untrusted": round(sum(1 for u in untrusted if u["correct"]) / len(untrusted), 4)
@@ -183,7 +191,9 @@ def summarise(results: list[dict[str, Any]], timings: list[float]) -> dict[str, 
         "store_p99_ms": round(percentile(ms, 0.99), 2) if ms else 0.0,
         "per_kind": by["kind"],
         "per_language": by["lang"],
-        "failures": [r["id"] for r in results if not r["correct"] or r["stale_top3"] or r["kept_lost"]],
+        "failures": [
+            r["id"] for r in results if not r["correct"] or r["stale_top3"] or r["kept_lost"] or r["fillers_lost"]
+        ],
     }
 
 
@@ -195,8 +205,9 @@ async def run_set(memory: Memorizer, name: str, data: dict[str, Any], filler_cou
         fillers = [pool[(index + k) % len(pool)] for k in range(min(filler_count, len(pool)))]
         results.append(await run_sequence(memory, f"{name}-{index}", sequence, fillers, timings))
     for r in results:
-        if not r["correct"] or r["stale_top3"] or r["kept_lost"]:
-            print(f"  [{name}] {r['id']}: top={r['top']!r} decisions={r['decisions']} lost={r['kept_lost']}")
+        if not r["correct"] or r["stale_top3"] or r["kept_lost"] or r["fillers_lost"]:
+            lost = r["kept_lost"] + r["fillers_lost"]
+            print(f"  [{name}] {r['id']}: top={r['top']!r} decisions={r['decisions']} lost={lost}")
     return summarise(results, timings)
 
 
@@ -249,6 +260,7 @@ async def main() -> None:
             print(
                 f"{name:8} n={s['sequences']:3}  accuracy {s['accuracy']:.3f} (baseline {s['baseline_accuracy']:.3f})"
                 f"  stale@3 {s['stale_top3']:.3f}  wrongly superseded {s['wrongly_superseded']:.3f}"
+                f" (fillers {s['fillers_superseded']:.3f})"
                 f"  untrusted overrides {s['untrusted_overrides']}/{s['untrusted_checks']}"
                 f"  store p50 {s['store_p50_ms']} ms ({s['store_p50_vs_round_trip']}x round trip)"
             )

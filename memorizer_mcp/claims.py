@@ -56,6 +56,15 @@ _CLAUSE_END = frozenset({".", "!", "?", ";", "(", ")", "[", "]"})
 _DASHES = frozenset({":", "-", "—", "–"})
 _PRONOUNS_BEFORE_IS = frozenset({"it", "he", "she", "that", "what", "there", "who", "this", "here", "where"})
 _ACCENTED = re.compile(r"[^\x00-\x7f]")
+_LANGUAGE_ARTICLES = {
+    "en": frozenset({"the", "a", "an"}),
+    "de": frozenset({"der", "die", "das", "den", "dem", "des", "ein", "eine", "einen", "einem", "einer"}),
+    "fr": frozenset({"le", "la", "les", "l", "un", "une", "des"}),
+    "es": frozenset({"el", "la", "los", "las", "un", "una", "unos", "unas"}),
+    "pt": frozenset({"o", "os", "um", "uma"}),
+    "it": frozenset({"il", "lo", "la", "i", "gli", "le", "l", "un", "uno", "una"}),
+    "nl": frozenset({"de", "het", "een"}),
+}
 _ARTICLES = frozenset(
     [
         "the",
@@ -151,6 +160,8 @@ class Claim:
     def functional(self) -> bool:
         if self.slot in FUNCTIONAL_SLOTS:
             return True
+        if self.slot == "prefer" and self.subject:
+            return True  # "mon plat préféré": the subject names what kind of thing is preferred
         # Anything but the user "is" one thing at a time: a favourite colour, a flight's day, a sister's name.
         # ("is a ...", slot is-a, is a kind: a sister can be a doctor and a runner.)
         return self.slot == "is" and bool(self.subject)
@@ -170,6 +181,10 @@ class ParsedFact:
     replaced_text: tuple[str, ...] = ()
     names: frozenset[str] = frozenset()
     """Folded words written as names (capitalised mid-sentence): "Berlin", "Spotify"."""
+    subjects: frozenset[tuple[str, ...]] = frozenset()
+    """Everyone its clauses speak about ("Our third child was born ..., so we have three kids"): any may match."""
+    denied: bool = False
+    """Its polarity comes from a negation word ("no longer", "kein", "ne ... plus"), not only from a verb."""
     user_related: bool = True
     """About the user or something of theirs ("the user's therapist"), not about someone unrelated."""
 
@@ -243,15 +258,17 @@ def _phrase_end(
     tokens: Sequence[Token], start: int, phrase: Sequence[str], skip: frozenset[str] = frozenset()
 ) -> int | None:
     """Where `phrase` ends if it starts at `start`; words in `skip` may sit between its words ("arbeitet jetzt
-    bei", "travaille maintenant chez")."""
+    bei", "travaille maintenant chez"), a skipped word with one more after it ("werkt sinds juni bij")."""
     position = start
     for i, word in enumerate(phrase):
-        while (
-            i > 0
-            and position < len(tokens)
-            and not _word_matches(tokens[position], word)
-            and _in(tokens[position], skip)
-        ):
+        skipped = 0
+        while i > 0 and position < len(tokens) and not _word_matches(tokens[position], word):
+            if _in(tokens[position], skip):
+                skipped = 1
+            elif skipped == 1 and tokens[position].word:
+                skipped = 2  # the time after "sinds", "seit", "depuis": one word
+            else:
+                break
             position += 1
         if position >= len(tokens) or not _word_matches(tokens[position], word):
             return None
@@ -265,6 +282,7 @@ def _word_matches(token: Token, word: str) -> bool:
     return token.norm == word if _ACCENTED.search(word) else token.fold == word
 
 
+_USER_PRONOUNS = frozenset(["i", "we", "ich", "wir", "je", "nous", "yo", "nosotros", "eu", "io", "noi", "ik", "wij"])
 _POSSESSIVE_DETERMINERS = frozenset(
     [
         "my",
@@ -455,6 +473,7 @@ def _find_phrases(tokens: Sequence[Token], phrases: Iterable[Sequence[str]]) -> 
 # -- parsing -----------------------------------------------------------------------------------------------------
 
 _MODIFIERS = frozenset({"home", "first", "current", "main", "full", "given"})
+# Not "il" or "el": the Italian and Spanish articles fold to the same letters.
 _THIRD_PERSON = frozenset(
     [
         "she",
@@ -463,11 +482,9 @@ _THIRD_PERSON = frozenset(
         "sie",
         "er",
         "elle",
-        "il",
         "elles",
         "ils",
         "ella",
-        "el",
         "ellos",
         "ela",
         "ele",
@@ -481,6 +498,33 @@ _THIRD_PERSON = frozenset(
     ]
 )
 _PRONOUN = "<pronoun>"
+_THIRD_POSSESSIVE = frozenset(
+    [
+        "her",
+        "his",
+        "their",
+        "sein",
+        "seine",
+        "seinen",
+        "seinem",
+        "seiner",
+        "ihr",
+        "ihre",
+        "ihren",
+        "ihrem",
+        "ihrer",
+        "su",
+        "sus",
+        "seu",
+        "sua",
+        "seus",
+        "suas",
+        "suo",
+        "zijn",
+        "haar",
+        "hun",
+    ]
+)
 OWNER = "'s"
 """Marks a subject word as the owner of what follows: ("priya's", "brother") is Priya's brother, not Priya."""
 _GENITIVE = frozenset(
@@ -502,6 +546,8 @@ class _Clause:
     """Token positions already read as a pattern, a copula, a replaced value or a negation that names one."""
     set_aside: list[list[Token]] = field(default_factory=list)
     cue_phrase: bool = False
+    opening_names: set[str] = field(default_factory=set)
+    """Names found opening the clause ("Priya grows tomatoes"), capitalised only because they come first."""
     """The clause holds a change cue of several words ("these days")."""
     """Values the clause sets aside besides those it replaces ("over email")."""
 
@@ -582,11 +628,7 @@ def _region_start(clause: _Clause, end: int) -> int:
     start = end
     while start > 0:
         before = tokens[start - 1]
-        if (
-            before.kind == "punct"
-            or start - 1 in clause.used
-            or (_in(before, clause.language.conjunctions) and start < end)
-        ):
+        if before.kind == "punct" or start - 1 in clause.used or _in(before, clause.language.conjunctions):
             break
         start -= 1
     return start
@@ -600,14 +642,21 @@ def _subject(clause: _Clause, start: int, end: int, *, nearest: bool = False) ->
     language = clause.language
     region = [t for t in clause.tokens[start:end] if t.kind != "punct"]
     words_here = [t for t in region if t.word]
+    if not words_here and start > 0 and _in(clause.tokens[start - 1], language.conjunctions) and not nearest:
+        # "Jonas hat umgeschult und arbeitet jetzt als ...": the subject of the first half carries over.
+        return _named_first(clause)
     if words_here and not nearest:
-        if all(t.fold in _THIRD_PERSON for t in words_here):
+        if words_here[0].fold in _THIRD_PERSON:
             return (_PRONOUN,)  # "she is settling in Dundee": whoever the fact named first
         if _in(words_here[0], language.connectors) and not any(
             _is_user_word(t, language) or t.kind == "poss" for t in region
         ):
-            return ()  # "Da settembre vivo a ...", "Seit dem Frühjahr lebe ich ...": a time, not a subject
+            # "Da settembre vivo a ...", "Seit dem Frühjahr lebe ich ...": a time, not a subject; a name after it
+            # ("Since her surgery Priya avoids ...") or the clause's opening name ("Camille a quitté Orange pour ...").
+            names = [t for t in words_here if t.name_like and _content(t, language)]
+            return (names[-1].fold,) if names else _named_first(clause)
     owner: list[Token] = []
+    pronoun_owner = any(t.fold in _THIRD_POSSESSIVE for t in region)
     possessive = max((i for i, t in enumerate(region) if t.kind == "poss"), default=-1)
     if possessive >= 0:
         # "Ana's husband" is about Ana's husband; "my partner's name" about the partner; "the user's" about no one else.
@@ -635,9 +684,13 @@ def _subject(clause: _Clause, start: int, end: int, *, nearest: bool = False) ->
         words = [t for t in region[:cut] if _content(t, language)]
     names = tuple(language.relations.get(t.fold, t.fold) for t in words)
     if not names:
-        # "my nephew's" + "name is": nothing after the possessive, so the owner is the subject.
-        return tuple(language.relations.get(t.fold, t.fold) for t in owner if _content(t, language))
+        # "my nephew's" + "name is": nothing after the possessive, so the owner is the subject ("her son's name":
+        # the son of whoever the fact named first).
+        named = tuple(language.relations.get(t.fold, t.fold) for t in owner if _content(t, language))
+        return (_PRONOUN + OWNER, *named) if pronoun_owner and named else named
     owners = tuple(t.fold + OWNER for t in owner if _content(t, language))
+    if pronoun_owner and not owners:
+        owners = (_PRONOUN + OWNER,)  # "her son": the son of whoever the fact named first
     return (*owners, *names)
 
 
@@ -694,8 +747,10 @@ def _pattern_claims(clause: _Clause, matches: list[_Match]) -> list[Claim]:
         if pattern.adverb or _user_follows(clause, match.end):
             # "Der Nutzer trinkt am liebsten Kaffee": the verb before the adverb belongs to what is preferred.
             # "Sushi mag ich nicht mehr": the user comes after the verb; what came first is the value.
-            subject: tuple[str, ...] = ()
-            context = [t for t in clause.tokens[region : match.start] if _content(t, language)]
+            subject = () if _user_follows(clause, match.end) else _named_first(clause)
+            context = [
+                t for t in clause.tokens[region : match.start] if _content(t, language) and t.fold not in subject
+            ]
         elif any(_is_user_word(t, language) for t in clause.tokens[match.start : match.end]):
             subject = ()  # "lebe ich in", "werk ik bij": the user stands inside the pattern
         else:
@@ -749,7 +804,7 @@ def _secondary(clause: _Clause, claim: Claim, position: int) -> list[Claim]:
     if claim.slot == "employer" and _in(word, language.title_prepositions):
         picked, _ = _value(clause, position + 1)
         return [_claim(claim.subject, "title", picked, language, cue=claim.cue)] if picked else []
-    if claim.slot in ("title", "is") and _in(word, language.employer_prepositions):
+    if claim.slot in ("title", "is", "is-a") and _in(word, language.employer_prepositions):
         picked, _ = _value(clause, position + 1)
         if picked and picked[0].name_like:
             return [_claim(claim.subject, "employer", picked, language, cue=claim.cue)]
@@ -768,9 +823,16 @@ def _copula_claim(clause: _Clause) -> list[Claim]:
         left = tokens[start:index]
         if not any(t.word for t in left):
             continue
-        if not token.word and sum(1 for t in left if t.word) > 4:
-            continue  # "Upgraded to a Pixel 8 - goodbye iPhone": a dash in a sentence, not "Employer - Acme"
+        if not token.word and (
+            sum(1 for t in left if t.word) > 4
+            or any(t.fold in _THIRD_PERSON or _is_user_word(t, language) for t in left if t.word)
+        ):
+            continue  # "Upgraded to a Pixel 8 - goodbye iPhone", "Priya told me: ...": a sentence, not "Employer - Acme"
         clause.used.add(index)
+        if not any(_content(t, language) for t in left):
+            inverted = _inverted_copula(clause, index + 1)
+            if inverted is not None:
+                return [inverted]
         right, after = _value(clause, index + 1)
         indefinite = any(t.fold in _INDEFINITE for t in tokens[index + 1 : index + 3])
         if _owned_by_user(tokens[index + 1 :], language) and not _owned_by_user(left, language):
@@ -781,6 +843,20 @@ def _copula_claim(clause: _Clause) -> list[Claim]:
         claim = _attribute_claim(subject, right, language, indefinite=indefinite)
         return [claim, *_secondary(clause, claim, after)]
     return []
+
+
+def _inverted_copula(clause: _Clause, start: int) -> Claim | None:
+    """ "Mittlerweile ist Ramen mein Lieblingsessen" (verb second): the value, then the user's attribute."""
+    language = clause.language
+    tokens = clause.tokens
+    mine = next(
+        (i for i in range(start, len(tokens)) if tokens[i].word and tokens[i].fold in _POSSESSIVE_DETERMINERS), None
+    )
+    if mine is None or mine == start:
+        return None
+    value = [t for t in tokens[start:mine] if t.word]
+    subject = _subject(clause, mine, _value(clause, mine)[1])
+    return _attribute_claim(subject, value, language, indefinite=False)
 
 
 def _owned_by_user(tokens: Sequence[Token], language: Language) -> bool:
@@ -812,7 +888,9 @@ def _replaced(clause: _Clause) -> list[list[Token]]:
     language = clause.language
     tokens = clause.tokens
     spans: list[list[Token]] = []
-    for start, end in _find_phrases(tokens, language.replace_forward):
+    for start, end in sorted(_find_phrases(tokens, language.replace_forward), key=lambda span: span[0] - span[1]):
+        if start in clause.used:
+            continue  # "traded in" already read, not "traded" again
         picked, stop = _value(clause, end)
         if picked:
             clause.used.update(range(start, stop))
@@ -869,16 +947,26 @@ def _from_to(clause: _Clause) -> list[list[Token]]:
 def _fact_subject(clause: _Clause, claims: Sequence[Claim]) -> tuple[str, ...]:
     if claims:
         return claims[0].subject
+    return _named_first(clause)
+
+
+def _named_first(clause: _Clause) -> tuple[str, ...]:
+    """The clause's subject when it opens with a name: "Tom switched to Commerzbank", "Camille a peur du noir". A
+    capitalised first word followed by an article or a preposition is a verb ("Sold the Civic", "Upgraded to a
+    Pixel"): no subject, the user."""
     language = clause.language
     words = [t for t in clause.tokens if t.word]
+    if words and words[0].fold in _ARTICLES:
+        if language.code not in ("pt", "it"):
+            return ()  # "Den Golf habe ich verkauft": an article makes it a thing, not a person
+        words = words[1:]  # "O Rui faz caminhadas", "la Giulia"
     if len(words) < 2 or not words[0].capital or not _content(words[0], language):
         return ()
-    # "Tom switched to Commerzbank", "Priya left the company": a capitalised first word followed by a verb is a
-    # name; "Sold the Civic", "Upgraded to a Pixel" (no subject: the user) have a function word next.
     starts_replacement = any(_phrase_at(clause.tokens, 0, p) for p in language.replace_forward)
     second = words[1]
-    if starts_replacement or second.fold in _ARTICLES or _in(second, language.connectors):
+    if starts_replacement or second.fold in _LANGUAGE_ARTICLES[language.code] or _in(second, language.connectors):
         return ()
+    clause.opening_names.add(words[0].fold)
     return (words[0].fold,)
 
 
@@ -890,13 +978,15 @@ def parse(text: str) -> ParsedFact:
     content: list[str] = []
     replaced: list[tuple[str, ...]] = []
     replaced_text: list[str] = []
-    negations = 0
+    negations = denials = 0
     cue = additive = False
     subject: tuple[str, ...] | None = None
     antecedent: tuple[str, ...] | None = None
     stated = False
     user_related = False
-    for clause in _clauses(tokens, language):
+    clause_subjects: list[tuple[str, ...] | None] = []
+    clauses = _clauses(tokens, language)
+    for clause in clauses:
         for span in _replaced(clause):
             words = tuple(_word(t) for t in span if _content(t, language))
             if words:
@@ -917,6 +1007,7 @@ def parse(text: str) -> ParsedFact:
             or any(_is_user_word(t, language) or t.kind == "poss" for t in clause.tokens)
         )
         clause_subject = _fact_subject(clause, clause_claims) if any(t.word for t in clause.tokens) else None
+        clause_subjects.append(clause_subject)
         if clause_subject and clause_subject != (_PRONOUN,) and antecedent is None:
             antecedent = clause_subject
         if clause_claims and not stated:
@@ -937,6 +1028,7 @@ def parse(text: str) -> ParsedFact:
                 continue
             if token.word and _in(token, language.negations):
                 negations += 1
+                denials += 1
             elif _cue(token, language):
                 pass
             elif token.word and _in(token, language.additive):
@@ -945,26 +1037,41 @@ def parse(text: str) -> ParsedFact:
                 content.append(_word(token))
     # "Priya left Glasgow; she is settling in Dundee": a pronoun stands for the first one named.
     claims = [
-        Claim(antecedent or (), c.slot, c.value, c.value_text, c.negated, c.cue, c.name_like, c.numeric)
-        if c.subject == (_PRONOUN,)
-        else c
+        Claim(_resolve(c.subject, antecedent), c.slot, c.value, c.value_text, c.negated, c.cue, c.name_like, c.numeric)
         for c in claims
     ]
-    if subject == (_PRONOUN,):
-        subject = antecedent
+    if subject is not None:
+        subject = _resolve(subject, antecedent)
     return ParsedFact(
         language=language.code,
         claims=tuple(claims),
         content=tuple(content),
         subject=subject or (),
         negated=negations % 2 == 1,
+        denied=denials % 2 == 1,
+        subjects=frozenset(
+            _resolve(x, antecedent) for x in (*clause_subjects, *(c.subject for c in claims)) if x is not None
+        )
+        # "..., so we have three kids now": the user speaks of themselves somewhere in it.
+        | ({()} if any(t.fold in _USER_PRONOUNS for t in tokens if t.word) else set()),
         cue=cue,
         additive=additive,
         replaced=tuple(replaced),
         replaced_text=tuple(replaced_text),
-        names=frozenset(t.fold for t in tokens if t.word and t.name_like),
+        names=frozenset(t.fold for t in tokens if t.word and t.name_like).union(*(c.opening_names for c in clauses)),
         user_related=user_related or not subject,
     )
+
+
+def _resolve(subject: tuple[str, ...], antecedent: tuple[str, ...] | None) -> tuple[str, ...]:
+    """Pronouns replaced by the first one the fact named ("she" → Priya, "her son" → Priya's son); the user when
+    there was none."""
+    if subject == (_PRONOUN,):
+        return antecedent or ()
+    if subject and subject[0] == _PRONOUN + OWNER:
+        owner = tuple(w + OWNER for w in antecedent or () if not w.endswith(OWNER))
+        return (*owner, *subject[1:])
+    return subject
 
 
 def keys(parsed: ParsedFact) -> list[str]:
@@ -973,8 +1080,8 @@ def keys(parsed: ParsedFact) -> list[str]:
 
 
 def _owners_and_heads(subject: tuple[str, ...]) -> tuple[set[str], set[str]]:
-    owners = {_stem(w.removesuffix(OWNER)) for w in subject if w.endswith(OWNER)}
-    return owners, {_stem(w) for w in subject if not w.endswith(OWNER)}
+    owners = {stem(w.removesuffix(OWNER)) for w in subject if w.endswith(OWNER)}
+    return owners, {stem(w) for w in subject if not w.endswith(OWNER)}
 
 
 def heads(subject: tuple[str, ...]) -> set[str]:
@@ -1057,10 +1164,10 @@ def query_terms(text: str) -> QueryTerms:
 
 def _word(token: Token) -> str:
     """A token as facts are compared: folded, a plural "s" dropped unless it is a name ("Lucas" is not "Luca")."""
-    return token.fold if token.capital else _stem(token.fold)
+    return token.fold if token.capital else stem(token.fold)
 
 
-def _stem(word: str) -> str:
+def stem(word: str) -> str:
     """A plural's "s" does not change who is meant: "cats" asks about "cat"."""
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
@@ -1071,7 +1178,7 @@ def key_match(key: str, terms: QueryTerms) -> float:
     subject_text, _, slot = key.partition("|")
     subject = subject_text.split()
     if subject:
-        if not {_stem(w.removesuffix(OWNER)) for w in subject} <= {_stem(w) for w in terms.subjects}:
+        if not {stem(w.removesuffix(OWNER)) for w in subject} <= {stem(w) for w in terms.subjects}:
             return 0.0
         return 1.0 if slot in terms.slots or slot in ("is", "is-a") else 0.5
     if not terms.about_user:

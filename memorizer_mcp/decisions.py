@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
-from memorizer_mcp.claims import Claim, ParsedFact, heads, subjects_compatible
+from memorizer_mcp.claims import OWNER, Claim, ParsedFact, heads, stem, subjects_compatible
 from memorizer_mcp.lexicon import NUMBER_WORDS
 from memorizer_mcp.provenance import trust
 
@@ -161,31 +161,44 @@ def _by_claims(old: ParsedFact, new: ParsedFact, similarity: Similarity) -> Judg
 def _by_alignment(old: ParsedFact, new: ParsedFact, similarity: Similarity) -> Judgement:
     a, b = old.content, new.content
     a_set, b_set = old.content_set, new.content_set
-    flipped = old.negated != new.negated
+    # A flip needs the same kind of statement: "hates cats" is not contradicted by "has three cats".
+    flipped = old.negated != new.negated and (_markers(a_set) == _markers(b_set) or new.denied or old.denied)
+    if not (b_set - _subject_words(old, new)):
+        return UNRELATED  # it only names its subject: it says nothing to compare
     if b and b_set <= a_set:
         return Judgement("update", "opposite polarity") if flipped else Judgement("duplicate", "says less")
     if len(a) >= 2 and a_set <= b_set:
         return Judgement("update", "opposite polarity" if flipped else "same statement, more detail")
-    shared = _words(a_set & b_set)
+    shared = _words(a_set & b_set) - _subject_words(old, new)
     if flipped and shared and len(shared) >= len(_words(a_set | b_set)) // 2:
         return Judgement("update", "opposite polarity")
     changes = [op for op in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if op[0] != "equal"]
     if len(changes) != 1 or changes[0][0] != "replace":
         return _loose(old, new, shared, similarity)
     _, i1, i2, j1, j2 = changes[0]
-    frame = [w for w in (*a[:i1], *a[i2:]) if not w.startswith("<")]
+    # The subject's own name ("Priya") is not a frame: two facts about Priya share it whatever they say.
+    subject_words = _subject_words(old, new)
+    frame = [w for w in (*a[:i1], *a[i2:]) if not w.startswith("<") and w not in subject_words]
     if not frame and not any(w.startswith("<") for w in (*a[:i1], *a[i2:])):
         return _loose(old, new, set(), similarity)
     pair = SpanPair(
         tuple(w for w in a[i1:i2] if not w.startswith("<")), tuple(w for w in b[j1:j2] if not w.startswith("<"))
     )
-    if _numeric(pair.old) and _numeric(pair.new):
+    rewritten = _markers(set(a[i1:i2])) - _markers(set(b[j1:j2])) and len(pair.new) > len(pair.old) + 1
+    if not pair.old or not pair.new or rewritten:
+        # the verb changed with the value ("goes hiking gladly" / "goes to Dr. Yilmaz"): another statement
+        return UNRELATED
+    if any(map(_numeric_word, pair.old)) and any(map(_numeric_word, pair.new)):
         return Judgement("update", "a number changed")  # "another cat, three cats now": a count, even when added to
     if new.additive:
         return Judgement("unrelated", "adds to it", related=True)
     if new.cue and (frame or _same_kind(pair, old, new, similarity)):
         return Judgement("update", "announced change in the same frame")
     return Judgement("unrelated", "same frame, another value", related=True)
+
+
+def _markers(words: frozenset[str] | set[str]) -> set[str]:
+    return {w for w in words if w.startswith("<")}
 
 
 def _words(words: frozenset[str]) -> set[str]:
@@ -220,23 +233,56 @@ def _loose(old: ParsedFact, new: ParsedFact, shared: set[str], similarity: Simil
     return Judgement("unrelated", "announced change, another kind of value", related=True)
 
 
+def _about_the_same(a: ParsedFact, b: ParsedFact, a_subject: tuple[str, ...], b_subject: tuple[str, ...]) -> bool:
+    """Whether `b` is about `a`'s subject or something of it the other names: "Swimming moved to Fridays" and "I go
+    swimming on Tuesdays" (the user's swimming); "Priya changed her mobile number" and "Priya's mobile number is ...".
+    """
+    if subjects_compatible(a_subject, b_subject):
+        return True
+    owners_b = {w.removesuffix(OWNER) for w in b_subject if w.endswith(OWNER)}
+    if not owners_b and not a_subject:
+        # ... but a name in a fact about the user is someone else: "O Rui faz caminhadas" is not the user's.
+        return bool(b_subject) and heads(b_subject) <= a.content_set and not heads(b_subject) & a.names
+    return bool(owners_b) and owners_b == heads(a_subject) and heads(b_subject) <= a.content_set
+
+
+def _subject_words(a: ParsedFact, b: ParsedFact) -> set[str]:
+    """The words of the subject both facts are about ("Priya ...", "Priya ..."): any two facts about her share
+    them, so they make no frame. (A subject one fact names inside the other, "swimming", still does.)"""
+    if not subjects_compatible(a.subject, b.subject):
+        return set()
+    words = {w.removesuffix(OWNER) for w in (*a.subject, *b.subject)}
+    return words | {stem(w) for w in words}
+
+
 def judge(new: ParsedFact, old: ParsedFact, similarity: Similarity = no_similarity) -> Judgement:
     """What `new` is to `old` (a stored fact): a duplicate, an update, or unrelated."""
-    if new.content and new.content_set == old.content_set:
+    if new.content and new.content_set == old.content_set and new.content_set - _subject_words(old, new):
         if new.negated != old.negated:
             return Judgement("update", "opposite polarity")
         return Judgement("duplicate", "same statement")
     # "Swimming moved to Fridays" is about the user's swimming ("I go swimming on Tuesdays"): a subject named in the
     # other fact about the user counts as the same.
-    subjects = (
-        subjects_compatible(old.subject, new.subject)
-        or (not old.subject and bool(new.subject) and heads(new.subject) <= old.content_set)
-        or (not new.subject and bool(old.subject) and heads(old.subject) <= new.content_set)
+    subjects = any(
+        _about_the_same(old, new, a, b) or _about_the_same(new, old, b, a)
+        for a in old.subjects or {old.subject}
+        for b in new.subjects or {new.subject}
     )
-    # "Stopped seeing Dr. Lee" (the user) replaces "the user's therapist is Dr. Lee" (the user's): both the user's.
-    if subjects or (not new.subject and old.user_related) or (not old.subject and new.user_related):
+    # "Stopped seeing Dr. Lee" (the user) replaces "the user's therapist is Dr. Lee" (the user's): both the user's;
+    # "Priya cancelled PureGym" replaces "Priya's gym membership is at PureGym": both Priya's.
+    owners_old = {w.removesuffix(OWNER) for w in old.subject if w.endswith(OWNER)}
+    owners_new = {w.removesuffix(OWNER) for w in new.subject if w.endswith(OWNER)}
+    if (
+        subjects
+        or (not new.subject and old.user_related)
+        or (not old.subject and new.user_related)
+        or (owners_old and owners_old == heads(new.subject))
+        or (owners_new and owners_new == heads(old.subject))
+    ):
+        own = {w.removesuffix(OWNER) for w in new.subject}
         for span in new.replaced:
-            if _overlap(span, old.content_set) >= 0.5:
+            words = [w for w in span if w not in own]  # "Jonas hat den Audi verkauft": the Audi, not Jonas
+            if words and _overlap(words, old.content_set) >= 0.5:
                 return Judgement("update", "names the old value")
     by_claims = _by_claims(old, new, similarity)
     if by_claims is not None and (by_claims.verdict != "unrelated" or not subjects):

@@ -97,7 +97,7 @@ HONORIFICS = _w(
 _EN = Language(
     code="en",
     function_words=_w(
-        "what whose why the a an this that these those it its is are am was were be been being 's s m re ve ll d "
+        "please kindly what whose why the a an this that these those it its is are am was were be been being 's s m re ve ll d "
         "has have had having do does did to of in on at for by with from about as into than then there here "
         "very really quite just still so some any one's own who whom which what where when how "
         "and or but because since while after before during until near over under up down out off "
@@ -155,7 +155,8 @@ _EN = Language(
             "employer",
             "joined|joining|started at|starting at|started working at|started working for|starting work at|"
             "starts at|hired by|hired at|moved jobs to|new job at|got a job at|found a job at|took a job at|"
-            "accepted a job at|switched jobs to",
+            "accepted a job at|switched jobs to|accepted an offer from|accepted a position at|started a new job at|"
+            "started a job at|got hired at|got hired by|was hired by",
             cue=True,
         ),
         *_none("employer", "unemployed|jobless|between jobs|out of work|retired"),
@@ -508,7 +509,8 @@ _ES = Language(
         *_none("partner", "soltero|soltera|divorciado|divorciada|viudo|viuda|separado|separada"),
         *_patterns(
             "like",
-            "le gusta|me gusta|le gustan|me gustan|le encanta|me encanta|le encantan|me encantan|ama|amo|adora|"
+            "le gusta|me gusta|le gustan|me gustan|le encanta|me encanta|le encantan|me encantan|le interesa|"
+            "me interesa|le interesan|me interesan|ama|amo|adora|"
             "adoro|disfruta|disfruto|fan de|aficionado a|aficionada a",
         ),
         *_patterns("like", "odia|odio|detesta|detesto|alergico a|alergica a", polarity=-1),
