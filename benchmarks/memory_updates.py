@@ -20,11 +20,12 @@ facts one by one through `store_fact` (as the owner said them), then the sequenc
 - **store latency**: p50/p99 of `store_fact` (the decision step included) over the sequences' facts, against a
   read-only round trip (`list_facts`, limit 1) in the same run.
 
-    python benchmarks/memory_updates.py [--embedder local|none] [--fillers 8] [--only tuned|holdout]
+    python benchmarks/memory_updates.py [--embedder local|none] [--fillers 8] [--only tuned|holdout|holdout2|holdout3]
         [--model-decisions]   # ask UTILITY_MODEL (with UTILITY_API_BASE) about pairs the rules cannot settle
 
-The tuned set is the one the rules were developed against; the held-out set (different style, first person and
-note form) was written before them and never used to tune. The last line printed is the JSON summary.
+The tuned set is the one the rules were developed against; the held-out sets were never used to tune: the first
+(first person and note form) was written before the rules, the second after the first's measurement, the third
+(terse model summaries, "Remember that ..." requests) after the last rule change, measured once. The last line printed is the JSON summary.
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ SETS = {
     "tuned": DATA / "memory_updates.json",
     "holdout": DATA / "memory_updates_holdout.json",
     "holdout2": DATA / "memory_updates_holdout2.json",
+    "holdout3": DATA / "memory_updates_holdout3.json",
 }
 DECOY = "Zanzibar"
 
