@@ -33,6 +33,14 @@ def trust(provenance: str) -> int:
     return _TRUST.get(provenance, 0)
 
 
+def holds_untrusted(facts: object) -> bool:
+    """Whether any of the listed facts (tool-result dicts) was written from untrusted content: a result showing one
+    is marked untrusted, so the turn that reads it is tainted and the model sees the facts as data."""
+    return isinstance(facts, list) and any(
+        isinstance(fact, dict) and trust(str(fact.get("provenance"))) == 0 for fact in facts
+    )
+
+
 def weakest(a: str, b: str) -> Provenance:
     """The less trusted of two classes: what an imported file may claim is capped by who imports it."""
     return _BY_TRUST[min(trust(a), trust(b))]

@@ -39,13 +39,27 @@ from memorizer_mcp.params import (
     TimelineSource,
     TriggerType,
 )
-from memorizer_mcp.provenance import DEFAULT_PROVENANCE, DEFAULT_SOURCE_TYPE, FactSource, Provenance
+from memorizer_mcp.provenance import (
+    DEFAULT_PROVENANCE,
+    DEFAULT_SOURCE_TYPE,
+    FactSource,
+    Provenance,
+    holds_untrusted,
+)
 from memorizer_mcp.records import Records
 from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
 from shared.contracts.memory import FactCategory
 from shared.embeddings.base import Embedder
-from shared.mcp_tools import LOCAL_OVERWRITE, LOCAL_WRITE, READ_ONLY, EnvelopeServer, ServerState, envelope_tool
+from shared.mcp_tools import (
+    LOCAL_OVERWRITE,
+    LOCAL_WRITE,
+    READ_ONLY,
+    EnvelopeServer,
+    ServerState,
+    Untrusted,
+    envelope_tool,
+)
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -187,6 +201,11 @@ Text = Annotated[str, Field(description="Text (up to 1 MB).")]
 OptionalText = Annotated[str | None, Field(description="Optional text (up to 1 MB).")]
 
 
+def _marked(result: dict[str, Any]) -> dict[str, Any] | Untrusted:
+    """Facts written from untrusted content stay untrusted when read back: never the owner's word in a later turn."""
+    return Untrusted(result) if holds_untrusted(result.get("facts")) else result
+
+
 # -- facts -----------------------------------------------------------------------------------------------------
 
 
@@ -225,12 +244,12 @@ def list_facts(
     category: Annotated[FactCategory | None, Field(description="Only this category.")] = None,
     limit: Limit50 = 50,
     include_history: IncludeHistory = False,
-) -> dict[str, Any]:
+) -> dict[str, Any] | Untrusted:
     """List current facts, newest first, with total_count; use retrieve_memories to search by meaning.
 
     For requests like: list everything you've saved about me, what facts do you have.
     """
-    return _parts(ctx).memory.list_facts(agent_id, category, limit, include_history)
+    return _marked(_parts(ctx).memory.list_facts(agent_id, category, limit, include_history))
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -337,14 +356,14 @@ async def retrieve_memories(
     limit: Annotated[int, Field(ge=1, le=100, description="Most facts and most conversations to return.")] = 5,
     include_conversations: Annotated[bool, Field(description="Also search past conversations.")] = True,
     include_history: IncludeHistory = False,
-) -> dict[str, Any]:
+) -> dict[str, Any] | Untrusted:
     """Search current facts (by meaning and keywords) and past conversations: the main memory lookup.
 
     Use it when the user asks "do you remember..." or before answering something that depends on them.
 
     For requests like: what do you know about my car, do you remember what I said about...
     """
-    return await _parts(ctx).memory.retrieve(agent_id, query, limit, include_conversations, include_history)
+    return _marked(await _parts(ctx).memory.retrieve(agent_id, query, limit, include_conversations, include_history))
 
 
 @envelope_tool(server, annotations=READ_ONLY)

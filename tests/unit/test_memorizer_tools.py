@@ -121,6 +121,21 @@ async def test_stored_facts_list_newest_first_with_a_total(embedder: FakeEmbedde
         assert [f["fact"] for f in only["facts"]] == ["Lives in Lisbon"] and only["total_count"] == 1
 
 
+async def test_reading_facts_written_from_untrusted_content_marks_the_result_untrusted(
+    embedder: FakeEmbedder,
+) -> None:
+    async with Client(server) as client:
+        await ok(client, "store_fact", fact="Lives in Lisbon", category="background", provenance="owner")
+        owner_only = await call(client, "list_facts")
+        assert "untrusted" not in owner_only
+        assert "untrusted" not in await call(client, "retrieve_memories", query="Lisbon")
+        await ok(client, "store_fact", fact="Banks with EvilBank", category="background", provenance="untrusted")
+        listed = await call(client, "list_facts")
+        assert listed["untrusted"] is True and len(listed["data"]["facts"]) == 2
+        found = await call(client, "retrieve_memories", query="EvilBank")
+        assert found["untrusted"] is True and found["data"]["facts"][0]["provenance"] == "untrusted"
+
+
 async def test_an_identical_fact_returns_the_existing_id_instead_of_a_copy(
     embedder: FakeEmbedder, annabelle_home: Path
 ) -> None:
