@@ -57,6 +57,34 @@ def test_an_agent_call_is_tainted_in_a_tainted_turn_or_without_a_turn_and_the_ow
 
 
 @pytest.mark.parametrize(
+    ("who", "requested", "stored"),
+    [
+        ("tainted", "owner", "untrusted"),
+        ("tainted", None, "untrusted"),
+        ("no turn", "owner", "untrusted"),
+        ("clean", None, "owner"),
+        ("clean", "untrusted", "untrusted"),
+        ("owner", None, "owner"),
+        ("owner", "system", "system"),
+        ("system", None, None),
+        ("system", "system", "system"),
+    ],
+)
+def test_a_memory_write_in_a_tainted_turn_is_untrusted_whatever_it_claims(
+    who: str, requested: str | None, stored: str | None
+) -> None:
+    ledger = TurnLedger(Clock())
+    callers = {
+        "tainted": agent_caller(AGENT, ledger.mint("annabelle", tainted_by="web_fetch")),
+        "no turn": agent_caller(AGENT, None),
+        "clean": agent_caller(AGENT, ledger.mint("annabelle")),
+        "owner": OWNER,
+        "system": system("scheduler"),
+    }
+    assert callers[who].vouch(requested) == stored
+
+
+@pytest.mark.parametrize(
     ("effects", "asks"), [(READ, False), (FETCH, True), (WRITE, True), (OVERWRITE, True), (SEND, True)]
 )
 def test_what_could_change_something_or_reach_out_needs_approval(effects: ToolEffects, asks: bool) -> None:
