@@ -342,7 +342,8 @@ class ThinkerRuntime:
                 compaction_summary=session.summary,
                 playbooks=matched,
                 skills=library.skills,
-                memories=memories,
+                memories=memories.facts,
+                untrusted_memories=memories.untrusted,
                 tainted=message.tainted,
             )
         )
@@ -419,7 +420,8 @@ class ThinkerRuntime:
                 now=self.wall_clock().astimezone(self.settings.timezone),
                 chat_id=skill.chat_id,
                 task=SKILL_TASK.format(name=name),
-                memories=memories,
+                memories=memories.facts,
+                untrusted_memories=memories.untrusted,
             )
         )
         messages: list[ChatMessage] = [system_message(system), user_message(skill.instructions)]
