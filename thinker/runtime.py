@@ -89,6 +89,8 @@ class MessageIn:
     chat_id: str
     text: str
     tainted: bool = False
+    turn_id: str | None = None
+    """The hub's turn for this message (kept with the exchange, see `Turn.hub_turn`)."""
 
 
 @dataclass
@@ -404,7 +406,7 @@ class ThinkerRuntime:
             prompt_tokens=result.usage.prompt_tokens,
             completion_tokens=result.usage.completion_tokens,
             messages=result.messages,
-            hub_turn=message.turnId,
+            hub_turn=message.turn_id,
         )
         try:
             session = self.sessions.append_turn(message.chat_id, turn)
