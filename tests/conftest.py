@@ -113,6 +113,7 @@ _BEHAVIOUR_PREFIXES = (
     "BROWSER_",
     "EMBEDDING_",
     "UTILITY_",
+    "CODEXEC_",
 )
 
 
