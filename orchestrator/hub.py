@@ -380,6 +380,12 @@ class Hub:
             # Skill writes are normalised and checked first; the hub's own features did that already.
             return await call_skill_tool(self, name, arguments), False, None
         assert route is not None  # _refusal answered for an unrouted name
+        if "provenance" in route.input_schema.get("properties", {}) and not self.specs[route.mcp].external:
+            # Only the hub knows the turn's taint: what a memory write may claim is decided here, not by the model.
+            requested = arguments.get("provenance")
+            vouched = caller.vouch(requested if isinstance(requested, str) else None)
+            if vouched is not None:
+                arguments = {**arguments, "provenance": vouched}
         endpoint, scanned, unscanned = self.endpoints[route.mcp], False, None
         if isinstance(endpoint, GuardedEndpoint):
             if caller.unscanned is None:

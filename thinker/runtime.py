@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -36,6 +36,7 @@ from thinker.budget_guard import open_guard, skill_run
 from thinker.budgets import SkillLimits
 from thinker.catalog import ToolCatalog
 from thinker.context import (
+    VOUCHED,
     ContextSource,
     PromptLayers,
     ensure_persona,
@@ -44,7 +45,13 @@ from thinker.context import (
 )
 from thinker.cost import CostMonitor
 from thinker.essentials import Essential, available_essentials
-from thinker.extraction import ExtractedFact, ExtractionConfig, FactExtractionScheduler, extract_and_store
+from thinker.extraction import (
+    ExtractedFact,
+    ExtractionConfig,
+    FactExtractionScheduler,
+    derived_turn,
+    extract_and_store,
+)
 from thinker.hub_tools import HubTools, HubUnavailable
 from thinker.llm import ModelClient, load_litellm, warm_up
 from thinker.loop import AgentLoop, LoopLimits, TurnResult
@@ -54,6 +61,7 @@ from thinker.sessions import (
     InvalidChatId,
     SessionError,
     SessionStore,
+    Turn,
     build_history,
     compact,
     make_turn,
@@ -86,6 +94,8 @@ class MessageIn:
     chat_id: str
     text: str
     tainted: bool = False
+    turn_id: str | None = None
+    """The hub's turn for this message (kept with the exchange, see `Turn.hub_turn`)."""
 
 
 @dataclass
@@ -264,12 +274,24 @@ class ThinkerRuntime:
         if self.cost.paused or catalog is None or not catalog.has("memory_store_fact"):
             return []
         session = self.sessions.load(chat_id)
+        with HubTools.turn(derived_turn(session.turns, self.extraction_config.max_turns)):
+            return await self._extract_and_store(chat_id, session.turns, catalog)
+
+    async def _extract_and_store(
+        self, chat_id: str, turns: Sequence[Turn], catalog: ToolCatalog
+    ) -> list[ExtractedFact]:
         known: list[str] = []
         if catalog.has("memory_list_facts"):
             listed = await self.hub.call("memory_list_facts", {"agent_id": self.agent_id, "limit": 100})
             data = listed.get("data") if listed.get("success") else None
             facts = data.get("facts") if isinstance(data, dict) else None
-            known = [str(f["fact"]) for f in facts or [] if isinstance(f, dict) and f.get("fact")]
+            # Only facts someone vouches for: the extraction model must read nothing untrusted beyond the chat
+            # itself, whose taint the hub judges from its turns.
+            known = [
+                str(f["fact"])
+                for f in facts or []
+                if isinstance(f, dict) and f.get("fact") and f.get("provenance") in VOUCHED
+            ]
 
         async def store(fact: ExtractedFact) -> None:
             arguments = {"fact": fact.fact, "category": fact.category, "agent_id": self.agent_id}
@@ -278,7 +300,7 @@ class ThinkerRuntime:
                 raise RuntimeError(envelope.get("error") or "memory_store_fact failed")
 
         llm = self.utility.text_completion(json_mode=True, temperature=0.1, max_tokens=800)
-        stored = await extract_and_store(session.turns, known, llm, store, config=self.extraction_config)
+        stored = await extract_and_store(turns, known, llm, store, config=self.extraction_config)
         if stored:
             log.info("facts extracted", extra={"chat_id": chat_id, "facts": len(stored)})
         return stored
@@ -370,7 +392,8 @@ class ThinkerRuntime:
                 compaction_summary=session.summary,
                 playbooks=matched,
                 skills=library.skills,
-                memories=memories,
+                memories=memories.facts,
+                untrusted_memories=memories.untrusted,
                 tainted=message.tainted,
             )
         )
@@ -411,6 +434,7 @@ class ThinkerRuntime:
             prompt_tokens=result.usage.prompt_tokens,
             completion_tokens=result.usage.completion_tokens,
             messages=result.messages,
+            hub_turn=message.turn_id,
         )
         try:
             session = self.sessions.append_turn(message.chat_id, turn)
@@ -447,7 +471,8 @@ class ThinkerRuntime:
                 now=self.wall_clock().astimezone(self.settings.timezone),
                 chat_id=skill.chat_id,
                 task=SKILL_TASK.format(name=name),
-                memories=memories,
+                memories=memories.facts,
+                untrusted_memories=memories.untrusted,
             )
         )
         messages: list[ChatMessage] = [system_message(system), user_message(skill.instructions)]
