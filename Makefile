@@ -23,8 +23,12 @@ install: $(STAMP)
 run: $(STAMP)
 	$(PY) -m orchestrator
 
+# Three workers on two cores: most tests wait on child processes and sockets. A test file stays on one worker
+# (--dist loadfile) so a file's shared stack starts once. The slowest tests are listed at the end.
+TEST_WORKERS ?= 3
+
 test: $(STAMP)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --durations=25 $(PYTEST_ARGS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
