@@ -88,3 +88,14 @@ def test_a_nested_unknown_key_is_a_located_problem_not_an_unknown_argument() -> 
     with pytest.raises(ValidationError) as caught:
         Outer.model_validate({"inner": {"b": 1}})
     assert describe_problems(caught.value) == "Invalid arguments: inner.b: Extra inputs are not permitted"
+
+
+def test_twenty_long_problems_still_fit_in_two_kilobytes() -> None:
+    class Wide(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+    with pytest.raises(ValidationError) as caught:
+        Wide.model_validate({f"{'x' * 500}{index}": index for index in range(100)})
+    joined = "; ".join(error_lines(caught.value))
+    assert len(joined) <= MAX_MESSAGE_CHARS
+    assert joined.endswith("more problems")
