@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shared.envelope import ErrorCode, fail
 from shared.validation import (
     MAX_MESSAGE_CHARS,
     MAX_NAME_CHARS,
@@ -99,3 +100,8 @@ def test_twenty_long_problems_still_fit_in_two_kilobytes() -> None:
     joined = "; ".join(error_lines(caught.value))
     assert len(joined) <= MAX_MESSAGE_CHARS
     assert joined.endswith("more problems")
+
+
+def test_a_tool_error_quoting_a_megabyte_path_is_cut_to_two_kilobytes() -> None:
+    envelope = fail(ErrorCode.NOT_ALLOWED, f"'{'a/' * 500_000}' is outside the workspace.")
+    assert len(envelope["error"]) == MAX_MESSAGE_CHARS and envelope["error"].endswith("…")
