@@ -66,8 +66,16 @@ def start_fork_server() -> None:
 
     Idempotent; the first warm start does it otherwise. The server's interpreter gets the hub's `sys.path`.
     """
-    _CONTEXT.set_forkserver_preload(list(PRELOAD))
+    _CONTEXT.set_forkserver_preload(_preload())
     multiprocessing.forkserver.ensure_running()
+
+
+def _preload() -> list[str]:
+    # A hub run from a script (the `annabelle` command) rather than `python -m` has its script re-run as
+    # `__mp_main__` in every fork; that script imports orchestrator.cli, so import it once in the server instead.
+    main = sys.modules.get("__main__")
+    from_script = getattr(main, "__spec__", None) is None and getattr(main, "__file__", None) is not None
+    return [*PRELOAD, "orchestrator.cli"] if from_script else list(PRELOAD)
 
 
 # -- in the child ----------------------------------------------------------------------------------------------
@@ -194,7 +202,7 @@ class WarmProcess(anyio.abc.Process):
 def _start(module: str, ends: tuple[socket.socket, ...], env: dict[str, str], cwd: str, argv: list[str]) -> Any:
     process = _CONTEXT.Process(target=run_module, args=(module, ends, env, cwd, argv), name=f"mcp:{module}")
     with _START_LOCK:
-        _CONTEXT.set_forkserver_preload(list(PRELOAD))
+        _CONTEXT.set_forkserver_preload(_preload())
         process.start()
         # The hub watches and stops its children itself; multiprocessing must neither poll nor join them at exit.
         multiprocessing.process._children.discard(process)  # type: ignore[attr-defined]

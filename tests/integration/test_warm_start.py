@@ -113,7 +113,7 @@ async def test_a_warm_mcp_killed_from_outside_is_noticed_with_its_signal(tmp_pat
 def test_the_preloaded_modules_start_no_thread_so_forks_of_them_are_whole() -> None:
     script = (
         "import importlib, threading, sys\n"
-        + "".join(f"importlib.import_module({name!r})\n" for name in PRELOAD)
+        + "".join(f"importlib.import_module({name!r})\n" for name in (*PRELOAD, "orchestrator.cli"))
         + "sys.exit(threading.active_count())\n"
     )
     repo = Path(__file__).resolve().parents[2]
