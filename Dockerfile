@@ -34,6 +34,15 @@ COPY --from=build /opt/annabelle /opt/annabelle
 # The shipped agents and external MCP list; compose mounts the user's copies over AGENTS_CONFIG instead.
 COPY agents.json external-mcps.json /app/
 
+# The browser MCP needs Chromium, about 300 MB more: off by default, on with `--build-arg WITH_BROWSER=1`
+# (or `ANNABELLE_WITH_BROWSER=1` for docker compose). Without it the browser tools say how to get it.
+ARG WITH_BROWSER=0
+RUN if [ "$WITH_BROWSER" = "1" ]; then \
+        apt-get update \
+     && apt-get install -y --no-install-recommends chromium fonts-liberation \
+     && rm -rf /var/lib/apt/lists/*; \
+    fi
+
 # Non-root user; /data holds ANNABELLE_HOME (database, sessions, logs, workspace, token), private to that user.
 RUN useradd --create-home --uid 1000 --shell /usr/sbin/nologin annabelle \
  && mkdir -p /data \

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from memorizer_mcp.db.connection import Row
-from memorizer_mcp.params import FACT_CATEGORIES
+from shared.contracts.memory import FACT_CATEGORIES
 from shared.private_files import private_dir
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024

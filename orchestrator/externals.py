@@ -21,7 +21,7 @@ import json
 import logging
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import anyio
 from mcp import Client
@@ -29,7 +29,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from orchestrator.backoff import RestartPolicy
-from orchestrator.discovery import McpSpec
+from orchestrator.discovery import Discovery, McpSpec
+from orchestrator.errors import describe_cause
 from orchestrator.external_config import (
     ChangePlan,
     ExternalServer,
@@ -40,16 +41,30 @@ from orchestrator.external_config import (
     plan_changes,
 )
 from orchestrator.mcp_client import ManagedMcp
+from orchestrator.notify import Notifier
+from orchestrator.router import ToolRouter
+from orchestrator.settings import OrchestratorSettings
 from orchestrator.stdio_transport import ChildCommand
 from shared.private_files import write_private
-
-if TYPE_CHECKING:
-    from orchestrator.hub import Hub
 
 log = logging.getLogger(__name__)
 
 KNOWN_MCPS_FILENAME = "last-known-mcps.json"
 NOTIFY_KIND = "mcp_change"
+
+
+class ExternalsHost(Protocol):
+    """What external MCPs need of the hub (`orchestrator.hub.Hub` is one): its MCPs, routes and notifier."""
+
+    settings: OrchestratorSettings
+    discovery: Discovery
+    mcps: Mapping[str, ManagedMcp]
+    router: ToolRouter
+    notifier: Notifier
+
+    async def add_mcp(self, spec: McpSpec, build: McpBuilder) -> ManagedMcp: ...
+
+    async def remove_mcp(self, name: str) -> None: ...
 
 
 class _NoProcess:
@@ -87,7 +102,7 @@ class RemoteMcp(ManagedMcp):
         except TimeoutError:
             return f"did not initialise within {self.startup_timeout:g} s"
         except Exception as exc:  # the supervisor must outlive any failure of one connection
-            return f"{self.url} could not be reached or answered wrongly ({type(exc).__name__}: {exc})"
+            return f"{self.url} could not be reached or answered wrongly ({describe_cause(exc)})"
         finally:
             self._client = None
 
@@ -141,7 +156,7 @@ class ExternalMcps:
 
     def __init__(
         self,
-        hub: Hub,
+        hub: ExternalsHost,
         path: Path,
         *,
         known_path: Path,

@@ -18,13 +18,13 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 
 from shared.private_files import private_dir
+from shared.timeutil import Clock, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -32,12 +32,6 @@ Target = Literal["thinker", "channel", "scheduler"]
 TARGETS: tuple[Target, ...] = get_args(Target)
 ALL = "all"
 HALT_FILE_VERSION = 1
-
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def parse_target(target: str) -> tuple[Target, ...]:

@@ -10,7 +10,7 @@ A line is `{"ts", "trace_id", "service", "event", ...fields, "ms"?}`: `ts` is wh
 microsecond, so lines from several processes sort), `ms` its duration when it has one. Fields are names,
 counts, lengths, timings and outcomes, never message text, tool arguments, results or secrets.
 
-Every service (the hub, each Thinker) appends to the same file through `RotatingAppendFile` (shared/logs.py):
+Every service (the hub, each Thinker) appends to the same file through `RotatingAppendFile` (shared/rotating_file.py):
 one `write()` per line on an `O_APPEND` descriptor, so lines from several processes never interleave, and a
 size-based rotation that is safe when several processes write (see there). With no trace id in context, or
 with `TRACES_ENABLED=false`, `trace_event` returns at once: calls outside a traced request cost nothing.
@@ -28,8 +28,9 @@ from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 
-from shared.logs import RotatingAppendFile, bounded_json_line
+from shared.json_lines import bounded_json_line
 from shared.private_files import private_dir
+from shared.rotating_file import RotatingAppendFile
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ monitor, fact-extraction scheduler) and runs:
   sandbox (exactly those tools, nothing else), `noTools` offers none, otherwise tools are selected as for a
   message, without `send_telegram` (the hub notifies about skill results itself).
 
-Start-up (`start`) prepares the persona file and is `ready` at once; importing and warming litellm and indexing
-the hub's tools (which loads the embedding model) continue in the background, and the first turn waits for them.
+Start-up (`start`) prepares the persona file and is `ready` at once; importing and warming litellm and listing
+the hub's tools continue in the background, and the first turn waits for them.
 """
 
 from __future__ import annotations
@@ -26,8 +26,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from shared.agents import AgentDefinition
+from shared.contracts.thinker_api import SkillAnswer, TurnAnswer, paused_reason
 from shared.embeddings import Embedder, EmbeddingError, EmbeddingSettings, create_embedder
+from shared.timeutil import utc_now
 from shared.traces import elapsed_ms, trace_event
+from thinker.catalog import ToolCatalog
 from thinker.context import (
     ContextSource,
     PromptLayers,
@@ -38,7 +41,7 @@ from thinker.context import (
 from thinker.cost import CostMonitor
 from thinker.essentials import Essential, available_essentials
 from thinker.extraction import ExtractedFact, ExtractionConfig, FactExtractionScheduler, extract_and_store
-from thinker.hub_client import HubClient, HubUnavailable, ToolCatalog
+from thinker.hub_tools import HubTools, HubUnavailable
 from thinker.llm import ModelClient, load_litellm, warm_up
 from thinker.loop import AgentLoop, LoopLimits, TurnResult
 from thinker.selection import McpInfo, Selection, ToolInfo, ToolSelector, match_playbooks, required_selection
@@ -54,7 +57,6 @@ from thinker.sessions import (
 )
 from thinker.sessions.compaction import SUMMARY_PROMPT
 from thinker.sessions.messages import ChatMessage, system_message, user_message
-from thinker.sessions.timeutil import utc_now
 from thinker.settings import ThinkerSettings, agent_model, utility_model
 from thinker.tiers import META_TOOLS, ToolSet, meta_tool_descriptions
 
@@ -127,7 +129,8 @@ class ThinkerRuntime:
         wall_clock: WallClock = utc_now,
         monotonic: Callable[[], float] = time.monotonic,
         embedder: Embedder | None = None,
-        hub: HubClient | None = None,
+        selection_embedder: Embedder | None = None,
+        hub: HubTools | None = None,
     ) -> None:
         self.settings = settings
         self.agent = agent
@@ -139,16 +142,19 @@ class ThinkerRuntime:
             agent_model(settings, agent), usage=self.cost, clock=monotonic, temperature=agent.temperature
         )
         self.utility = ModelClient(utility_model(settings, agent), usage=self.cost, clock=monotonic, temperature=0.2)
-        self.hub = hub or HubClient(
+        self.hub = hub or HubTools(
             settings.hub_url,
             settings.hub_token,
             agent_id=agent.agentId,
             ttl=settings.thinker_tool_cache_seconds,
             timeout=settings.thinker_hub_timeout_seconds,
+            approval_timeout=settings.approval_timeout_s,
             clock=monotonic,
         )
         self.embedder = embedder
-        self.selector = ToolSelector(settings.selection_config(), self.embedder)
+        # Tool selection has its own embedder (multilingual, see thinker.selection.selection_embedder); without
+        # one it shares the memory embedder.
+        self.selector = ToolSelector(settings.selection_config(), selection_embedder or self.embedder)
         self.sessions = SessionStore(settings.annabelle_home / "sessions", agent.agentId, clock=wall_clock)
         self.compaction = CompactionConfig(enabled=settings.thinker_compaction_enabled)
         self.context = ContextSource(
@@ -180,7 +186,7 @@ class ThinkerRuntime:
     # -- lifecycle -----------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Create the persona file, then `ready`: the model client and the tool index load in the background."""
+        """Create the persona file, then `ready`: the model client and the tool list load in the background."""
         if not self.agent.systemPrompt.strip():
             ensure_persona(self.settings.annabelle_home, self.agent_id)
         self._warming = self._spawn(self._warm_up())
@@ -191,7 +197,7 @@ class ThinkerRuntime:
         log.info("thinker ready", extra={"agent": self.agent_id, "model": self.agent.model})
 
     async def _warm_up(self) -> None:
-        """Import and warm litellm, then list and index the hub's tools (the embedding model loads here)."""
+        """Import and warm litellm, then list the hub's tools (which starts preparing the tool selection)."""
         started = time.perf_counter()
         await asyncio.to_thread(load_litellm)
         try:
@@ -202,19 +208,19 @@ class ThinkerRuntime:
             await self._catalog()
         except HubUnavailable as exc:
             log.warning("hub not reachable at start-up; will retry on the first message", extra={"reason": str(exc)})
-        except Exception:  # the first turn lists and indexes the tools again and reports what fails
-            log.exception("indexing the hub's tools at start-up failed")
+        except Exception:  # the first turn lists the tools again and reports what fails
+            log.exception("listing the hub's tools at start-up failed")
         log.info(
             "thinker warmed up", extra={"agent": self.agent_id, "seconds": round(time.perf_counter() - started, 2)}
         )
 
     async def until_warm(self) -> None:
-        """A turn that arrives while start-up still loads the model client or the tool index waits for it."""
+        """A turn that arrives while start-up still loads the model client or the tool list waits for it."""
         warming = self._warming
         if warming is None or warming.done():
             return
         log.info(
-            "message waits for start-up: loading the model client and indexing the tools (embedding model)",
+            "message waits for start-up: loading the model client and listing the hub's tools",
             extra={"agent": self.agent_id},
         )
         await asyncio.wait({warming})
@@ -279,8 +285,10 @@ class ThinkerRuntime:
         catalog = await self.hub.catalog()
         if catalog.fingerprint != self.state.catalog_fingerprint:
             tools, mcps = _tool_infos(catalog, available_essentials(frozenset(catalog.tools)))
-            # The selector re-embeds only the tools whose text changed.
+            # The selector re-embeds only the tools whose text changed, in the background (a model load on the
+            # first refresh must not hold up start-up; a message before it is done waits for it).
             await self.selector.refresh(tools, mcps)
+            self._spawn(self.selector.prepare())
             self.state.catalog_fingerprint = catalog.fingerprint
         return catalog
 
@@ -291,15 +299,8 @@ class ThinkerRuntime:
             log.warning("answering without tools: the hub is not reachable", extra={"reason": str(exc)})
             return ToolCatalog()
 
-    def _paused_answer(self) -> dict[str, Any]:
-        reason = self.cost.pause_reason or "Token usage crossed the agent's cost limits."
-        return {
-            "success": False,
-            "paused": True,
-            "error": f"This agent is paused by its cost controls: {reason} Resume it with POST /cost-resume.",
-            "toolsUsed": [],
-            "totalSteps": 0,
-        }
+    def _paused_reason(self) -> str:
+        return paused_reason(self.agent_id, self.cost.pause_reason)
 
     def _lock(self, chat_id: str) -> asyncio.Lock:
         lock = self._chat_locks.get(chat_id)
@@ -309,26 +310,23 @@ class ThinkerRuntime:
 
     # -- a chat turn ---------------------------------------------------------------------------------------
 
-    async def process_message(self, message: MessageIn) -> dict[str, Any]:
+    async def process_message(self, message: MessageIn) -> TurnAnswer:
         if self.cost.paused:
-            return self._paused_answer()
+            return TurnAnswer.paused_refusal(self._paused_reason())
         try:
             self.sessions.path_for(message.chat_id)
         except InvalidChatId as exc:
             raise BadRequest(str(exc)) from None
         async with self._lock(message.chat_id):
             result = await self._chat_turn(message)
-        response: dict[str, Any] = {
-            "success": result.success,
-            "response": result.response,
-            "toolsUsed": list(result.tools_used),
-            "totalSteps": result.steps,
-        }
-        if result.error:
-            response["error"] = result.error
-        if result.paused or self.cost.paused:
-            response["paused"] = True
-        return response
+        return TurnAnswer(
+            success=result.success,
+            response=result.response,
+            toolsUsed=list(result.tools_used),
+            totalSteps=result.steps,
+            error=result.error or None,
+            paused=result.paused or self.cost.paused or None,
+        )
 
     async def _chat_turn(self, message: MessageIn) -> TurnResult:
         await self.until_warm()
@@ -432,9 +430,9 @@ class ThinkerRuntime:
 
     # -- a skill run ---------------------------------------------------------------------------------------
 
-    async def execute_skill(self, skill: SkillIn) -> dict[str, Any]:
+    async def execute_skill(self, skill: SkillIn) -> SkillAnswer:
         if self.cost.paused:
-            return {**self._paused_answer(), "response": "", "summary": ""}
+            return SkillAnswer.paused_refusal(self._paused_reason())
         await self.until_warm()
         catalog = await self._catalog_or_empty()
         toolset = await self._skill_tools(skill, catalog)
@@ -454,18 +452,15 @@ class ThinkerRuntime:
             messages, toolset, chat_id=skill.chat_id, max_steps=skill.max_steps, temperature=self.agent.temperature
         )
         summary = " ".join(result.response.split())
-        answer: dict[str, Any] = {
-            "success": result.success,
-            "response": result.response,
-            "summary": summary[:SKILL_SUMMARY_CHARS] + ("…" if len(summary) > SKILL_SUMMARY_CHARS else ""),
-            "toolsUsed": list(result.tools_used),
-            "totalSteps": result.steps,
-        }
-        if result.error:
-            answer["error"] = result.error
-        if result.paused or self.cost.paused:
-            answer["paused"] = True
-        return answer
+        return SkillAnswer(
+            success=result.success,
+            response=result.response,
+            summary=summary[:SKILL_SUMMARY_CHARS] + ("…" if len(summary) > SKILL_SUMMARY_CHARS else ""),
+            toolsUsed=list(result.tools_used),
+            totalSteps=result.steps,
+            error=result.error or None,
+            paused=result.paused or self.cost.paused or None,
+        )
 
     async def _skill_tools(self, skill: SkillIn, catalog: ToolCatalog) -> ToolSet:
         essentials = available_essentials(frozenset(catalog.tools))

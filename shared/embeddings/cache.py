@@ -179,6 +179,9 @@ class CachedEmbedder(Embedder):
             out[row] = found[key]
         return out
 
+    async def prepare(self) -> None:
+        await self.inner.prepare()
+
     async def aclose(self) -> None:
         await anyio.to_thread.run_sync(self._close)
         await self.inner.aclose()

@@ -95,8 +95,10 @@ def test_the_final_stage_copies_the_environment_built_in_the_first_and_installs_
     assert build_from.split()[-2:] == ["AS", "build"]
     copies = [arguments for instruction, arguments in final if instruction == "COPY"]
     assert "--from=build /opt/annabelle /opt/annabelle" in copies
-    final_runs = " ".join(arguments for instruction, arguments in final if instruction == "RUN")
-    assert "pip" not in final_runs and "apt-get" not in final_runs
+    final_runs = [arguments for instruction, arguments in final if instruction == "RUN"]
+    assert not any("pip" in run for run in final_runs)
+    # apt-get only for the optional browser (Chromium), behind its build argument.
+    assert all(run.startswith('if [ "$WITH_BROWSER" = "1" ]') for run in final_runs if "apt-get" in run)
     assert "prune-venv.sh" in " ".join(instructions("RUN"))
     assert (ROOT / "docker" / "prune-venv.sh").is_file()
 
@@ -159,6 +161,12 @@ def test_dockerfile_command_runs_the_orchestrator():
     assert not instructions("ENTRYPOINT")
 
 
+def test_chromium_is_installed_only_behind_the_with_browser_build_argument():
+    assert "WITH_BROWSER=0" in instructions("ARG")
+    installs = [run for run in instructions("RUN") if "chromium" in run]
+    assert len(installs) == 1 and installs[0].startswith('if [ "$WITH_BROWSER" = "1" ]; then')
+
+
 # -- docker-compose.yml -------------------------------------------------------------------------------------------
 
 
@@ -170,6 +178,7 @@ def test_compose_builds_annabelle_from_the_dockerfile(annabelle: dict):
     build = annabelle["build"]
     assert build["context"] == "."
     assert build.get("dockerfile", "Dockerfile") == "Dockerfile"
+    assert build["args"] == {"WITH_BROWSER": "${ANNABELLE_WITH_BROWSER:-0}"}
 
 
 def test_compose_publishes_ports_on_host_loopback_only(compose: dict):

@@ -10,8 +10,10 @@ from pathlib import Path
 
 from guardian_mcp.audit import AuditEntry, AuditLog
 from memorizer_mcp.db.connection import connect
-from shared.logs import MAX_LINE_BYTES, RotatingAppendFile, bounded_json_line, configure_logging
+from shared.json_lines import MAX_LINE_BYTES, bounded_json_line
+from shared.logs import configure_logging
 from shared.private_files import open_private, private_dir, private_file, restrict_new_files, write_private
+from shared.rotating_file import RotatingAppendFile
 from telegram_mcp.store import Store
 
 
