@@ -107,6 +107,7 @@ def one_echo() -> float:
 
 def main(runs: int) -> dict[str, Any]:
     scratch = Path(tempfile.mkdtemp(prefix="bench-thinker-"))
+    (scratch / "hub").mkdir()
     hub = start_hub(scratch / "hub", scratch / "hub" / "home", ["filer_mcp"], env={"LOG_LEVEL": "WARNING"})
     readies, warms, echoes = [], [], []
     try:
