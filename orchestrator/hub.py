@@ -79,7 +79,9 @@ def child_command(spec: McpSpec, settings: OrchestratorSettings, environ: Mappin
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
         STDERR_LEVEL_VARIABLE: "WARNING",
     }
-    return ChildCommand(argv=argv, env=env, cwd=spec.directory if manifest.command else REPO_ROOT)
+    if manifest.command:
+        return ChildCommand(argv=argv, env=env, cwd=spec.directory)
+    return ChildCommand(argv=argv, env=env, cwd=REPO_ROOT, module=spec.package)
 
 
 def wrap_endpoint(spec: McpSpec, direct: ToolEndpoint, gate: GuardianGate) -> ToolEndpoint:

@@ -2,7 +2,8 @@
 
 A tool call either succeeds (`{"success": true, "data": ...}`) or fails with a sentence a model or a
 person can act on and one code from `ErrorCode` (`{"success": false, "error": "...", "errorCode": "..."}`).
-A Guardian block also carries `"blocked": true`.
+A Guardian block also carries `"blocked": true`. An `error` is at most `MAX_MESSAGE_CHARS` (2 KB): a message
+that quotes what a caller sent (a path, a URL, a name) is cut there, so no answer grows with hostile input.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+
+from shared.validation import MAX_MESSAGE_CHARS, shorten
 
 
 class ErrorCode(StrEnum):
@@ -57,7 +60,7 @@ class Envelope(BaseModel):
             return out
         if self.data is not None:
             out["data"] = self.data
-        out["error"] = self.error or "The tool call failed."
+        out["error"] = shorten(self.error or "The tool call failed.", MAX_MESSAGE_CHARS)
         out["errorCode"] = self.errorCode or ErrorCode.TOOL_ERROR
         if self.blocked:
             out["blocked"] = True

@@ -14,7 +14,8 @@ monitor, fact-extraction scheduler) and runs:
   sandbox (exactly those tools, nothing else), `noTools` offers none, otherwise tools are selected as for a
   message, without `send_telegram` (the hub notifies about skill results itself).
 
-Start-up (`start`) imports and warms litellm and prepares the persona file; `ready` says when it is done.
+Start-up (`start`) prepares the persona file and is `ready` at once; importing and warming litellm and listing
+the hub's tools continue in the background, and the first turn waits for them.
 """
 
 from __future__ import annotations
@@ -216,13 +217,24 @@ class ThinkerRuntime:
         self._background: set[asyncio.Task[Any]] = set()
         self.compactions: set[asyncio.Task[Any]] = set()
         """Compactions running in the background (a turn does not wait for its chat's summary)."""
+        self._warming: asyncio.Task[Any] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Import and warm litellm, create the persona file, try the hub once; then `ready`."""
+        """Create the persona file, then `ready`: the model client and the tool list load in the background."""
         if not self.agent.systemPrompt.strip():
             ensure_persona(self.settings.annabelle_home, self.agent_id)
+        self._warming = self._spawn(self._warm_up())
+        self.state.ready = True
+        self._spawn(self._maintenance())
+        if self.extraction_config.enabled:
+            self._spawn(self.extraction.run_forever(self.extract_facts))
+        log.info("thinker ready", extra={"agent": self.agent_id, "model": self.agent.model})
+
+    async def _warm_up(self) -> None:
+        """Import and warm litellm, then list the hub's tools (which starts preparing the tool selection)."""
+        started = time.perf_counter()
         await asyncio.to_thread(load_litellm)
         try:
             await warm_up(self.agent.model)
@@ -232,11 +244,22 @@ class ThinkerRuntime:
             await self._catalog()
         except HubUnavailable as exc:
             log.warning("hub not reachable at start-up; will retry on the first message", extra={"reason": str(exc)})
-        self.state.ready = True
-        self._spawn(self._maintenance())
-        if self.extraction_config.enabled:
-            self._spawn(self.extraction.run_forever(self.extract_facts))
-        log.info("thinker ready", extra={"agent": self.agent_id, "model": self.agent.model})
+        except Exception:  # the first turn lists the tools again and reports what fails
+            log.exception("listing the hub's tools at start-up failed")
+        log.info(
+            "thinker warmed up", extra={"agent": self.agent_id, "seconds": round(time.perf_counter() - started, 2)}
+        )
+
+    async def until_warm(self) -> None:
+        """A turn that arrives while start-up still loads the model client or the tool list waits for it."""
+        warming = self._warming
+        if warming is None or warming.done():
+            return
+        log.info(
+            "message waits for start-up: loading the model client and listing the hub's tools",
+            extra={"agent": self.agent_id},
+        )
+        await asyncio.wait({warming})
 
     async def aclose(self) -> None:
         if self.compactions:
@@ -356,6 +379,7 @@ class ThinkerRuntime:
         )
 
     async def _chat_turn(self, message: MessageIn) -> TurnResult:
+        await self.until_warm()
         catalog = await self._catalog_or_empty()
         session = self.sessions.load(message.chat_id)
         profile, memories, library = await asyncio.gather(
@@ -461,6 +485,7 @@ class ThinkerRuntime:
     async def execute_skill(self, skill: SkillIn) -> SkillAnswer:
         if self.cost.paused:
             return SkillAnswer.paused_refusal(self._paused_reason())
+        await self.until_warm()
         catalog = await self._catalog_or_empty()
         toolset = await self._skill_tools(skill, catalog)
         memories = await self.context.memories(catalog, skill.instructions)

@@ -57,6 +57,7 @@ async def thinker(
     settings = load_settings(ThinkerSettings)
     runtime = ThinkerRuntime(settings, load_agent(settings, "annabelle"))
     await runtime.start()
+    await runtime.until_warm()  # the tool index is built, as before the first message
     transport = httpx.ASGITransport(app=create_app(runtime))
     headers = {"X-Annabelle-Token": hub.token}
     async with httpx.AsyncClient(transport=transport, base_url="http://thinker", headers=headers) as client:
