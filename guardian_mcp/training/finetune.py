@@ -69,6 +69,7 @@ def train(
     epochs: float,
     batch_size: int = 32,
     learning_rate: float = 1e-4,
+    head_rate: float = 20.0,
     seed: int = 22,
     log: bool = True,
 ) -> GuardNet:
@@ -80,7 +81,14 @@ def train(
     net.train()
     positives = sum(example.attack for example in train_examples)
     positive_weight = (len(train_examples) - positives) / max(positives, 1.0)
-    optimiser = torch.optim.AdamW(net.parameters(), lr=learning_rate, weight_decay=0.01)
+    # The heads start from nothing and must grow fast; the encoder layers start from a good place and move
+    # slowly. With one learning rate for both, 250 steps leave the heads too small to separate anything.
+    heads = [*net.pool_norm.parameters(), *net.attack.parameters(), *net.kind.parameters()]
+    head_ids = {id(parameter) for parameter in heads}
+    body = [parameter for parameter in net.parameters() if id(parameter) not in head_ids]
+    optimiser = torch.optim.AdamW(
+        [{"params": body, "lr": learning_rate}, {"params": heads, "lr": learning_rate * head_rate}], weight_decay=0.01
+    )
     steps = max(1, math.ceil(len(train_examples) / batch_size * epochs))
     warmup = max(1, steps // 10)
     schedule = torch.optim.lr_scheduler.LambdaLR(

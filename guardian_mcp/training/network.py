@@ -51,6 +51,8 @@ class GuardNet(nn.Module):
         self.embedding_norm = nn.LayerNorm(hidden, eps=eps)
         self.layers = nn.ModuleList(Layer(hidden, heads, intermediate, eps) for _ in range(layers))
         self.dropout = nn.Dropout(0.1)
+        # Mean-pooled outputs are small (about 0.1 per dimension): normalised, the heads learn in a few hundred steps.
+        self.pool_norm = nn.LayerNorm(hidden, eps=eps)
         self.attack = nn.Linear(hidden, 1)
         self.kind = nn.Linear(hidden, 1)
 
@@ -63,12 +65,12 @@ class GuardNet(nn.Module):
             x = layer(x, bias)
         weights = mask[..., None]
         pooled = (x * weights).sum(1) / weights.sum(1).clamp(min=1.0)
-        pooled = self.dropout(pooled)
+        pooled = self.dropout(self.pool_norm(pooled))
         return self.attack(pooled).squeeze(-1), self.kind(pooled).squeeze(-1)
 
 
 def from_base(base: BaseModel, layers: int) -> GuardNet:
-    """A GuardNet whose embeddings and first `layers` encoder layers are the base model's (heads start at zero)."""
+    """A GuardNet whose embeddings and first `layers` encoder layers are the base model's (heads start small)."""
     net = GuardNet(base.hidden, base.heads, base.intermediate, layers, base.max_positions, base.eps)
 
     def load(parameter: torch.Tensor, name: str) -> None:
@@ -91,8 +93,7 @@ def from_base(base: BaseModel, layers: int) -> GuardNet:
             load(module.weight, f"l{index}.{short}.w")
             load(module.bias, f"l{index}.{short}.b")
     with torch.no_grad():
-        net.attack.weight.zero_()
-        net.attack.bias.zero_()
-        net.kind.weight.zero_()
-        net.kind.bias.zero_()
+        for head in (net.attack, net.kind):
+            head.weight.normal_(0.0, 0.02)
+            head.bias.zero_()
     return net
