@@ -89,8 +89,8 @@ def main() -> None:
     parser.add_argument("--compose", action="store_true", help="rebuild the data from the pools first")
     parser.add_argument("--out-dir", type=Path, default=Path(classifier.__file__).parent)
     parser.add_argument("--layers", type=int, default=3)
-    parser.add_argument("--epochs", type=float, default=1.5)
-    parser.add_argument("--easy-keep", type=float, default=0.35, help="share of plain benign windows trained on")
+    parser.add_argument("--epochs", type=float, default=0.5)
+    parser.add_argument("--easy-keep", type=float, default=0.3, help="share of plain benign windows trained on")
     parser.add_argument("--mark-fpr", type=float, default=0.01)
     parser.add_argument("--block-fpr", type=float, default=0.002)
     parser.add_argument("--block-floor", type=float, default=0.9)
@@ -102,7 +102,7 @@ def main() -> None:
     from guardian_mcp import prefilter
     from guardian_mcp.training import compose, finetune
 
-    threads = int(os.environ.get("GUARDIAN_TRAIN_THREADS", "2"))
+    threads = int(os.environ.get("GUARDIAN_TRAIN_THREADS", "1"))
     torch.set_num_threads(threads)
     started = time.monotonic()
     if args.compose or not args.data.exists():
