@@ -62,12 +62,14 @@ class Prefilter:
         return cls(coef=coef, bias=float(data["bias"]))
 
 
-def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-4, steps: int = 300) -> Prefilter:
+def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-4, steps: int = 60) -> Prefilter:
     """Logistic regression by full-batch Adam (deterministic), classes weighted to balance."""
-    y = np.asarray(y, dtype=np.float64)
-    positives = max(y.sum(), 1.0)
-    weight = np.where(y > 0, 0.5 / positives, 0.5 / max(len(y) - positives, 1.0))
-    coef, bias = np.zeros(x.shape[1]), 0.0
+    # float32 throughout: a float64 coefficient would make NumPy copy the whole feature matrix at every step.
+    x = np.asarray(x, dtype=np.float32)
+    y = np.asarray(y, dtype=np.float32)
+    positives = max(float(y.sum()), 1.0)
+    weight = np.where(y > 0, 0.5 / positives, 0.5 / max(len(y) - positives, 1.0)).astype(np.float32)
+    coef, bias = np.zeros(x.shape[1], dtype=np.float32), 0.0
     m_coef, v_coef, m_bias, v_bias = np.zeros_like(coef), np.zeros_like(coef), 0.0, 0.0
     rate, beta1, beta2 = 0.05, 0.9, 0.999
     for step in range(1, steps + 1):

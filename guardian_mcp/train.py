@@ -25,6 +25,7 @@ import hashlib
 import json
 import os
 import random
+import shutil
 import sys
 import time
 from collections.abc import Sequence
@@ -95,6 +96,9 @@ def main() -> None:
     parser.add_argument("--block-fpr", type=float, default=0.002)
     parser.add_argument("--block-floor", type=float, default=0.9)
     parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument(
+        "--model", type=Path, help="skip fine-tuning: calibrate this already exported int8 ONNX file instead"
+    )
     args = parser.parse_args()
 
     import torch
@@ -120,10 +124,13 @@ def main() -> None:
     )
 
     base = BaseModel()
-    net = finetune.train(base, examples, layers=args.layers, epochs=args.epochs, seed=args.seed)
     model_path = args.out_dir / classifier.MODEL_FILE
-    finetune.export_onnx(net, model_path)
-    print(f"exported {model_path} ({model_path.stat().st_size / 1e6:.1f} MB)", flush=True)
+    if args.model is None:
+        net = finetune.train(base, examples, layers=args.layers, epochs=args.epochs, seed=args.seed)
+        finetune.export_onnx(net, model_path)
+        print(f"exported {model_path} ({model_path.stat().st_size / 1e6:.1f} MB)", flush=True)
+    elif args.model.resolve() != model_path.resolve():
+        shutil.copyfile(args.model, model_path)
 
     all_windows = finetune.examples(fit_records, random.Random(args.seed), 1.0)
     x = prefilter.features([example.text for example in all_windows])
@@ -165,7 +172,9 @@ def main() -> None:
             "fit_windows": len(examples),
             "calib_records": len(calib_records),
         },
-        "settings": {key: value for key, value in vars(args).items() if key not in {"data", "out_dir", "compose"}},
+        "settings": {
+            key: value for key, value in vars(args).items() if key not in {"data", "out_dir", "compose", "model"}
+        },
         "calibration": {"a": round(a, 6), "b": round(b, 6)},
         "thresholds": thresholds,
         "calibration_metrics": metrics,
