@@ -73,13 +73,13 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-4, steps: int = 60) -> Pref
     m_coef, v_coef, m_bias, v_bias = np.zeros_like(coef), np.zeros_like(coef), 0.0, 0.0
     rate, beta1, beta2 = 0.05, 0.9, 0.999
     for step in range(1, steps + 1):
-        residual = weight * (0.5 * (1.0 + np.tanh(0.5 * (x @ coef + bias))) - y)
-        g_coef, g_bias = x.T @ residual + l2 * coef, float(residual.sum())
-        m_coef = beta1 * m_coef + (1 - beta1) * g_coef
-        v_coef = beta2 * v_coef + (1 - beta2) * g_coef**2
+        residual = (weight * (0.5 * (1.0 + np.tanh(0.5 * (x @ coef + np.float32(bias)))) - y)).astype(np.float32)
+        g_coef, g_bias = x.T @ residual + np.float32(l2) * coef, float(residual.sum())
+        m_coef = np.float32(beta1) * m_coef + np.float32(1 - beta1) * g_coef
+        v_coef = np.float32(beta2) * v_coef + np.float32(1 - beta2) * g_coef**2
         m_bias = beta1 * m_bias + (1 - beta1) * g_bias
         v_bias = beta2 * v_bias + (1 - beta2) * g_bias**2
-        scale = rate * np.sqrt(1 - beta2**step) / (1 - beta1**step)
-        coef -= scale * m_coef / (np.sqrt(v_coef) + 1e-8)
-        bias -= scale * m_bias / (np.sqrt(v_bias) + 1e-8)
+        scale = float(rate * np.sqrt(1 - beta2**step) / (1 - beta1**step))
+        coef = (coef - np.float32(scale) * m_coef / (np.sqrt(v_coef) + np.float32(1e-8))).astype(np.float32)
+        bias = float(bias - scale * m_bias / (np.sqrt(v_bias) + 1e-8))
     return Prefilter(coef=coef.astype(np.float32), bias=bias)
