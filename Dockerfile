@@ -8,6 +8,15 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     LITELLM_LOCAL_MODEL_COST_MAP=True
 
+# The browser MCP needs Chromium, about 300 MB more: off by default, on with `--build-arg WITH_BROWSER=1`
+# (or `ANNABELLE_WITH_BROWSER=1` for docker compose). Without it the browser tools say how to get it.
+ARG WITH_BROWSER=0
+RUN if [ "$WITH_BROWSER" = "1" ]; then \
+        apt-get update \
+     && apt-get install -y --no-install-recommends chromium fonts-liberation \
+     && rm -rf /var/lib/apt/lists/*; \
+    fi
+
 WORKDIR /app
 COPY . /app
 

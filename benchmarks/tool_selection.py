@@ -1,21 +1,25 @@
-"""Benchmark: tool selection recall, tools and schema tokens sent, and latency, on a labelled message set.
+"""Benchmark: tool selection recall, tools and schema tokens sent, and latency, on labelled message sets.
 
-Three pipelines run over the same messages:
+Four pipelines run over the shared tuning set (`../shared/bench/toolsel`):
 
-- `shipped`: `ToolSelector` with the default `SelectionConfig` and the local all-MiniLM-L6-v2 embedder
-  (embedding + lexical + keyword routes, clauses, follow-up context, lookup companions);
+- `shipped`: `ToolSelector` with the default `SelectionConfig` and the multilingual embedder the Thinker's
+  selection uses (USE multilingual v3): embedding of the tools' texts and MCPs, words, manifest keywords,
+  clauses, follow-up context, lookup companions;
 - `regex_only`: the same selector without an embedder (what runs with `EMBEDDING_PROVIDER=none` or when the
-  embedder fails): lexical + keyword routes;
-- `embedding_only`: cosine similarity of the message and `name: description` alone, top 15 (the original's
-  `TOOL_SELECTOR_TOP_K` and the reference row of the data's README); `embedding_top4` (an extra key) is the
-  same at about the shipped pipeline's number of picked tools.
+  embedder fails): the English fallback of words, keyword routes and the concept lexicon;
+- `embedding_only`: the cosine alone (best of each tool's texts), top 15 (the original's `TOOL_SELECTOR_TOP_K`);
+  `embedding_top8` (an extra key) the same at about the shipped pipeline's number of tools.
+
+Then, on this project's own sets in `benchmarks/data/` (see its README): `dev` (used for choices) and the two
+held-out sets never tuned on, `heldout_catalog` (the shared catalog) and `heldout_project` (this project's real
+tools, built from the MCP servers' code by `project_catalog.py`), each overall, per kind and per language.
 
 Counting rules (docs/benchmarks.md and DESIGN): recall is the share of a message's required tools that were
 sent, averaged over the messages that need tools; `all_covered` is the share of those messages with every
 required tool sent; gold tools missing from the catalog are left out and counted in `skipped_gold_tools`;
-`mean_tools` and `mean_schema_tokens` count everything sent - the core tools (`store_fact`, `search_memories`,
-`get_status` and the two meta-tools) and `send_telegram` when the selection picked it (it is a candidate like the
-MCP tools, as in the Thinker) included - over all messages; follow-ups pass their `context` turns as history
+`mean_tools` and `mean_schema_tokens` count everything sent - the core tools (the two meta-tools) and the
+Thinker's essentials when the selection picked them (they are candidates like the MCP tools, as in the
+Thinker) included - over all messages; follow-ups pass their `context` turns as history
 (`recent_user_messages` / `recent_assistant_messages`; no tool-call history exists in the data, so sticky
 tools never fire here). Schema tokens are cl100k_base tokens (tiktoken, with the BPE file bundled in litellm,
 so no download) of each tool's `{"name", "description", "inputSchema"}` JSON, the form of tools.json.
@@ -23,18 +27,17 @@ so no download) of each tool's `{"name", "description", "inputSchema"}` JSON, th
 `recall` counts exact names only. `alias_recall` (an extra key) also credits a gold tool when the Thinker
 essential that calls it was sent (docs/thinker.md, essentials): `send_telegram` → `telegram_send_message`,
 `store_fact` → `memory_store_fact`, `search_memories` → the memory search (`memory_retrieve_memories` on the
-hub; this catalog names it `memory_search_memories`). The model can do with the essential exactly what the gold
-tool does, so the alias-credited figure is what the model can act on; both are reported.
+hub; this catalog names it `memory_search_memories`), and the other way round. The model can do with the
+essential exactly what the gold tool does, so the alias-credited figure is what the model can act on; both are
+reported.
 
-Latency is one `select` call (message embedding included, tool vectors prepared by `refresh` beforehand),
-reported with a baseline measured in the same run: embedding the message alone with the same embedder.
+Latency is one `select` call (message, clause and follow-up embeddings included, tool vectors prepared
+beforehand), reported with a baseline measured in the same run: embedding the message alone with the same
+embedder.
 
-Messages are split into two halves by the parity of sha256(text): half `a` was used to choose the pipeline's
-weights and thresholds, half `b` never was; both are reported.
+    python benchmarks/tool_selection.py [--catalog PATH] [--queries PATH] [--data DIR] [--set min_tools=5 ...]
 
-    python benchmarks/tool_selection.py [--catalog PATH] [--queries PATH] [--set min_tools=5 ...]
-
-`--set` changes a `SelectionConfig` default for all three pipelines (to draw the recall/tools trade-off).
+`--set` changes a `SelectionConfig` default for every pipeline (to draw the recall/tools trade-off).
 
 The last line printed is the JSON summary.
 """
@@ -46,6 +49,7 @@ import asyncio
 import hashlib
 import importlib.util
 import json
+import logging
 import os
 import statistics
 import sys
@@ -57,11 +61,14 @@ from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
-from shared.embeddings import Embedder, EmbeddingSettings, create_embedder  # noqa: E402
+from shared.embeddings import Embedder  # noqa: E402
+from shared.embeddings.multilingual import MultilingualEmbedder  # noqa: E402
 from thinker.selection import McpInfo, SelectionConfig, ToolInfo, ToolSelector  # noqa: E402
 
 DEFAULT_DATA = REPO_ROOT.parent / "shared" / "bench" / "toolsel"
+OWN_DATA = REPO_ROOT / "benchmarks" / "data"
 
 BENCH_MCPS: dict[str, McpInfo] = {
     # Label, group and keywords of the original system's manifests (reference/original-system.md §3.1).
@@ -190,6 +197,7 @@ def half(text: str) -> str:
 @dataclass
 class Outcome:
     kind: str
+    lang: str
     half: str
     gold: list[str]
     sent: list[str]
@@ -204,13 +212,17 @@ class Pipeline:
     outcomes: list[Outcome] = field(default_factory=list)
 
 
-def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
+def credited(gold: Sequence[str], sent: Sequence[str], aliases: dict[str, str]) -> float:
+    """Share of `gold` sent, a tool also counting as sent when its alias (either way round) was."""
+    both = {**aliases, **{hub: essential for essential, hub in aliases.items()}}
+    have = {*sent, *(both[name] for name in sent if name in both)}
+    return len(set(gold) & have) / len(gold)
+
+
+def summarise(outcomes: Sequence[Outcome], aliases: dict[str, str] = ESSENTIAL_ALIASES) -> dict[str, Any]:
     needing = [o for o in outcomes if o.gold]
     recalls = [len(set(o.gold) & set(o.sent)) / len(o.gold) for o in needing]
-    aliased = [
-        len(set(o.gold) & {*o.sent, *(ESSENTIAL_ALIASES[n] for n in o.sent if n in ESSENTIAL_ALIASES)}) / len(o.gold)
-        for o in needing
-    ]
+    aliased = [credited(o.gold, o.sent, aliases) for o in needing]
     followups = [r for r, o in zip(recalls, needing, strict=True) if o.kind == "followup"]
 
     def mean(values: Sequence[float]) -> float | None:
@@ -225,7 +237,21 @@ def summarise(outcomes: Sequence[Outcome]) -> dict[str, Any]:
         "p50_ms": round(statistics.median(o.ms for o in outcomes), 3) if outcomes else None,
         "messages": len(outcomes),
         "alias_recall": mean(aliased),
+        "alias_all_covered": mean([1.0 if r == 1.0 else 0.0 for r in aliased]),
     }
+
+
+def breakdown(outcomes: Sequence[Outcome], aliases: dict[str, str] = ESSENTIAL_ALIASES) -> dict[str, Any]:
+    """Overall, per kind, per language, and all non-English messages together."""
+    out = summarise(outcomes, aliases)
+    out["per_kind"] = {
+        k: summarise([o for o in outcomes if o.kind == k], aliases) for k in sorted({o.kind for o in outcomes})
+    }
+    out["per_lang"] = {
+        k: summarise([o for o in outcomes if o.lang == k], aliases) for k in sorted({o.lang for o in outcomes})
+    }
+    out["non_english"] = summarise([o for o in outcomes if o.lang != "en" or o.kind == "non_english"], aliases)
+    return out
 
 
 def config_with(assignments: Sequence[str]) -> SelectionConfig:
@@ -251,7 +277,13 @@ def history(record: dict[str, Any]) -> tuple[list[str], list[str]]:
     return users, assistants
 
 
-async def run(raw_tools: list[dict[str, Any]], records: list[dict[str, Any]], overrides: list[str]) -> dict[str, Any]:
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def shared_catalog(raw_tools: list[dict[str, Any]]) -> tuple[list[ToolInfo], list[McpInfo], dict[str, int]]:
+    """The benchmark catalog as the Thinker would see it: its tools, then the Thinker's own (CORE_DEFINITIONS)."""
+    count = token_counter()
     tools = []
     for entry in raw_tools:
         prefix = entry["name"].split("_", 1)[0]
@@ -260,26 +292,88 @@ async def run(raw_tools: list[dict[str, Any]], records: list[dict[str, Any]], ov
                 entry["name"], entry["description"], entry["inputSchema"], prefix if "_" in entry["name"] else None
             )
         )
-    # The Thinker's own tools are candidates too (thinker/runtime.py refreshes with them): the core ones are
-    # always sent, `send_telegram` is picked on evidence like any tool.
     tools += [ToolInfo(d["name"], d["description"], d["inputSchema"], None) for d in CORE_DEFINITIONS]
     mcps = [BENCH_MCPS[p] for p in sorted({t.mcp for t in tools if t.mcp}) if p in BENCH_MCPS]
-    count = token_counter()
     tokens = {
         entry["name"]: count(json.dumps({k: entry[k] for k in ("name", "description", "inputSchema")}))
         for entry in [*raw_tools, *CORE_DEFINITIONS]
     }
-    catalog = set(tokens)
+    return tools, mcps, tokens
 
-    embedder: Embedder | None = create_embedder(EmbeddingSettings(embedding_provider="local"), cache=False)
-    assert embedder is not None
-    await embedder.embed(["warm up the model"])  # the first call loads the weights: not part of any timing
+
+async def real_catalog() -> tuple[list[ToolInfo], list[McpInfo], dict[str, int]]:
+    """This project's tools (from the MCP servers' own code) plus the Thinker's essentials and meta-tools."""
+    from project_catalog import project_catalog
+
+    from thinker.essentials import ESSENTIALS
+    from thinker.tiers import function_definition, meta_tool_descriptions
+
+    catalog = await project_catalog()
+    count = token_counter()
+    tools = [ToolInfo(t["name"], t["description"], t["inputSchema"], t["mcp"]) for t in catalog.tools]
+    tools += [ToolInfo(e.name, e.description, e.input_schema, None) for e in ESSENTIALS.values()]
+    tools += [ToolInfo(name, description, {}, None) for name, description in meta_tool_descriptions().items()]
+    tokens = {
+        t.name: count(json.dumps({"name": t.name, "description": t.description, "inputSchema": t.input_schema}))
+        for t in tools
+    }
+    del function_definition  # imported to fail early if the Thinker's tool module moved
+    return tools, catalog.mcps, tokens
+
+
+async def score(
+    pipelines: Sequence[Pipeline],
+    records: Sequence[dict[str, Any]],
+    tokens: dict[str, int],
+    baseline: Embedder | None = None,
+) -> tuple[int, list[float]]:
+    """Run every pipeline over the records; returns (gold tools missing from the catalog, baseline timings)."""
+    skipped = 0
+    baseline_ms: list[float] = []
+    for record in records:
+        gold = [name for name in record["tools"] if name in tokens]
+        skipped += len(record["tools"]) - len(gold)
+        users, assistants = history(record)
+        if baseline is not None:
+            started = time.perf_counter()
+            await baseline.embed([record["text"]])
+            baseline_ms.append((time.perf_counter() - started) * 1000)
+        for pipeline in pipelines:
+            started = time.perf_counter()
+            selection = await pipeline.selector.select(
+                record["text"], recent_user_messages=users, recent_assistant_messages=assistants
+            )
+            elapsed = (time.perf_counter() - started) * 1000
+            sent = list(selection.names)
+            pipeline.outcomes.append(
+                Outcome(
+                    kind=record["kind"],
+                    lang=record.get("lang", "en"),
+                    half=half(record["text"]),
+                    gold=gold,
+                    sent=sent,
+                    tokens=sum(tokens.get(name, 0) for name in sent),
+                    ms=elapsed,
+                )
+            )
+    return skipped, baseline_ms
+
+
+async def run(
+    raw_tools: list[dict[str, Any]], records: list[dict[str, Any]], overrides: list[str], extra: dict[str, Path]
+) -> dict[str, Any]:
+    tools, mcps, tokens = shared_catalog(raw_tools)
+    embedder = MultilingualEmbedder()
+    await embedder.prepare()  # loading the weights is not part of any timing
 
     shipped = config_with(overrides)
-    # The embedding alone: cosine of the message and `name: description`, nothing else, a fixed number of tools.
-    cosine_only = SelectionConfig(
+    # The embedding alone: cosine of the message and the tool's texts, nothing else, a fixed number of tools.
+    cosine_only = replace(
+        shipped,
         lexical_weight=0.0,
         route_weight=0.0,
+        mcp_weight=0.0,
+        context_weight=0.0,
         assistant_context_weight=0.0,
         clause_top=0,
         context_top=0,
@@ -291,68 +385,84 @@ async def run(raw_tools: list[dict[str, Any]], records: list[dict[str, Any]], ov
         Pipeline("shipped", ToolSelector(shipped, embedder)),
         Pipeline("regex_only", ToolSelector(shipped, None)),
         Pipeline("embedding_only", ToolSelector(replace(cosine_only, min_tools=15, top_k=15), embedder)),
-        Pipeline("embedding_top4", ToolSelector(replace(cosine_only, min_tools=4, top_k=4), embedder)),
+        Pipeline("embedding_top8", ToolSelector(replace(cosine_only, min_tools=8, top_k=8), embedder)),
     ]
     for pipeline in pipelines:
         await pipeline.selector.refresh(tools, mcps)
-
-    skipped = 0
-    baseline_ms: list[float] = []
-    for record in records:
-        gold = [name for name in record["tools"] if name in catalog]
-        skipped += len(record["tools"]) - len(gold)
-        users, assistants = history(record)
-        started = time.perf_counter()
-        await embedder.embed([record["text"]])
-        baseline_ms.append((time.perf_counter() - started) * 1000)
-        for pipeline in pipelines:
-            started = time.perf_counter()
-            selection = await pipeline.selector.select(
-                record["text"], recent_user_messages=users, recent_assistant_messages=assistants
-            )
-            elapsed = (time.perf_counter() - started) * 1000
-            sent = list(selection.names)
-            pipeline.outcomes.append(
-                Outcome(
-                    kind=record["kind"],
-                    half=half(record["text"]),
-                    gold=gold,
-                    sent=sent,
-                    tokens=sum(tokens.get(name, 0) for name in sent),
-                    ms=elapsed,
-                )
-            )
+        await pipeline.selector.prepare()
+    skipped, baseline_ms = await score(pipelines, records, tokens, baseline=embedder)
 
     summary: dict[str, Any] = {p.name: summarise(p.outcomes) for p in pipelines}
     shipped_outcomes = pipelines[0].outcomes
     kinds = sorted({o.kind for o in shipped_outcomes})
     summary["per_kind"] = {kind: summarise([o for o in shipped_outcomes if o.kind == kind]) for kind in kinds}
     summary["skipped_gold_tools"] = skipped
-    summary["halves"] = {
-        name: {h: summarise([o for o in p.outcomes if o.half == h]) for h in ("a", "b")}
-        for p in pipelines
-        for name in [p.name]
-    }
     embed_p50 = statistics.median(baseline_ms)
     summary["baseline_embed_p50_ms"] = round(embed_p50, 3)
     summary["shipped_p50_over_embed_p50"] = round(summary["shipped"]["p50_ms"] / embed_p50, 3)
     summary["catalog_tools"] = len(raw_tools)
     summary["core_tools_sent"] = list(shipped.core_tools)
     summary["alias_rule"] = ESSENTIAL_ALIASES
+    summary["embedder"] = embedder.key
     summary["tokenizer"] = "tiktoken cl100k_base (litellm's bundled BPE file)"
     summary["overrides"] = overrides
+
+    # Sets written for this project: a development set (used for choices) and two held-out sets (never tuned on).
+    for name, path in extra.items():
+        if not path.exists():
+            continue
+        if name == "heldout_project":
+            set_tools, set_mcps, set_tokens = await real_catalog()
+            aliases = PROJECT_ALIASES
+        else:
+            set_tools, set_mcps, set_tokens, aliases = tools, mcps, tokens, ESSENTIAL_ALIASES
+        selectors = [
+            Pipeline("shipped", ToolSelector(shipped, embedder)),
+            Pipeline("regex_only", ToolSelector(shipped, None)),
+        ]
+        for pipeline in selectors:
+            await pipeline.selector.refresh(set_tools, set_mcps)
+            await pipeline.selector.prepare()
+        missing, _ = await score(selectors, read_jsonl(path), set_tokens)
+        summary[name] = {
+            "shipped": breakdown(selectors[0].outcomes, aliases),
+            "regex_only": summarise(selectors[1].outcomes, aliases),
+            "skipped_gold_tools": missing,
+            "catalog_tools": len(set_tools),
+        }
     return summary
+
+
+PROJECT_ALIASES: dict[str, str] = {
+    "send_telegram": "telegram_send_message",
+    "store_fact": "memory_store_fact",
+    "search_memories": "memory_retrieve_memories",
+}
+"""The Thinker's essentials and the hub tools they call, on this project's own tool names."""
 
 
 def report(summary: dict[str, Any]) -> None:
     columns = ("recall", "alias_recall", "followup_recall", "all_covered", "mean_tools", "mean_schema_tokens", "p50_ms")
-    print(f"{'pipeline':<22}" + "".join(f"{c:>20}" for c in columns))
-    pipelines = ("shipped", "regex_only", "embedding_only", "embedding_top4")
-    rows: list[tuple[str, dict[str, Any]]] = [(name, summary[name]) for name in pipelines]
-    rows += [(f"shipped[{kind}]", s) for kind, s in summary["per_kind"].items()]
-    rows += [(f"{name}[half {h}]", s) for name, halves in summary["halves"].items() for h, s in halves.items()]
-    for name, s in rows:
-        print(f"{name:<22}" + "".join(f"{'-' if s[c] is None else s[c]:>20}" for c in columns))
+    print(f"{'pipeline':<30}" + "".join(f"{c:>19}" for c in columns))
+
+    def line(name: str, s: dict[str, Any]) -> None:
+        print(f"{name:<30}" + "".join(f"{'-' if s.get(c) is None else s[c]:>19}" for c in columns))
+
+    for name in ("shipped", "regex_only", "embedding_only", "embedding_top8"):
+        line(name, summary[name])
+    for kind, s in summary["per_kind"].items():
+        line(f"shipped[{kind}]", s)
+    for name in ("dev", "heldout_catalog", "heldout_project"):
+        if name not in summary:
+            continue
+        block = summary[name]
+        line(f"{name}", block["shipped"])
+        line(f"{name} regex_only", block["regex_only"])
+        line(f"{name}[non-English]", block["shipped"]["non_english"])
+        for kind, s in block["shipped"]["per_kind"].items():
+            line(f"{name}[{kind}]", s)
+        for lang, s in block["shipped"]["per_lang"].items():
+            line(f"{name}[{lang}]", s)
     print(
         f"embedding alone p50 {summary['baseline_embed_p50_ms']} ms; shipped p50 / embedding p50 = "
         f"{summary['shipped_p50_over_embed_p50']}; skipped gold tools: {summary['skipped_gold_tools']}"
@@ -360,14 +470,22 @@ def report(summary: dict[str, Any]) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
+    logging.disable(logging.INFO)  # one log line per selection would bury the figures
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--catalog", default=str(DEFAULT_DATA / "tools.json"))
     parser.add_argument("--queries", default=str(DEFAULT_DATA / "queries.jsonl"))
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a SelectionConfig override")
+    parser.add_argument("--data", default=str(OWN_DATA), help="folder of this project's dev and held-out sets")
     args = parser.parse_args(argv)
     raw_tools = json.loads(Path(args.catalog).read_text(encoding="utf-8"))
-    records = [json.loads(line) for line in Path(args.queries).read_text(encoding="utf-8").splitlines() if line]
-    summary = asyncio.run(run(raw_tools, records, list(args.set)))
+    records = read_jsonl(Path(args.queries))
+    own = Path(args.data)
+    extra = {
+        "dev": own / "dev_catalog.jsonl",
+        "heldout_catalog": own / "heldout_catalog.jsonl",
+        "heldout_project": own / "heldout_project.jsonl",
+    }
+    summary = asyncio.run(run(raw_tools, records, list(args.set), extra))
     report(summary)
     print(json.dumps(summary))
 

@@ -21,6 +21,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from shared.private_files import open_private
+
 log = logging.getLogger(__name__)
 
 MAX_RECORDED_CHARS = 1024
@@ -106,8 +108,7 @@ class AuditLog:
         data = (json.dumps(line, ensure_ascii=False) + "\n").encode("utf-8")
         with self._lock:
             try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+                fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
                 try:
                     os.write(fd, data)
                 finally:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from shared.private_files import PRIVATE_DIR_MODE, PRIVATE_FILE_MODE
+
 EntryKind = Literal["file", "directory", "symlink", "other"]
 
 CHUNK_BYTES = 1024 * 1024
@@ -95,7 +97,7 @@ def open_directory(base: Path, parts: Sequence[str], *, create: bool = False) ->
                 if not create:
                     raise
                 with contextlib.suppress(FileExistsError):
-                    os.mkdir(part, 0o777, dir_fd=fd)
+                    os.mkdir(part, PRIVATE_DIR_MODE, dir_fd=fd)
                 child = _open_directory_nofollow(part, fd)
             os.close(fd)
             fd = child
@@ -185,7 +187,7 @@ def atomic_write(
     name = parts[-1]
     with open_directory(base, parts[:-1], create=make_parents) as dir_fd:
         temp = f".{secrets.token_hex(8)}{TEMP_SUFFIX}"
-        fd = os.open(temp, _TEMP_FLAGS, 0o666, dir_fd=dir_fd)
+        fd = os.open(temp, _TEMP_FLAGS, PRIVATE_FILE_MODE, dir_fd=dir_fd)
         placed = False
         try:
             written = 0

@@ -35,7 +35,7 @@ from filer_mcp.models import (
 from filer_mcp.paths import Permission
 from filer_mcp.service import Filer, SearchIn, SearchType
 from filer_mcp.settings import FilerSettings
-from shared.mcp_tools import ServerState, envelope_tool
+from shared.mcp_tools import LOCAL_OVERWRITE, LOCAL_WRITE, READ_ONLY, EnvelopeServer, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -58,7 +58,7 @@ async def lifespan(_server: MCPServer[FilerState]) -> AsyncIterator[FilerState]:
     yield state
 
 
-server: MCPServer[FilerState] = MCPServer(
+server: EnvelopeServer[FilerState] = EnvelopeServer(
     "filer",
     instructions=(
         "Files in the user's workspace folder. Paths are relative to the workspace; absolute paths work only "
@@ -83,7 +83,7 @@ def _filer(ctx: FilerContext) -> Filer:
     return ctx.request_context.lifespan_context.require()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def create_file(
     path: WorkspacePath,
     content: Annotated[str, Field(description="The full text to write (UTF-8).")],
@@ -93,20 +93,24 @@ def create_file(
     """Create a text file in the workspace.
 
     Missing folders are created. Fails if the file exists, unless `overwrite` is true.
+
+    For requests like: save this as notes.txt, write a file, jot this down in a new note.
     """
     return _filer(ctx).create_file(path, content, overwrite)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def read_file(path: ReadablePath, ctx: FilerContext) -> FileContent:
     """Read a text file from the workspace or a granted folder.
 
     Returns the content with its size and modification time; binary and oversized files are refused.
+
+    For requests like: open notes.md, what's in the file, read me the document.
     """
     return _filer(ctx).read_file(path)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_files(
     ctx: FilerContext,
     path: Annotated[
@@ -117,11 +121,13 @@ def list_files(
     """List the files and folders in a workspace or granted folder.
 
     Folder names end with '/'. Symbolic links are shown but never followed.
+
+    For requests like: what's in my workspace, show my files, what's in that folder.
     """
     return _filer(ctx).list_files(path, recursive)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_file(
     path: WorkspacePath,
     content: Annotated[str, Field(description="The new full text of the file (UTF-8).")],
@@ -133,20 +139,24 @@ def update_file(
     """Replace the content of an existing workspace file.
 
     The old version is kept as '<file>.bak' unless `create_backup` is false.
+
+    For requests like: add a line to my todo list, append to the note, change the file.
     """
     return _filer(ctx).update_file(path, content, create_backup)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def delete_file(path: WorkspacePath, ctx: FilerContext) -> Deleted:
     """Delete a file (or an empty folder) in the workspace.
 
     A symbolic link is removed itself; what it points to is untouched.
+
+    For requests like: delete that file, trash the old draft.
     """
     return _filer(ctx).delete_file(path)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def move_file(
     source: Annotated[str, Field(description="The file or folder to move, relative to the workspace.")],
     destination: Annotated[str, Field(description="Its new path relative to the workspace; must not exist yet.")],
@@ -155,11 +165,13 @@ def move_file(
     """Move or rename a file or folder within the workspace.
 
     Missing folders of the destination are created; an existing destination is never replaced.
+
+    For requests like: rename report.md, move it into the archive folder.
     """
     return _filer(ctx).move_file(source, destination)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def copy_file(
     source: Annotated[
         str, Field(description="The file to copy: relative to the workspace, or an absolute granted path.")
@@ -172,11 +184,13 @@ def copy_file(
     """Copy a file into the workspace.
 
     The source may be in the workspace or a granted folder; the destination is always in the workspace.
+
+    For requests like: make a copy of the file, back it up.
     """
     return _filer(ctx).copy_file(source, destination)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def search_files(
     query: Annotated[
         str,
@@ -196,11 +210,13 @@ def search_files(
     """Search files by name or by content in the workspace and granted folders.
 
     Case-insensitive; at most 100 results, content matches with a snippet.
+
+    For requests like: where did I put the tax spreadsheet, which notes mention the invoice.
     """
     return _filer(ctx).search_files(query, search_in, search_type, file_types)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def check_grant(
     path: Annotated[str, Field(description="An absolute path (or a workspace path) to check.")],
     ctx: FilerContext,
@@ -208,11 +224,13 @@ def check_grant(
     """Check whether a path may be accessed, and through which grant.
 
     Workspace paths need no grant; protected locations are never accessible.
+
+    For requests like: can you read my Documents folder on this computer.
     """
     return _filer(ctx).check_grant(path)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def request_grant(
     path: Annotated[str, Field(description="Absolute path of the folder or file outside the workspace.")],
     permission: Annotated[Permission, Field(description="'read' or 'read-write'.")],
@@ -223,11 +241,13 @@ def request_grant(
 
     Nothing is granted here: the answer (status 'configure_required') names the grants file and the entry
     the user must add; 'granted' if access already exists; 'denied' for protected locations.
+
+    For requests like: give you access to a folder outside the workspace.
     """
     return _filer(ctx).request_grant(path, permission, reason)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_grants(ctx: FilerContext) -> GrantList:
     """List the folders outside the workspace the user has granted.
 
@@ -236,13 +256,13 @@ def list_grants(ctx: FilerContext) -> GrantList:
     return _filer(ctx).list_grants()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_workspace_info(ctx: FilerContext) -> WorkspaceInfo:
     """Show the workspace location, file count, total size and temp file count."""
     return _filer(ctx).get_workspace_info()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_audit_log(
     ctx: FilerContext,
     path_filter: Annotated[str | None, Field(description="Only entries whose path contains this text.")] = None,

@@ -60,6 +60,7 @@ from filer_mcp.paths import (
 )
 from filer_mcp.settings import FilerSettings
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
+from shared.private_files import PRIVATE_DIR_MODE, private_dir
 from shared.settings import ConfigError
 
 log = logging.getLogger(__name__)
@@ -197,10 +198,10 @@ class Filer:
         # Checked before anything is created, so a wrong setting never makes a folder inside ~/.ssh, and again
         # on the folder as it really is once it exists.
         refuse_if_unsafe(Path(os.path.realpath(settings.workspace)))
-        settings.workspace.mkdir(parents=True, exist_ok=True)
+        private_dir(settings.workspace)
         workspace = Path(os.path.realpath(settings.workspace))
         refuse_if_unsafe(workspace)
-        (workspace / TEMP_DIR).mkdir(exist_ok=True)
+        (workspace / TEMP_DIR).mkdir(mode=PRIVATE_DIR_MODE, exist_ok=True)
         protected = protected_locations(
             user_home=user_home,
             annabelle_home=settings.annabelle_home,

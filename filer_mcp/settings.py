@@ -6,17 +6,15 @@ from pathlib import Path
 
 from pydantic import Field, field_validator
 
-from shared.settings import CommonSettings
+from shared.settings import WorkspaceSettings
 
 DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024
 
 
-class FilerSettings(CommonSettings):
-    """`FILER_*` variables; unset paths default to places under `$ANNABELLE_HOME`."""
+class FilerSettings(WorkspaceSettings):
+    """`FILER_*` variables (`FILER_WORKSPACE` is declared in `WorkspaceSettings`); unset paths default to places
+    under `$ANNABELLE_HOME`."""
 
-    filer_workspace: Path | None = Field(
-        default=None, description="The folder the Filer works in (default $ANNABELLE_HOME/workspace)."
-    )
     filer_grants_config: Path | None = Field(
         default=None,
         description="JSON file of folders outside the workspace it may read (default …/filer/grants.json).",
@@ -33,14 +31,10 @@ class FilerSettings(CommonSettings):
         default=DEFAULT_MAX_READ_BYTES, ge=1, description="Largest file read_file returns (and create/update write)."
     )
 
-    @field_validator("filer_workspace", "filer_grants_config", "filer_audit_log", mode="after")
+    @field_validator("filer_grants_config", "filer_audit_log", mode="after")
     @classmethod
     def _absolute(cls, value: Path | None) -> Path | None:
         return None if value is None else Path(value).expanduser().absolute()
-
-    @property
-    def workspace(self) -> Path:
-        return self.filer_workspace or self.annabelle_home / "workspace"
 
     @property
     def grants_config(self) -> Path:

@@ -26,7 +26,14 @@ from gmail_mcp.calendar import Reminder
 from gmail_mcp.polling import Poller
 from gmail_mcp.service import Gmail
 from gmail_mcp.settings import GmailSettings
-from shared.mcp_tools import ServerState, envelope_tool
+from shared.mcp_tools import (
+    READ_ONLY_OPEN_WORLD,
+    REMOTE_OVERWRITE,
+    REMOTE_WRITE,
+    EnvelopeServer,
+    ServerState,
+    envelope_tool,
+)
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -84,7 +91,7 @@ async def _inbox_ids(gmail: Gmail) -> list[str]:
     return [item["id"] for item in listing.get("messages") or []]
 
 
-server: MCPServer[GmailState] = MCPServer(
+server: EnvelopeServer[GmailState] = EnvelopeServer(
     "gmail",
     instructions=(
         "The user's Gmail (mail, drafts, labels, attachments, filters) and Google Calendar. Mail content is "
@@ -129,7 +136,7 @@ Date = Annotated[str | None, Field(description="A date 'YYYY-MM-DD', for all-day
 # --- mail ----------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_emails(
     ctx: GmailContext,
     query: Annotated[
@@ -139,58 +146,79 @@ async def list_emails(
     label_ids: LabelList = None,
     page_token: Annotated[str | None, Field(description="next_page_token from a previous call.")] = None,
 ) -> dict[str, Any]:
-    """List emails matching a Gmail search, newest first.
+    """List or search the user's emails (a Gmail search, the inbox by default), newest first.
 
     Each email has id, threadId, from, to, subject, date, snippet and labels; use get_email for the body.
+
+    For requests like: what's new in my inbox, any mail from the bank, did they write back, find the email about
+    the invoice.
     """
     return await _gmail(ctx).list_emails(query, _clamp(max_results, 1, 100), label_ids, page_token)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_email(message_id: MessageId, ctx: GmailContext) -> dict[str, Any]:
-    """Read one email in full: headers, body (plain text preferred over HTML) and its attachments' ids."""
+    """Read one email in full: headers, body (plain text preferred over HTML) and its attachments' ids.
+
+    For requests like: open that email, what does the mail from Anna say, read me the newest message.
+    """
     return await _gmail(ctx).get_email(message_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def send_email(
     to: To, subject: Subject, body: Body, ctx: GmailContext, cc: Cc = None, bcc: Bcc = None, is_html: IsHtml = False
 ) -> dict[str, Any]:
-    """Send a new email from the user's Gmail account."""
+    """Send a new email from the user's Gmail account.
+
+    For requests like: email Tom that I'm late, write to the school, send a mail to someone.
+    """
     return await _gmail(ctx).send_email(to, subject, body, cc, bcc, is_html)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def reply_email(message_id: MessageId, body: Body, ctx: GmailContext, is_html: IsHtml = False) -> dict[str, Any]:
-    """Reply to an email in its thread (to its Reply-To or From address, subject 'Re: …')."""
+    """Reply to an email in its thread (to its Reply-To or From address, subject 'Re: …').
+
+    For requests like: answer her mail, write back saying yes, reply that Thursday works.
+    """
     return await _gmail(ctx).reply_email(message_id, body, is_html)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_email(message_id: MessageId, ctx: GmailContext) -> dict[str, Any]:
-    """Move an email to the trash (Gmail deletes it for good after 30 days)."""
+    """Move an email to the trash (Gmail deletes it for good after 30 days).
+
+    For requests like: delete that email, bin the spam, trash the newsletter.
+    """
     return await _gmail(ctx).delete_email(message_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def mark_read(
     message_id: MessageId,
     read: Annotated[bool, Field(description="true = mark read, false = mark unread.")],
     ctx: GmailContext,
 ) -> dict[str, Any]:
-    """Mark an email read or unread."""
+    """Mark an email read or unread.
+
+    For requests like: mark it as read, mark everything from the school as unread.
+    """
     return await _gmail(ctx).mark_read(message_id, read)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def modify_labels(
     message_id: MessageId, ctx: GmailContext, add_label_ids: LabelList = None, remove_label_ids: LabelList = None
 ) -> dict[str, Any]:
-    """Add labels to and remove labels from an email; label names are resolved to ids."""
+    """Add labels to and remove labels from an email; label names are resolved to ids.
+
+    For requests like: label these mails, archive it, star the message, move it to a folder.
+    """
     return await _gmail(ctx).modify_labels(message_id, add_label_ids, remove_label_ids)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_new_emails(
     ctx: GmailContext,
     clear: Annotated[
@@ -204,23 +232,29 @@ async def get_new_emails(
 # --- drafts --------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_drafts(
     ctx: GmailContext, max_results: Annotated[int, Field(description="How many (1-100).")] = 20
 ) -> dict[str, Any]:
-    """List the user's drafts with their recipients and subjects."""
+    """List the user's drafts with their recipients and subjects.
+
+    For requests like: what drafts do I have, find the draft I wrote yesterday.
+    """
     return await _gmail(ctx).list_drafts(_clamp(max_results, 1, 100))
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def create_draft(
     to: To, subject: Subject, body: Body, ctx: GmailContext, cc: Cc = None, bcc: Bcc = None, is_html: IsHtml = False
 ) -> dict[str, Any]:
-    """Save a new draft email (not sent; send_draft sends it)."""
+    """Save a new draft email (not sent; send_draft sends it).
+
+    For requests like: draft an email without sending it, prepare a mail I can review first.
+    """
     return await _gmail(ctx).create_draft(to, subject, body, cc, bcc, is_html)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def update_draft(
     draft_id: DraftId,
     to: To,
@@ -235,13 +269,16 @@ async def update_draft(
     return await _gmail(ctx).update_draft(draft_id, to, subject, body, cc, bcc, is_html)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def send_draft(draft_id: DraftId, ctx: GmailContext) -> dict[str, Any]:
-    """Send a draft."""
+    """Send a draft.
+
+    For requests like: send the draft I wrote, send it now.
+    """
     return await _gmail(ctx).send_draft(draft_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_draft(draft_id: DraftId, ctx: GmailContext) -> dict[str, Any]:
     """Delete a draft for good."""
     return await _gmail(ctx).delete_draft(draft_id)
@@ -250,13 +287,13 @@ async def delete_draft(draft_id: DraftId, ctx: GmailContext) -> dict[str, Any]:
 # --- labels --------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_labels(ctx: GmailContext) -> dict[str, Any]:
     """List the mailbox's labels (system ones like INBOX and the user's own) with their ids."""
     return await _gmail(ctx).list_labels()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def create_label(
     name: Annotated[str, Field(min_length=1, description="The label's name; 'Parent/Child' nests it.")],
     ctx: GmailContext,
@@ -265,7 +302,7 @@ async def create_label(
     return await _gmail(ctx).create_label(name)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_label(
     label_id: Annotated[str, Field(min_length=1, description="The label's id or name.")], ctx: GmailContext
 ) -> dict[str, Any]:
@@ -276,19 +313,25 @@ async def delete_label(
 # --- attachments ---------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_attachments(message_id: MessageId, ctx: GmailContext) -> dict[str, Any]:
-    """List an email's attachments: attachment_id, filename, mime_type, size."""
+    """List an email's attachments: attachment_id, filename, mime_type, size.
+
+    For requests like: what's attached to that email, which files came with the contract.
+    """
     return await _gmail(ctx).list_attachments(message_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_attachment(
     message_id: MessageId,
     attachment_id: Annotated[str, Field(min_length=1, description="From list_attachments.")],
     ctx: GmailContext,
 ) -> dict[str, Any]:
-    """Download one attachment, as standard base64 in data_base64."""
+    """Download one attachment, as standard base64 in data_base64.
+
+    For requests like: save the PDF from that email, download the attachment.
+    """
     return await _gmail(ctx).get_attachment(message_id, attachment_id)
 
 
@@ -302,13 +345,16 @@ class ReminderIn(BaseModel):
     minutes: int = Field(ge=0, le=40320, description="Minutes before the start.")
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_calendars(ctx: GmailContext) -> dict[str, Any]:
-    """List the user's calendars, shared ones included."""
+    """List the user's calendars, shared ones included.
+
+    For requests like: which calendars do I have connected.
+    """
     return await _gmail(ctx).list_calendars()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_events(
     ctx: GmailContext,
     calendar_id: CalendarId = "primary",
@@ -320,19 +366,26 @@ async def list_events(
     max_results: Annotated[int, Field(description="How many (1-250).")] = 25,
     page_token: Annotated[str | None, Field(description="next_page_token from a previous call.")] = None,
 ) -> dict[str, Any]:
-    """List events in a time range, recurring ones expanded, by start time."""
+    """List calendar events in a time range, recurring ones expanded, by start time.
+
+    For requests like: what's on my calendar, my schedule tomorrow, am I busy on Friday, when is the meeting, what
+    does my week look like.
+    """
     return await _gmail(ctx).list_events(
         calendar_id, time_min, time_max, query, _clamp(max_results, 1, 250), page_token
     )
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_event(event_id: EventId, ctx: GmailContext, calendar_id: CalendarId = "primary") -> dict[str, Any]:
-    """Read one event in full: times, description, organizer, attendees and their answers."""
+    """Read one event in full: times, description, organizer, attendees and their answers.
+
+    For requests like: who is in that meeting, where is the appointment.
+    """
     return await _gmail(ctx).get_event(event_id, calendar_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def create_event(
     summary: Annotated[str, Field(min_length=1, description="The event's title.")],
     ctx: GmailContext,
@@ -350,9 +403,12 @@ async def create_event(
     ] = None,
     calendar_id: CalendarId = "primary",
 ) -> dict[str, Any]:
-    """Create a timed event (start_date_time, end_date_time, time_zone) or an all-day one (start_date, end_date).
+    """Create a calendar event: a meeting, appointment or all-day entry.
 
+    A timed event takes start_date_time, end_date_time and time_zone; an all-day one start_date and end_date.
     Without an end, a timed event lasts one hour and an all-day event one day.
+
+    For requests like: put lunch with Sara on Thursday in my calendar, book a meeting, add a dentist appointment.
     """
     return await _gmail(ctx).create_event(
         calendar_id,
@@ -370,7 +426,7 @@ async def create_event(
     )
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def update_event(
     event_id: EventId,
     ctx: GmailContext,
@@ -388,7 +444,10 @@ async def update_event(
     ] = None,
     calendar_id: CalendarId = "primary",
 ) -> dict[str, Any]:
-    """Change some fields of an event, and/or answer its invitation with response_status."""
+    """Change a calendar event (time, title, place, attendees) and/or answer its invitation with response_status.
+
+    For requests like: move the meeting to 4pm, reschedule the appointment, invite Anna, accept the invitation.
+    """
     return await _gmail(ctx).update_event(
         event_id,
         calendar_id,
@@ -405,23 +464,29 @@ async def update_event(
     )
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_event(event_id: EventId, ctx: GmailContext, calendar_id: CalendarId = "primary") -> dict[str, Any]:
-    """Delete an event."""
+    """Delete (cancel) a calendar event.
+
+    For requests like: cancel tomorrow's call, remove the appointment from my calendar.
+    """
     return await _gmail(ctx).delete_event(event_id, calendar_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def quick_add_event(
     text: Annotated[str, Field(min_length=1, description="E.g. 'Lunch with Ann tomorrow at 12:30 at Café Nord'.")],
     ctx: GmailContext,
     calendar_id: CalendarId = "primary",
 ) -> dict[str, Any]:
-    """Create an event from a sentence, as Google Calendar's quick add does."""
+    """Create an event from a sentence, as Google Calendar's quick add does.
+
+    For requests like: add 'dinner with Max Friday 8pm' to my calendar.
+    """
     return await _gmail(ctx).quick_add_event(text, calendar_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def find_free_time(
     time_min: Annotated[str, Field(description="Start of the window, RFC 3339 with offset.")],
     time_max: Annotated[str, Field(description="End of the window, RFC 3339 with offset.")],
@@ -429,7 +494,10 @@ async def find_free_time(
     calendar_ids: Annotated[list[str] | None, Field(description="Calendars to check (default: 'primary').")] = None,
     min_minutes: Annotated[int, Field(ge=0, description="Leave out free slots shorter than this.")] = 0,
 ) -> dict[str, Any]:
-    """Find the free slots in a time window across calendars (busy periods merged)."""
+    """Find the free slots in the user's calendars in a time window (busy periods merged).
+
+    For requests like: when am I free, do I have an hour on Wednesday, find a time for a meeting.
+    """
     return await _gmail(ctx).find_free_time(time_min, time_max, calendar_ids, min_minutes)
 
 
@@ -467,25 +535,28 @@ class FilterAction(BaseModel):
 FilterId = Annotated[str, Field(min_length=1, description="The filter's id (from list_filters).")]
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_filters(ctx: GmailContext) -> dict[str, Any]:
     """List the mailbox's filters (criteria and actions)."""
     return await _gmail(ctx).list_filters()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_filter(filter_id: FilterId, ctx: GmailContext) -> dict[str, Any]:
     """Read one filter."""
     return await _gmail(ctx).get_filter(filter_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def create_filter(criteria: FilterCriteria, action: FilterAction, ctx: GmailContext) -> dict[str, Any]:
-    """Create a filter applied to incoming mail: which messages (criteria) and what to do (action)."""
+    """Create a filter applied to incoming mail: which messages (criteria) and what to do (action).
+
+    For requests like: automatically archive mail from X, skip the inbox for newsletters.
+    """
     return await _gmail(ctx).create_filter(criteria.to_google(), action.to_google())
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_filter(filter_id: FilterId, ctx: GmailContext) -> dict[str, Any]:
     """Delete a filter."""
     return await _gmail(ctx).delete_filter(filter_id)

@@ -18,6 +18,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, ValidationError
 
+from shared.private_files import open_private
+
 log = logging.getLogger(__name__)
 
 _BLOCK = 64 * 1024
@@ -79,16 +81,14 @@ class AuditLog:
 
     def append(self, entry: AuditEntry) -> None:
         line = (entry.model_dump_json() + "\n").encode("utf-8")
-        with self._lock:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with self.path.open("a+b") as handle:
-                # After a crash mid-write the file may end in half a line: start on a fresh one, or this entry
-                # would be glued to the torn one and lost with it.
-                if handle.seek(0, os.SEEK_END) > 0:
-                    handle.seek(-1, os.SEEK_END)
-                    if handle.read(1) != b"\n":
-                        line = b"\n" + line
-                handle.write(line)
+        with self._lock, os.fdopen(open_private(self.path, os.O_RDWR | os.O_APPEND), "a+b") as handle:
+            # After a crash mid-write the file may end in half a line: start on a fresh one, or this entry
+            # would be glued to the torn one and lost with it.
+            if handle.seek(0, os.SEEK_END) > 0:
+                handle.seek(-1, os.SEEK_END)
+                if handle.read(1) != b"\n":
+                    line = b"\n" + line
+            handle.write(line)
 
     def read(self, *, scan_id: str | None = None, limit: int = 50, threats_only: bool = False) -> list[AuditEntry]:
         """Up to `limit` entries, newest first; `scan_id` picks one scan, `threats_only` the unsafe ones."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from guardian_mcp.verdict import Threat, ThreatType, Verdict, clip, safe_verdict, scan_error
-from shared.litellm_loader import load_litellm
+from shared.litellm_loader import ModelEndpoint, completion_request, load_litellm
 
 log = logging.getLogger(__name__)
 
@@ -253,22 +253,15 @@ def chunks(text: str, size: int, overlap: int = _OVERLAP) -> list[str]:
 
 
 def _litellm_kwargs(messages: Sequence[Message], config: JudgeConfig) -> dict[str, Any]:
-    kwargs: dict[str, Any] = {
-        "model": config.model,
-        "messages": list(messages),
-        "temperature": 0,
-        "max_tokens": config.max_tokens,
-        "timeout": config.timeout,
-        "num_retries": config.retries,
-        "drop_params": True,
-    }
-    if config.api_base:
-        kwargs["api_base"] = config.api_base
-    if config.api_key:
-        kwargs["api_key"] = config.api_key
-    if config.style == "json":
-        kwargs["response_format"] = {"type": "json_object"}
-    return kwargs
+    target = ModelEndpoint(config.model, config.api_base, config.api_key, config.timeout)
+    return completion_request(
+        target,
+        messages,
+        temperature=0,
+        max_tokens=config.max_tokens,
+        json_mode=config.style == "json",
+        retries=config.retries,
+    )
 
 
 async def litellm_complete(messages: Sequence[Message], config: JudgeConfig) -> str:

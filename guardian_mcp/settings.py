@@ -8,13 +8,13 @@ from typing import Literal
 from pydantic import Field, SecretStr
 
 from guardian_mcp.rules import DEFAULT_THRESHOLD
-from shared.settings import CommonSettings
+from shared.settings import OllamaSettings
 
 ScannerName = Literal["layered", "rules", "classifier", "judge"]
 JudgeStyleSetting = Literal["auto", "llama_guard", "granite", "json"]
 
 
-class GuardianSettings(CommonSettings):
+class GuardianSettings(OllamaSettings):
     guardian_scanner: ScannerName = Field(
         default="layered",
         description="`layered` (rules, then the classifier, then the judge for uncertain texts if one is set), "
@@ -59,7 +59,6 @@ class GuardianSettings(CommonSettings):
     guardian_audit_log: Path | None = Field(
         default=None, description="JSONL audit file; default $ANNABELLE_HOME/logs/guardian-audit.jsonl."
     )
-    ollama_host: str = Field(default="http://localhost:11434", description="Ollama server for `ollama*/` judges.")
 
     @property
     def audit_log_path(self) -> Path:

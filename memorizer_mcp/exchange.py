@@ -27,6 +27,7 @@ from memorizer_mcp.transfer import (
     write_atomic,
 )
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
+from shared.private_files import private_dir
 
 _SAFE_NAME = re.compile(r"^[a-z0-9_-]{1,40}$")
 MAX_SKIPPED_SHOWN = 20
@@ -61,7 +62,7 @@ class Exchange:
 
     def _write(self, agent_id: str, fmt: str, include_conversations: bool, output_dir: str | None) -> dict[str, Any]:
         target = confine(output_dir or agent_id, self.roots, what="export folder")
-        target.mkdir(parents=True, exist_ok=True)
+        private_dir(target)
         # mkdir may have walked through a symlink created meanwhile: check the real folder again.
         target = confine(str(target), self.roots, what="export folder")
         written = []

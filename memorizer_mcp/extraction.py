@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memorizer_mcp.llm import Message, parse_json_object
-from memorizer_mcp.params import FACT_CATEGORIES
+from shared.contracts.memory import FACT_CATEGORIES
 
 MIN_EXCHANGE_CHARS = 50
 """Shorter exchanges ("thanks" / "you're welcome") are not worth a model call."""

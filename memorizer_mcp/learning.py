@@ -21,9 +21,10 @@ from typing import Any, NoReturn
 from memorizer_mcp import extraction, synthesis
 from memorizer_mcp.db.connection import Row
 from memorizer_mcp.llm import NOT_CONFIGURED, CompletionFn, LlmConfig, LlmUnavailable
-from memorizer_mcp.params import FACT_CATEGORIES, limit_text, require_text
+from memorizer_mcp.params import limit_text, require_text
 from memorizer_mcp.secret_filter import redact
 from memorizer_mcp.service import Memory
+from shared.contracts.memory import FACT_CATEGORIES
 from shared.mcp_tools import ToolFailure
 
 log = logging.getLogger(__name__)

@@ -20,7 +20,8 @@ from typing import Any
 import anyio.to_thread
 
 from memorizer_mcp.settings import MemorizerSettings
-from shared.litellm_loader import describe_llm_error, load_litellm
+from shared.agents import AgentsConfigError, default_agent, load_agents_config
+from shared.litellm_loader import ModelEndpoint, completion_request, describe_llm_error, endpoint, load_litellm
 
 Message = dict[str, str]
 
@@ -50,21 +51,32 @@ class LlmUnavailable(Exception):
 
 
 class LlmNotConfigured(LlmUnavailable):
-    """UTILITY_MODEL is empty."""
+    """UTILITY_MODEL is `off` (or unset with no agent to borrow a model from)."""
 
 
 NOT_CONFIGURED = (
-    "No utility model is configured (UTILITY_MODEL is empty). Set UTILITY_MODEL to a litellm model string, e.g. "
+    "No utility model is configured (UTILITY_MODEL=off, or no enabled agent in agents.json). Set UTILITY_MODEL to "
+    "a litellm model string, e.g. "
     "ollama_chat/qwen2.5:7b (with OLLAMA_HOST) or openai/<model> with UTILITY_API_BASE, to use fact extraction "
     "and synthesis."
 )
 
 
 def config_from_settings(settings: MemorizerSettings) -> LlmConfig | None:
-    if not settings.utility_model:
+    """UTILITY_MODEL; unset, the default agent's model from agents.json; `off` (or no usable agent): None."""
+    target = settings.utility_endpoint(DEFAULT_TIMEOUT)
+    if target is None and not settings.utility_off:
+        try:
+            agent = default_agent(load_agents_config(settings.agents_config))
+        except AgentsConfigError:
+            agent = None
+        if agent is not None:
+            target = endpoint(
+                agent.model, agent.apiBase, None, ollama_host=settings.ollama_host, timeout=DEFAULT_TIMEOUT
+            )
+    if target is None:
         return None
-    key = settings.utility_api_key.get_secret_value() if settings.utility_api_key else None
-    return LlmConfig(model=settings.utility_model, api_base=settings.utility_api_base_or_default, api_key=key)
+    return LlmConfig(model=target.model, api_base=target.api_base, api_key=target.api_key, timeout=target.timeout)
 
 
 def unavailable(config: LlmConfig, reason: str) -> LlmUnavailable:
@@ -76,20 +88,10 @@ def unavailable(config: LlmConfig, reason: str) -> LlmUnavailable:
 
 async def litellm_complete(messages: Sequence[Message], config: LlmConfig) -> str:
     litellm = await anyio.to_thread.run_sync(load_litellm)
-    kwargs: dict[str, Any] = {
-        "model": config.model,
-        "messages": list(messages),
-        "temperature": config.temperature,
-        "max_tokens": config.max_tokens,
-        "timeout": config.timeout,
-        "num_retries": 0,
-    }
-    if config.api_base:
-        kwargs["api_base"] = config.api_base
-    if config.api_key:
-        kwargs["api_key"] = config.api_key
-    if config.json_mode:
-        kwargs["response_format"] = {"type": "json_object"}
+    target = ModelEndpoint(config.model, config.api_base, config.api_key, config.timeout)
+    kwargs = completion_request(
+        target, messages, temperature=config.temperature, max_tokens=config.max_tokens, json_mode=config.json_mode
+    )
     try:
         response = await litellm.acompletion(**kwargs)
         content = response.choices[0].message.content

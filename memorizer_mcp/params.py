@@ -18,8 +18,6 @@ AGENT_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"
 MAX_TEXT_BYTES = 1024 * 1024
 """1 MB: the most any one text (a fact, a message, a note) may take, in UTF-8 bytes."""
 
-FactCategory = Literal["preference", "background", "pattern", "project", "contact", "decision"]
-FACT_CATEGORIES: tuple[str, ...] = get_args(FactCategory)
 TriggerType = Literal["cron", "manual", "event"]
 ContactType = Literal["work", "personal", "ignored"]
 ProjectStatus = Literal["active", "paused", "completed"]

@@ -30,7 +30,6 @@ from memorizer_mcp.params import (
     AgentId,
     ContactType,
     ExportFormat,
-    FactCategory,
     ProjectPriority,
     ProjectStatus,
     ProjectType,
@@ -43,8 +42,9 @@ from memorizer_mcp.params import (
 from memorizer_mcp.records import Records
 from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
+from shared.contracts.memory import FactCategory
 from shared.embeddings.base import Embedder
-from shared.mcp_tools import ServerState, envelope_tool
+from shared.mcp_tools import LOCAL_OVERWRITE, LOCAL_WRITE, READ_ONLY, EnvelopeServer, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -131,7 +131,7 @@ async def lifespan(_server: MCPServer[MemorizerState]) -> AsyncIterator[Memorize
             parts.memory.close()
 
 
-server: MCPServer[MemorizerState] = MCPServer(
+server: EnvelopeServer[MemorizerState] = EnvelopeServer(
     "memory",
     instructions=(
         "Long-term memory about the user: facts, past conversations, the profile, skills (scheduled behaviours), "
@@ -168,7 +168,7 @@ OptionalText = Annotated[str | None, Field(description="Optional text (up to 1 M
 # -- facts -----------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def store_fact(
     ctx: MemorizerContext,
     fact: Annotated[
@@ -186,32 +186,40 @@ async def store_fact(
 
     An identical fact returns its existing id. Similar facts in the same category are listed in
     similar_existing so you can update_fact or delete_fact instead of keeping near-duplicates.
+
+    For requests like: remember that..., keep in mind..., note that my sister's birthday is in March.
     """
     return await _parts(ctx).memory.store_fact(agent_id, fact, category, source)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_facts(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
     category: Annotated[FactCategory | None, Field(description="Only this category.")] = None,
     limit: Limit50 = 50,
 ) -> dict[str, Any]:
-    """List stored facts, newest first, with total_count; use retrieve_memories to search by meaning."""
+    """List stored facts, newest first, with total_count; use retrieve_memories to search by meaning.
+
+    For requests like: list everything you've saved about me, what facts do you have.
+    """
     return _parts(ctx).memory.list_facts(agent_id, category, limit)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def delete_fact(
     ctx: MemorizerContext,
     fact_id: Annotated[RecordId, Field(description="Id of the fact (see list_facts).")],
     agent_id: Agent = DEFAULT_AGENT_ID,
 ) -> dict[str, Any]:
-    """Delete one fact by id, e.g. an outdated or wrong one."""
+    """Delete one fact by id, e.g. an outdated or wrong one.
+
+    For requests like: forget that, stop remembering where I work, that's no longer true.
+    """
     return await _parts(ctx).memory.delete_fact(agent_id, fact_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def update_fact(
     ctx: MemorizerContext,
     fact_id: Annotated[RecordId, Field(description="Id of the fact (see list_facts).")],
@@ -219,14 +227,17 @@ async def update_fact(
     agent_id: Agent = DEFAULT_AGENT_ID,
     category: Annotated[FactCategory | None, Field(description="New category (unchanged if omitted).")] = None,
 ) -> dict[str, Any]:
-    """Replace a fact's text (and optionally its category), e.g. "Lives in Lisbon" → "Lives in Porto"."""
+    """Replace a fact's text (and optionally its category), e.g. "Lives in Lisbon" → "Lives in Porto".
+
+    For requests like: that changed, I moved to Porto, correct what you know about me.
+    """
     return await _parts(ctx).memory.update_fact(agent_id, fact_id, fact, category)
 
 
 # -- conversations -----------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def store_conversation(
     ctx: MemorizerContext,
     user_message: Annotated[str, Field(min_length=1, description="What the user said.")],
@@ -242,7 +253,7 @@ async def store_conversation(
     return await _parts(ctx).learning.store_conversation(agent_id, user_message, agent_response, session_id, tags)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def search_conversations(
     ctx: MemorizerContext,
     query: Annotated[str, Field(min_length=1, description="Text to find in past exchanges (substring).")],
@@ -251,20 +262,23 @@ def search_conversations(
     date_from: Annotated[str | None, Field(description="Only from this date (YYYY-MM-DD or ISO date-time).")] = None,
     date_to: Annotated[str | None, Field(description="Only up to this date, inclusive (YYYY-MM-DD).")] = None,
 ) -> dict[str, Any]:
-    """Search past conversations by text, optionally between dates, newest first."""
+    """Search past conversations by text, optionally between dates, newest first.
+
+    For requests like: what did we talk about last week, when did I mention the kitchen.
+    """
     return _parts(ctx).records.search_conversations(agent_id, query, limit, date_from, date_to)
 
 
 # -- profile -------------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_profile(ctx: MemorizerContext, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
     """Get the structured profile of the user (an empty skeleton until something is set)."""
     return _parts(ctx).records.get_profile(agent_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_profile(
     ctx: MemorizerContext,
     updates: Annotated[
@@ -281,7 +295,7 @@ def update_profile(
 # -- search and stats ----------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 async def retrieve_memories(
     ctx: MemorizerContext,
     query: Annotated[str, Field(min_length=1, description="What to look for, in words.")],
@@ -292,11 +306,13 @@ async def retrieve_memories(
     """Search facts (by meaning and keywords) and past conversations: the main memory lookup.
 
     Use it when the user asks "do you remember..." or before answering something that depends on them.
+
+    For requests like: what do you know about my car, do you remember what I said about...
     """
     return await _parts(ctx).memory.retrieve(agent_id, query, limit, include_conversations)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_memory_stats(ctx: MemorizerContext, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
     """Show counts of facts and conversations, categories, database size and search capabilities."""
     return _parts(ctx).memory.stats(agent_id)
@@ -305,7 +321,7 @@ def get_memory_stats(ctx: MemorizerContext, agent_id: Agent = DEFAULT_AGENT_ID) 
 # -- export and import ---------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def export_memory(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -319,11 +335,14 @@ async def export_memory(
         ),
     ] = None,
 ) -> dict[str, Any]:
-    """Export the profile, facts and recent conversations to readable files."""
+    """Export the profile, facts and recent conversations to readable files.
+
+    For requests like: export everything you remember to a file.
+    """
     return await _parts(ctx).exchange.export(agent_id, format, include_conversations, output_dir)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def import_memory(
     ctx: MemorizerContext,
     file_path: Annotated[
@@ -375,7 +394,7 @@ def _plan(plan: list[ExecutionStep] | None) -> list[dict[str, Any]] | None:
     return None if plan is None else [step.model_dump(exclude_none=True) for step in plan]
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def store_skill(
     ctx: MemorizerContext,
     name: Annotated[str, Field(min_length=1, max_length=200, description='Skill name, e.g. "Morning Briefing".')],
@@ -393,9 +412,13 @@ def store_skill(
     ] = 0,
     enabled: Annotated[bool, Field(description="Whether it runs.")] = True,
 ) -> dict[str, Any]:
-    """Create a skill: a scheduled or on-demand behaviour the assistant runs by itself.
+    """Create a skill: a reminder, a recurring task or a routine the assistant runs by itself.
 
-    A skill name is unique per agent: storing an existing name returns its id with already_existed.
+    It runs on a schedule (trigger_type cron with trigger_config) or on demand. A skill name is unique per agent:
+    storing an existing name returns its id with already_existed.
+
+    For requests like: remind me every Monday at 9 to send the report, remind me tomorrow at noon, send me a
+    briefing every morning.
     """
     fields = {
         "name": name,
@@ -413,7 +436,7 @@ def store_skill(
     return _parts(ctx).records.store_skill(agent_id, fields)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_skills(
     ctx: MemorizerContext,
     agent_id: Annotated[
@@ -426,17 +449,20 @@ def list_skills(
     enabled: Annotated[bool | None, Field(description="Only enabled (true) or disabled (false) skills.")] = None,
     trigger_type: Annotated[TriggerType | None, Field(description="Only this trigger type.")] = None,
 ) -> dict[str, Any]:
-    """List skills with their schedules and last run, newest first."""
+    """List skills (reminders, scheduled tasks, routines) with their schedules and last run, newest first.
+
+    For requests like: what reminders do I have, what do you run for me on a schedule.
+    """
     return _parts(ctx).records.list_skills(agent_id, enabled, trigger_type)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_skill(ctx: MemorizerContext, skill_id: SkillId, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
     """Get one skill by id."""
     return _parts(ctx).records.get_skill(agent_id, skill_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_skill(
     ctx: MemorizerContext,
     skill_id: SkillId,
@@ -464,7 +490,12 @@ def update_skill(
     backoff_until: Annotated[str | None, Field(description="No run before this moment (ISO date-time).")] = None,
     last_error: Annotated[str | None, Field(description="The last failure's error message.")] = None,
 ) -> dict[str, Any]:
-    """Change a skill: enable/disable, schedule, instructions, or record a run. Omitted fields stay as they are."""
+    """Change a skill (a reminder, scheduled task or routine): on/off, schedule, instructions, or a run's record.
+
+    Omitted fields stay as they are.
+
+    For requests like: move my reminder to 8, pause the morning briefing, run it on Fridays instead.
+    """
     changes = _given(
         name=name,
         description=description,
@@ -488,16 +519,19 @@ def update_skill(
     return _parts(ctx).records.update_skill(agent_id, skill_id, changes)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def delete_skill(ctx: MemorizerContext, skill_id: SkillId, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
-    """Delete a skill by id."""
+    """Delete a skill (a reminder, scheduled task or routine) by id.
+
+    For requests like: cancel that reminder, stop the daily digest.
+    """
     return _parts(ctx).records.delete_skill(agent_id, skill_id)
 
 
 # -- maintenance (LLM and embeddings) ------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def backfill_extract_facts(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -507,7 +541,7 @@ async def backfill_extract_facts(
     return await _parts(ctx).learning.backfill_extract_facts(agent_id, batch_size)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def synthesize_facts(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -520,7 +554,7 @@ async def synthesize_facts(
     return await _parts(ctx).learning.synthesize_facts(agent_id, category, max_facts_per_category)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def backfill_embeddings(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -535,7 +569,7 @@ async def backfill_embeddings(
 ContactId = Annotated[RecordId, Field(description="Id of the contact (see list_contacts).")]
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def create_contact(
     ctx: MemorizerContext,
     name: Annotated[str, Field(min_length=1, max_length=500, description="Full name.")],
@@ -546,12 +580,15 @@ def create_contact(
     type: Annotated[ContactType, Field(description="work, personal or ignored.")] = "work",
     notes: OptionalText = None,
 ) -> dict[str, Any]:
-    """Add a person the user deals with. Fails if a contact with that e-mail already exists."""
+    """Add a person the user deals with. Fails if a contact with that e-mail already exists.
+
+    For requests like: add Rui to my contacts, save my plumber's number.
+    """
     fields = {"name": name, "email": email, "company": company, "role": role, "type": type, "notes": notes}
     return _parts(ctx).records.create_contact(agent_id, fields)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_contacts(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -561,12 +598,15 @@ def list_contacts(
     name: Annotated[str | None, Field(description="Part of the name.")] = None,
     limit: Limit50 = 50,
 ) -> dict[str, Any]:
-    """List contacts, optionally filtered by e-mail, company, type or part of the name."""
+    """List contacts, optionally filtered by e-mail, company, type or part of the name.
+
+    For requests like: what's Jonas's email address, who do I know at Siemens; look a person up before mailing them.
+    """
     filters = {"email": email, "company": company, "type": type, "name": name}
     return _parts(ctx).records.list_contacts(agent_id, filters, limit)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_contact(
     ctx: MemorizerContext,
     contact_id: ContactId,
@@ -578,7 +618,10 @@ def update_contact(
     type: Annotated[ContactType | None, Field(description="New type.")] = None,
     notes: OptionalText = None,
 ) -> dict[str, Any]:
-    """Change a contact's details. Omitted fields stay as they are."""
+    """Change a contact's details. Omitted fields stay as they are.
+
+    For requests like: Anna has a new phone number, change Tom's e-mail.
+    """
     changes = _given(name=name, email=email, company=company, role=role, type=type, notes=notes)
     return _parts(ctx).records.update_contact(agent_id, contact_id, changes)
 
@@ -591,7 +634,7 @@ Participants = Annotated[
 ]
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def create_project(
     ctx: MemorizerContext,
     name: Annotated[str, Field(min_length=1, max_length=500, description="Project name (unique per agent).")],
@@ -604,7 +647,10 @@ def create_project(
     company: Annotated[str | None, Field(max_length=500, description="Company it is for.")] = None,
     priority: Annotated[ProjectPriority | None, Field(description="high, medium or low.")] = None,
 ) -> dict[str, Any]:
-    """Record a project the user works on. Fails if the agent already has a project of that name."""
+    """Record a project the user works on. Fails if the agent already has a project of that name.
+
+    For requests like: start a project for the garden shed, track my thesis as a project.
+    """
     fields = {
         "name": name,
         "status": status,
@@ -618,7 +664,7 @@ def create_project(
     return _parts(ctx).records.create_project(agent_id, fields)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_projects(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -629,12 +675,15 @@ def list_projects(
     priority: Annotated[ProjectPriority | None, Field(description="Only this priority.")] = None,
     limit: Limit50 = 50,
 ) -> dict[str, Any]:
-    """List projects, optionally filtered, most recently updated first."""
+    """List projects, optionally filtered, most recently updated first.
+
+    For requests like: which projects am I working on.
+    """
     filters = {"status": status, "type": type, "company": company, "contact_id": contact_id, "priority": priority}
     return _parts(ctx).records.list_projects(agent_id, filters, limit)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_project(
     ctx: MemorizerContext,
     project_id: ProjectId,
@@ -667,7 +716,7 @@ def update_project(
     return _parts(ctx).records.update_project(agent_id, project_id, changes)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def link_project_source(
     ctx: MemorizerContext,
     project_id: ProjectId,
@@ -687,7 +736,7 @@ def link_project_source(
     return _parts(ctx).records.link_project_source(agent_id, project_id, fields)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def unlink_project_source(
     ctx: MemorizerContext,
     project_id: ProjectId,
@@ -698,7 +747,7 @@ def unlink_project_source(
     return _parts(ctx).records.unlink_project_source(agent_id, project_id, mcp_name)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_project_sources(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -710,7 +759,7 @@ def list_project_sources(
     return _parts(ctx).records.list_project_sources(agent_id, project_id, mcp_name, limit)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_project_source_status(
     ctx: MemorizerContext,
     project_source_id: Annotated[RecordId, Field(description="Id of the link (see list_project_sources).")],
@@ -725,7 +774,7 @@ def update_project_source_status(
 # -- timeline ------------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def query_timeline(
     ctx: MemorizerContext,
     date_from: Annotated[str, Field(min_length=1, description="Start (YYYY-MM-DD or ISO date-time).")],
@@ -738,5 +787,7 @@ def query_timeline(
     """What happened in a time range: facts learned, conversations, profile changes, skills, contacts, projects.
 
     Resolve phrases like "last week" into dates before calling.
+
+    For requests like: what happened last week, what changed on the project since Monday.
     """
     return _parts(ctx).records.query_timeline(agent_id, date_from, date_to, categories, query, limit)

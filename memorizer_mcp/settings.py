@@ -8,25 +8,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from shared.embeddings.base import EmbeddingSettings
-from shared.litellm_loader import model_api_base
-
-DEFAULT_UTILITY_MODEL = "ollama_chat/qwen2.5:7b"
-"""The shipped default agent's model: fact extraction and synthesis use it unless UTILITY_MODEL says otherwise."""
+from shared.settings import AgentsFileSettings, UtilityModelSettings, WorkspaceSettings
 
 
-class MemorizerSettings(EmbeddingSettings):
+class MemorizerSettings(EmbeddingSettings, WorkspaceSettings, UtilityModelSettings, AgentsFileSettings):
     memory_db_path: Path | None = Field(
         default=None, description="SQLite file (default $ANNABELLE_HOME/data/memory.db)."
     )
     memory_export_path: Path | None = Field(
         default=None, description="Folder export_memory writes to (default $ANNABELLE_HOME/memory-export)."
-    )
-    filer_workspace: Path | None = Field(
-        default=None,
-        description="The Filer's workspace (default $ANNABELLE_HOME/workspace): import/export may also use it.",
     )
     memory_vector_weight: float = Field(default=0.6, ge=0, le=1, description="Weight of vector similarity.")
     memory_text_weight: float = Field(default=0.4, ge=0, le=1, description="Weight of full-text (BM25) relevance.")
@@ -36,18 +29,8 @@ class MemorizerSettings(EmbeddingSettings):
     fact_extraction_enabled: bool = Field(
         default=True, description="store_conversation asks the utility model for facts in the exchange."
     )
-    utility_model: str | None = Field(
-        default=DEFAULT_UTILITY_MODEL,
-        description="litellm model for fact extraction and synthesis; empty disables those features.",
-    )
-    utility_api_base: str | None = Field(
-        default=None, description="Server of the utility model (default OLLAMA_HOST for ollama models)."
-    )
-    utility_api_key: SecretStr | None = Field(
-        default=None, description="Key for the utility model; else the provider's usual variable."
-    )
 
-    @field_validator("memory_db_path", "memory_export_path", "filer_workspace", mode="after")
+    @field_validator("memory_db_path", "memory_export_path", mode="after")
     @classmethod
     def _absolute(cls, value: Path | None) -> Path | None:
         return None if value is None else value.expanduser().absolute()
@@ -65,13 +48,3 @@ class MemorizerSettings(EmbeddingSettings):
     @property
     def export_path(self) -> Path:
         return self.memory_export_path or self.annabelle_home / "memory-export"
-
-    @property
-    def workspace(self) -> Path:
-        return self.filer_workspace or self.annabelle_home / "workspace"
-
-    @property
-    def utility_api_base_or_default(self) -> str | None:
-        if not self.utility_model:
-            return self.utility_api_base
-        return model_api_base(self.utility_model, self.utility_api_base, self.ollama_host)

@@ -11,29 +11,11 @@ import json
 from typing import Any
 
 from memorizer_mcp.db.connection import Database, Row
+from shared.contracts.memory import SKILL_DEFINITION_FIELDS, SKILL_JSON_FIELDS, SKILL_STATE_FIELDS
 
-JSON_COLUMNS = frozenset({"trigger_config", "required_tools", "execution_plan"})
+JSON_COLUMNS = SKILL_JSON_FIELDS
 BOOL_COLUMNS = frozenset({"enabled", "notify_on_completion"})
-UPDATABLE = (
-    "name",
-    "description",
-    "enabled",
-    "trigger_type",
-    "trigger_config",
-    "instructions",
-    "required_tools",
-    "execution_plan",
-    "max_steps",
-    "notify_on_completion",
-    "notify_interval_minutes",
-    "last_run_at",
-    "last_run_status",
-    "last_run_summary",
-    "last_notified_at",
-    "consecutive_failures",
-    "backoff_until",
-    "last_error",
-)
+UPDATABLE = (*SKILL_DEFINITION_FIELDS, *SKILL_STATE_FIELDS)
 
 
 def _loads(raw: str | None, default: Any) -> Any:

@@ -22,7 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from memorizer_mcp.db.connection import Row
-from memorizer_mcp.params import FACT_CATEGORIES
+from shared.contracts.memory import FACT_CATEGORIES
+from shared.private_files import private_dir
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 JSON_CONVERSATIONS = 500
@@ -178,7 +179,7 @@ def render_markdown(
 
 def write_atomic(path: Path, text: str) -> None:
     """Write `text` to `path` so a reader sees the old file or the new one, never half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as stream:

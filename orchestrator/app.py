@@ -7,83 +7,54 @@ Tool outcomes are always HTTP 200 with the bare envelope; 4xx is only for faults
 # No `from __future__ import annotations` here: FastAPI reads the endpoint annotations at runtime, and the
 # `Depends(caller)` they name is local to create_app.
 import logging
-from collections.abc import AsyncIterator
+import signal
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 import anyio
+import anyio.abc
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.agents import AgentError, AgentManager, child_environment
+from orchestrator.approvals.announce import approval_announcer
+from orchestrator.approvals.store import AlreadyDecided, ApprovalNotFound
+from orchestrator.callers import agent_caller
 from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
 from orchestrator.channels.telegram import TelegramChannel
-from orchestrator.commands.diagnose import run_checks
 from orchestrator.commands.registry import CommandContext
+from orchestrator.diagnostics import checks as _checks  # noqa: F401  (the checks register themselves)
 from orchestrator.diagnostics.periodic import diagnose_json, periodic_for_hub
+from orchestrator.diagnostics.registry import run_checks
 from orchestrator.errors import StartupError
 from orchestrator.halt import HaltState
-from orchestrator.hub import Hub, effective_environment
+from orchestrator.hub import Hub
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.http import skills_router
 from orchestrator.skills.scheduler import SkillScheduler
 from shared.agents import AgentDefinition, load_agents_config
 from shared.auth import TOKEN_HEADER, load_or_create_token, tokens_equal
-from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
+from shared.contracts.hub_api import (
+    TURN_HEADER,
+    AgentResumeRequest,
+    ApprovalDecision,
+    HaltAnswer,
+    HaltRequest,
+    MessageAnswer,
+    MessageRequest,
+    ToolCallRequest,
+)
+from shared.contracts.thinker_api import Acknowledgement, ExecuteSkillRequest, SkillAnswer
+from shared.http_api import ERROR_RESPONSES, ErrorBody, install_error_handlers, json_body_schema, parse_json_body
+from shared.settings import process_environment
 from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
 log = logging.getLogger(__name__)
-
-
-class MessageRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    message: str = Field(min_length=1, max_length=100_000, description="What the user says.")
-    chatId: str = Field(
-        default="http", min_length=1, max_length=200, description="Conversation id on the http channel."
-    )
-
-
-class ResumeRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    resetWindow: bool = Field(default=False, description="Also forget the token usage that caused the pause.")
-
-
-class HaltRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    target: Literal["all", "thinker", "channel", "scheduler"] = Field(
-        description="What to halt or resume: `thinker` (chat gets no LLM), `channel` (inbound chat except slash "
-        "commands), `scheduler` (scheduled skills), or `all`."
-    )
-    reason: str = Field(default="", max_length=500, description="Why (shown by /status); for /kill only.")
-
-
-class SkillRequest(BaseModel):
-    """The Thinker's `/execute-skill` body, checked here so mistakes get a 400 from the hub."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    skillId: int | str | None = None
-    skillName: str | None = None
-    instructions: str = Field(min_length=1)
-    maxSteps: int = Field(default=10, ge=1, le=50)
-    noTools: bool = False
-    requiredTools: list[str] | None = None
-    chatId: str | None = None
-
-
-class ToolCallRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, max_length=200, description="Exposed tool name, e.g. `filer_read_file`.")
-    arguments: dict[str, Any] = Field(default_factory=dict, description="The tool's arguments as an object.")
 
 
 class BodySizeLimit:
@@ -125,28 +96,40 @@ class _TooLarge(Exception):
     pass
 
 
-def message_answer(outcome: Outcome) -> dict[str, Any]:
-    """`POST /message`'s JSON for one dispatched message."""
+def message_answer(outcome: Outcome) -> MessageAnswer:
+    """`POST /message`'s answer for one dispatched message."""
     if outcome.kind == "command":
-        return {"success": True, "reply": outcome.reply, "command": True}
+        return MessageAnswer(success=True, reply=outcome.reply, command=True)
     if outcome.kind != "answer":
-        flag = {"halted": "halted", "paused": "paused", "blocked": "blocked"}.get(outcome.kind)
-        return {"success": False, "error": outcome.reply, **({flag: True} if flag else {})}
-    answer: dict[str, Any] = {
-        "success": True,
-        "reply": outcome.reply,
-        "agentId": outcome.agent_id,
-        "toolsUsed": outcome.tools_used,
-    }
-    if outcome.notice:
-        answer.update(paused=True, notice=outcome.notice)
-    if outcome.tainted:
-        answer["tainted"] = True
-    return answer
+        return MessageAnswer(
+            success=False,
+            error=outcome.reply,
+            halted=outcome.kind == "halted" or None,
+            paused=outcome.kind == "paused" or None,
+            blocked=outcome.kind == "blocked" or None,
+        )
+    return MessageAnswer(
+        success=True,
+        reply=outcome.reply,
+        agentId=outcome.agent_id,
+        toolsUsed=outcome.tools_used,
+        paused=bool(outcome.notice) or None,
+        notice=outcome.notice,
+        tainted=outcome.tainted or None,
+    )
 
 
-def create_app(settings: OrchestratorSettings) -> FastAPI:
-    """Build the hub's app; raises `AgentsConfigError` when agents.json is invalid."""
+def stop_this_process() -> None:
+    """The hub cannot serve (a required MCP failed): end the server as Ctrl-C would; `serve()` then exits 1."""
+    signal.raise_signal(signal.SIGTERM)
+
+
+def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] = stop_this_process) -> FastAPI:
+    """Build the hub's app; raises `AgentsConfigError` when agents.json is invalid.
+
+    The HTTP API is up at once: `/health` says `starting` while the MCPs come up, every other endpoint answers 503
+    until they have. A required MCP that fails stops the process (`on_fatal`) and `app.state.startup_failure` says
+    why."""
     token = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
     master_token = token or load_or_create_token(settings.annabelle_home)
     hub = Hub(settings)
@@ -162,6 +145,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         health_interval=settings.thinker_health_interval_seconds,
     )
     hub.agents = agents
+    hub.approvals.keep_waiting = agents.keep_waiting
+    hub.approvals.announce = approval_announcer(hub)
 
     halt = HaltState(settings.annabelle_home / "data" / "halt.json")
     skills = SkillScheduler(hub, halt, settings)
@@ -175,30 +160,48 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         stale_after=timedelta(minutes=settings.channel_stale_minutes),
     )
 
+    async def start_services(tasks: anyio.abc.TaskGroup) -> None:
+        """MCPs first (Guardian first among them), then what needs them; `app.state.serving` once all are up."""
+        hub.approvals.start()
+        try:
+            await hub.start(tasks)
+        except StartupError as exc:
+            log.critical(str(exc))
+            app.state.startup_failure = str(exc)
+            await hub.stop()
+            on_fatal()
+            return
+        agents.attach(tasks)
+        await skills.start(tasks)
+        # Polling is on whenever a bot token is set (the MCP without one answers "not configured" forever).
+        if "telegram" in hub.mcps and process_environment().get("TELEGRAM_BOT_TOKEN"):
+            tasks.start_soon(telegram.run)
+        periodic = periodic_for_hub(hub, agents, halt, settings)
+        if periodic is not None:
+            tasks.start_soon(periodic.run_forever, name="periodic-diagnose")
+        app.state.serving = True
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         async with anyio.create_task_group() as tasks:
-            try:
-                await hub.start(tasks)
-            except StartupError as exc:
-                log.critical(str(exc))
-                await hub.stop()
-                raise
-            agents.attach(tasks)
-            await skills.start(tasks)
-            # Polling is on whenever a bot token is set (the MCP without one answers "not configured" forever).
-            if "telegram" in hub.mcps and effective_environment().get("TELEGRAM_BOT_TOKEN"):
-                tasks.start_soon(telegram.run)
-            periodic = periodic_for_hub(hub, agents, halt, settings)
-            if periodic is not None:
-                tasks.start_soon(periodic.run_forever, name="periodic-diagnose")
+            tasks.start_soon(start_services, tasks, name="hub-start-up")
             yield
+            app.state.serving = False
             skills.stop()
             telegram.stop()
             await agents.stop()
             await hub.stop()
-            # Whatever loop is still running (periodic checks, watchers) ends with the hub.
+            # Whatever loop is still running (periodic checks, watchers, a start-up not finished) ends with the hub.
             tasks.cancel_scope.cancel()
+
+    async def require_serving(_: Request) -> None:
+        if not app.state.serving:
+            ready = sum(1 for mcp in hub.mcps.values() if mcp.available)
+            raise StarletteHTTPException(
+                503,
+                f"The hub is still starting ({ready} of {len(hub.mcps)} MCP servers ready); retry in a moment.",
+                headers={"Retry-After": "1"},
+            )
 
     unauthorized = f"Missing or wrong {TOKEN_HEADER} header (the token is in $ANNABELLE_HOME/annabelle.token)."
 
@@ -226,6 +229,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         redoc_url=None,
         openapi_url=None,
     )
+    app.state.serving = False
+    app.state.startup_failure = None
     app.state.hub = hub
     app.state.agents = agents
     app.state.halt = halt
@@ -239,7 +244,7 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     @app.get("/health", tags=["health"])
     async def health() -> dict[str, str]:
         """Liveness: open, no token needed."""
-        return {"status": "ok" if hub.ready else "starting", "version": hub.version}
+        return {"status": "ok" if app.state.serving else "starting", "version": hub.version}
 
     docs_dependencies = [] if settings.annabelle_public_docs else [Depends(require_token)]
 
@@ -251,8 +256,8 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     async def docs() -> HTMLResponse:
         return get_swagger_ui_html(openapi_url="/openapi.json", title="Annabelle hub API")
 
-    api = APIRouter(dependencies=[Depends(require_token)])
-    tools_api = APIRouter()
+    api = APIRouter(dependencies=[Depends(require_token), Depends(require_serving)], responses=ERROR_RESPONSES)
+    tools_api = APIRouter(dependencies=[Depends(require_serving)], responses=ERROR_RESPONSES)
 
     @api.get("/status", tags=["hub"])
     async def status() -> dict[str, Any]:
@@ -270,8 +275,9 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
     async def tools_call(request: Request, agent: Annotated[AgentDefinition | None, Depends(caller)]) -> JSONResponse:
         """Run a tool. Always HTTP 200 with the envelope `{success, data?, error?, errorCode?, blocked?}`."""
         call = await parse_json_body(request, ToolCallRequest, example='{"name": "get_status"}')
+        turn = hub.turns.get(request.headers.get(TURN_HEADER), agent.agentId) if agent is not None else None
         with continue_trace(valid_trace_id(request.headers.get(TRACE_HEADER))):
-            return JSONResponse(await hub.call(call.name, call.arguments, agent=agent))
+            return JSONResponse(await hub.call(call.name, call.arguments, caller=agent_caller(agent, turn)))
 
     @api.post("/message", tags=["agents"], openapi_extra=json_body_schema(MessageRequest))
     async def message(request: Request) -> JSONResponse:
@@ -282,53 +288,86 @@ def create_app(settings: OrchestratorSettings) -> FastAPI:
         # The caller may name the trace (X-Trace-Id); the id in force comes back in the same header.
         with traced(valid_trace_id(request.headers.get(TRACE_HEADER)) or new_trace_id()) as trace_id:
             outcome = await dispatcher.dispatch(InboundMessage("http", body.chatId, body.message, owner=True))
-        return JSONResponse(message_answer(outcome), headers={TRACE_HEADER: trace_id})
+        return JSONResponse(message_answer(outcome).wire(), headers={TRACE_HEADER: trace_id})
 
     @api.post("/kill", tags=["halt"], openapi_extra=json_body_schema(HaltRequest))
     async def kill(request: Request) -> JSONResponse:
         """Halt a part of Annabelle (persisted across restarts): `{success, message, halted}`."""
         body = await parse_json_body(request, HaltRequest, example='{"target": "thinker"}')
         described = halt.halt(body.target, body.reason or "POST /kill")
-        return JSONResponse({"success": True, "message": f"{body.target} halted", "halted": described})
+        return JSONResponse(HaltAnswer(success=True, message=f"{body.target} halted", halted=described).wire())
 
     @api.post("/resume", tags=["halt"], openapi_extra=json_body_schema(HaltRequest))
     async def resume(request: Request) -> JSONResponse:
         """Lift a halt set by `/kill` or `POST /kill`: `{success, message, halted}`."""
         body = await parse_json_body(request, HaltRequest, example='{"target": "thinker"}')
         described = halt.resume(body.target)
-        return JSONResponse({"success": True, "message": f"{body.target} resumed", "halted": described})
+        return JSONResponse(HaltAnswer(success=True, message=f"{body.target} resumed", halted=described).wire())
 
     @api.get("/diagnose", tags=["hub"])
     async def diagnose() -> dict[str, Any]:
         """Every diagnostics check, worst first: `{findings: [{name, category, severity, summary, fix}], counts,
         critical}` (what `annabelle doctor` prints)."""
-        return diagnose_json(await run_checks(CommandContext(hub, agents, halt, settings, "http", "diagnose")))
+        return diagnose_json(
+            await run_checks(CommandContext(hub, agents, halt, settings, "http", "diagnose", command="diagnose"))
+        )
 
     @api.get("/agents", tags=["agents"])
     async def list_agents() -> dict[str, Any]:
         """The agents of agents.json: state, url, pid, model, paused."""
         return {"agents": agents.describe()}
 
-    @api.post("/agents/{agent_id}/execute-skill", tags=["agents"], openapi_extra=json_body_schema(SkillRequest))
+    @api.post("/agents/{agent_id}/execute-skill", tags=["agents"], openapi_extra=json_body_schema(ExecuteSkillRequest))
     async def execute_skill(agent_id: str, request: Request) -> JSONResponse:
         """Run a skill on an agent (its Thinker is started if needed); the Thinker's `/execute-skill` answer."""
-        body = await parse_json_body(request, SkillRequest)
+        body = await parse_json_body(request, ExecuteSkillRequest)
+        # The owner asked for this run: it starts clean (what it reads may taint it, as in any turn).
+        body = body.model_copy(update={"turnId": hub.turns.mint(agent_id).id})
         try:
             with continue_trace(valid_trace_id(request.headers.get(TRACE_HEADER))):
-                return JSONResponse(await agents.execute_skill(agent_id, body.model_dump(exclude_none=True)))
+                return JSONResponse((await agents.execute_skill(agent_id, body)).wire())
         except AgentError as exc:
-            return JSONResponse({"success": False, "error": str(exc)})
+            return JSONResponse(SkillAnswer(success=False, error=str(exc)).wire())
 
-    @api.post("/agents/{agent_id}/resume", tags=["agents"], openapi_extra=json_body_schema(ResumeRequest))
+    @api.post(
+        "/agents/{agent_id}/resume", tags=["agents"], openapi_extra=json_body_schema(AgentResumeRequest, required=False)
+    )
     async def resume_agent(agent_id: str, request: Request) -> JSONResponse:
         """Resume an agent paused by its cost controls."""
-        body = await parse_json_body(request, ResumeRequest, optional=True)
+        body = await parse_json_body(request, AgentResumeRequest, optional=True)
         try:
-            return JSONResponse(await agents.resume(agent_id, body.resetWindow))
+            return JSONResponse((await agents.resume(agent_id, body.resetWindow)).wire())
         except AgentError as exc:
-            return JSONResponse({"success": False, "error": str(exc)})
+            return JSONResponse(Acknowledgement(success=False, error=str(exc)).wire())
+
+    @api.get("/approvals", tags=["approvals"])
+    async def list_approvals() -> dict[str, Any]:
+        """Calls held for the owner's approval, pending first: `{approvals: [{id, agentId, tool, arguments, reason,
+        createdAt, expiresAt, status}]}`."""
+        return {"approvals": [record.model_dump(exclude_none=True) for record in hub.approvals.list()]}
+
+    @api.post(
+        "/approvals/{approval_id}",
+        tags=["approvals"],
+        openapi_extra=json_body_schema(ApprovalDecision),
+        responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}},
+    )
+    async def decide_approval(approval_id: str, request: Request) -> JSONResponse:
+        """Approve or deny a held call: the updated record. 404 for an unknown id, 409 when already decided."""
+        body = await parse_json_body(request, ApprovalDecision, example='{"decision": "approve"}')
+        try:
+            record = hub.approvals.decide(approval_id, body.decision, "the owner (HTTP)")
+        except ApprovalNotFound:
+            raise StarletteHTTPException(404, f"No approval {approval_id!r}; GET /approvals lists them.") from None
+        except AlreadyDecided as exc:
+            raise StarletteHTTPException(409, f"Approval {approval_id} is already {exc.record.status}.") from None
+        return JSONResponse(record.model_dump(exclude_none=True))
 
     app.include_router(api)
     app.include_router(tools_api)
-    app.include_router(skills_router(skills), dependencies=[Depends(require_token)])
+    app.include_router(
+        skills_router(skills),
+        dependencies=[Depends(require_token), Depends(require_serving)],
+        responses=ERROR_RESPONSES,
+    )
     return app

@@ -3,7 +3,7 @@
 Interactive on a terminal (prompt, "…thinking" while the agent works, Ctrl-D or /exit to quit); otherwise each
 line of stdin is one message (`echo hi | annabelle chat`) and the exit code says whether every answer succeeded.
 Slash commands go through the same endpoint and answer without an LLM. Rendering an answer is pure
-(`render_answer`); `ChatClient` is the one HTTP seam (tests pass an httpx transport).
+(`render_answer`); the hub is reached through `shared.hub_client.HubClient` (tests pass an httpx transport).
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ import contextlib
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TextIO
 
-import httpx
+import anyio.to_thread
 
-from shared.auth import TOKEN_HEADER
+from shared.contracts.hub_api import MessageAnswer
+from shared.hub_client import HubClient, HubError, HubRefused, HubUnreachable
 
 EXIT_WORDS = frozenset({"/exit", "/quit"})
-MESSAGE_TIMEOUT_SECONDS = 130.0  # the Thinker gives up on its LLM well before this
 
 
 class ChatError(Exception):
@@ -32,54 +32,53 @@ class Rendered:
     ok: bool
 
 
-def render_answer(answer: dict[str, Any]) -> Rendered:
+def render_answer(answer: MessageAnswer) -> Rendered:
     """What the user sees for one `POST /message` answer (pure)."""
-    if answer.get("success"):
-        text = str(answer.get("reply") or "")
-        if answer.get("notice"):
-            text = f"{text}\n({answer['notice']})" if text else str(answer["notice"])
+    if answer.success:
+        text = answer.reply or ""
+        if answer.notice:
+            text = f"{text}\n({answer.notice})" if text else answer.notice
         return Rendered(text or "(no answer)", True)
-    if answer.get("halted") or answer.get("paused"):
-        return Rendered(str(answer.get("error") or "The assistant is paused."), False)
-    return Rendered(f"Error: {answer.get('error') or 'the hub could not answer.'}", False)
+    if answer.halted or answer.paused:
+        return Rendered(answer.error or "The assistant is paused.", False)
+    return Rendered(f"Error: {answer.error or 'the hub could not answer.'}", False)
 
 
-class ChatClient:
-    def __init__(self, hub_url: str, token: str, chat_id: str, *, transport: httpx.BaseTransport | None = None) -> None:
-        self.hub_url = hub_url
+class ChatSession:
+    """One conversation with the hub: `POST /message` on one chat id, through the one hub client."""
+
+    def __init__(self, hub: HubClient, chat_id: str) -> None:
+        self.hub = hub
         self.chat_id = chat_id
-        self._client = httpx.Client(
-            base_url=hub_url, headers={TOKEN_HEADER: token}, timeout=MESSAGE_TIMEOUT_SECONDS, transport=transport
-        )
 
-    def close(self) -> None:
-        self._client.close()
+    @property
+    def hub_url(self) -> str:
+        return self.hub.base_url
 
-    def check(self) -> None:
+    async def check(self) -> None:
         """Fail early, with a sentence, when no hub answers at the URL."""
         try:
-            self._client.get("/health", timeout=5.0)
-        except httpx.HTTPError:
+            await self.hub.health()
+        except HubUnreachable:
             raise ChatError(
                 f"The hub is not running at {self.hub_url}; start it with `annabelle up` (or `make run`)."
             ) from None
+        except HubError:
+            return  # it answered: whatever is wrong with /health, /message will say more
 
-    def send(self, text: str) -> dict[str, Any]:
+    async def send(self, text: str) -> MessageAnswer:
         try:
-            response = self._client.post("/message", json={"message": text, "chatId": self.chat_id})
-        except httpx.TimeoutException:
-            return {"success": False, "error": f"No answer within {MESSAGE_TIMEOUT_SECONDS:g} s; try again."}
-        except httpx.HTTPError:
+            return await self.hub.message(text, self.chat_id)
+        except HubUnreachable as exc:
+            if exc.timed_out:
+                return MessageAnswer(success=False, error=f"No answer within {self.hub.timeout:g} s; try again.")
             raise ChatError(f"Lost the hub at {self.hub_url}; is it still running?") from None
-        if response.status_code == 401:
-            raise ChatError("The hub rejected the token: ANNABELLE_TOKEN or ANNABELLE_HOME differs from the hub's.")
-        try:
-            answer = response.json()
-        except ValueError:
-            answer = None
-        if not isinstance(answer, dict):
-            return {"success": False, "error": f"HTTP {response.status_code} without a JSON answer."}
-        return answer
+        except HubRefused:
+            raise ChatError(
+                "The hub rejected the token: ANNABELLE_TOKEN or ANNABELLE_HOME differs from the hub's."
+            ) from None
+        except HubError as exc:
+            return MessageAnswer(success=False, error=str(exc))
 
 
 def _interactive_lines(prompt: str) -> Iterator[str]:
@@ -93,8 +92,8 @@ def _interactive_lines(prompt: str) -> Iterator[str]:
             return
 
 
-def run_chat(
-    client: ChatClient,
+async def run_chat(
+    session: ChatSession,
     *,
     reset: bool,
     interactive: bool,
@@ -103,19 +102,20 @@ def run_chat(
     err: TextIO = sys.stderr,
 ) -> int:
     """Chat until the input ends or /exit; returns the exit code (1 when a piped message failed)."""
-    client.check()
+    await session.check()
     if interactive:
         print(
-            f"Chatting with Annabelle at {client.hub_url} (chat {client.chat_id!r}). "
+            f"Chatting with Annabelle at {session.hub_url} (chat {session.chat_id!r}). "
             "/help lists commands; Ctrl-D or /exit quits.",
             file=err,
         )
     if reset:
-        cleared = render_answer(client.send("/clear"))
+        cleared = render_answer(await session.send("/clear"))
         print(cleared.text, file=err if interactive else out)
     all_ok = True
-    source = _interactive_lines("you> ") if lines is None else lines
-    for raw in source:
+    source = iter(_interactive_lines("you> ") if lines is None else lines)
+    # Reading a line blocks (a terminal, a pipe): it happens off the event loop.
+    while (raw := await anyio.to_thread.run_sync(next, source, None)) is not None:
         text = raw.strip()
         if not text:
             continue
@@ -126,7 +126,7 @@ def run_chat(
             err.write("…thinking")
             err.flush()
         try:
-            rendered = render_answer(client.send(text))
+            rendered = render_answer(await session.send(text))
         finally:
             if thinking:
                 err.write("\r\x1b[K")  # erase the "…thinking" line before the answer is printed

@@ -5,6 +5,7 @@ annabelle status                               MCP servers, tools, Guardian
 annabelle tools list [--mcp filer]             routed tools
 annabelle tools call NAME --args '{"path": "notes.md"}'
 annabelle skills list|run ID|enable ID|disable ID   scheduled skills: next runs, backoff; run or switch one
+annabelle approvals [approve ID | deny ID]     calls held for your approval
 annabelle chat [--chat-id cli] [--reset]       chat in the terminal (slash commands work); `echo hi | annabelle chat`
 annabelle mcp                                  the hub as a stdio MCP server (Claude Desktop, IDEs)
 annabelle doctor                               every diagnostics check with its fix (exit 1 on a critical one)
@@ -14,17 +15,22 @@ from __future__ import annotations
 
 import json
 import logging
+import socket
 import subprocess
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-import httpx
+import anyio
 import typer
-from pydantic import Field
 
-from shared.auth import TOKEN_HEADER, read_token
+from orchestrator.formatting import clip
+from shared.auth import read_token
+from shared.hub_client import HubClient, HubError, HubRejected
 from shared.logs import configure_logging
-from shared.settings import CommonSettings, ConfigError, load_settings
+from shared.settings import ConfigError, HubAddressSettings, load_settings
+
+if TYPE_CHECKING:
+    from orchestrator.settings import OrchestratorSettings
 
 log = logging.getLogger(__name__)
 
@@ -37,17 +43,16 @@ tools_app = typer.Typer(help="List and call tools through the running hub.", no_
 app.add_typer(tools_app, name="tools")
 skills_app = typer.Typer(help="Scheduled and on-demand skills in the running hub.", no_args_is_help=True)
 app.add_typer(skills_app, name="skills")
+approvals_app = typer.Typer(
+    help="Calls held for your approval (a tainted turn wanted a side effect).", invoke_without_command=True
+)
+app.add_typer(approvals_app, name="approvals")
 setup_app = typer.Typer(help="Connect accounts (OAuth) for the MCP servers.", no_args_is_help=True)
 app.add_typer(setup_app, name="setup")
 
 
-class ClientSettings(CommonSettings):
-    orchestrator_port: int = Field(default=8010, ge=1, le=65535)
-    orchestrator_url: str | None = Field(default=None, description="Hub URL for the CLI and the Thinker.")
-
-    @property
-    def hub_url(self) -> str:
-        return (self.orchestrator_url or f"http://127.0.0.1:{self.orchestrator_port}").rstrip("/")
+ClientSettings = HubAddressSettings
+"""What the CLI reads: where the hub is, and the token (`ANNABELLE_TOKEN` or the file under `ANNABELLE_HOME`)."""
 
 
 def _fail(message: str, code: int = 1) -> typer.Exit:
@@ -73,21 +78,19 @@ def _connection() -> tuple[ClientSettings, str]:
 
 
 def _request(method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    """One request to the running hub through the one hub client; a failure exits with its sentence."""
     settings, token = _connection()
-    url = settings.hub_url + path
+
+    async def ask() -> Any:
+        async with HubClient(settings.hub_url, token) as hub:
+            return await hub.request(method, path, body)
+
     try:
-        response = httpx.request(method, url, json=body, headers={TOKEN_HEADER: token}, timeout=130.0)
-    except httpx.ConnectError:
-        raise _fail(
-            f"The hub is not running at {settings.hub_url}; start it with `make run` or `annabelle up`."
-        ) from None
-    except httpx.TimeoutException:
-        raise _fail(f"The hub at {settings.hub_url} did not answer in time.") from None
-    if response.status_code == 401:
-        raise _fail("The hub rejected the token: ANNABELLE_TOKEN or ANNABELLE_HOME differs from the hub's.")
-    if response.status_code >= 400:
-        raise _fail(f"HTTP {response.status_code}: {response.json().get('error', response.text)}")
-    return response.json()
+        return anyio.run(ask)
+    except HubRejected as exc:
+        raise _fail(f"HTTP {exc.status}: {exc}") from None
+    except HubError as exc:
+        raise _fail(str(exc)) from None
 
 
 def _print_json(data: Any) -> None:
@@ -107,7 +110,9 @@ def serve() -> None:
     except ConfigError as exc:
         sys.exit(f"annabelle: {exc}")
     configure_logging("orchestrator", settings.logs_dir, settings.log_level)
-    logging.getLogger("uvicorn.error").addFilter(_HideStartupTraceback())
+    problem = port_problem(settings)
+    if problem:
+        sys.exit(f"annabelle: {problem}")
     try:
         app = create_app(settings)
     except AgentsConfigError as exc:
@@ -134,15 +139,41 @@ def serve() -> None:
     except KeyboardInterrupt:
         # uvicorn re-raises Ctrl-C after its graceful shutdown; the shutdown is done, exit quietly.
         return
-    if not server.started:
+    if not server.started or app.state.startup_failure:
         sys.exit(1)
 
 
-class _HideStartupTraceback(logging.Filter):
-    """A required MCP failing is reported in one sentence by the hub; uvicorn's traceback adds nothing."""
+def port_free(host: str, port: int) -> bool:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError:
+            return False
+    return True
 
-    def filter(self, record: logging.LogRecord) -> bool:
-        return "orchestrator.errors.StartupError" not in record.getMessage()
+
+def port_problem(settings: OrchestratorSettings) -> str | None:
+    """One sentence when a port the hub needs is taken: its own, or a Thinker's it will start (checked before
+    anything is spawned, so the sentence comes first, not a raw `Errno 98` after every MCP has started)."""
+    host = settings.annabelle_bind_host
+    if not port_free(host, settings.orchestrator_port):
+        return (
+            f"port {settings.orchestrator_port} on {host} is in use (another hub?); stop that process or set "
+            "ORCHESTRATOR_PORT to a free port."
+        )
+    from shared.agents import AgentsConfigError, fixed_thinker_ports, load_agents_config
+
+    try:
+        config = load_agents_config(settings.agents_config)
+    except AgentsConfigError:
+        return None  # create_app reports agents.json's problems with their fields
+    for agent_id, (port, variable) in fixed_thinker_ports(config, settings.thinker_port).items():
+        if port == settings.orchestrator_port:
+            return f"the agent {agent_id!r} would listen on the hub's own port {port}; change {variable}."
+        if not port_free("127.0.0.1", port):
+            return f"port {port} for the agent {agent_id!r} is in use; stop that process or change {variable}."
+    return None
 
 
 @app.command()
@@ -181,12 +212,15 @@ def tools_list(
 ) -> None:
     """List the routed tools with their descriptions."""
     data = _request("GET", "/tools/list")
+    if mcp is not None and mcp not in data["mcps"]:
+        known = ", ".join(sorted(data["mcps"])) or "none"
+        raise _fail(f"No MCP server named {mcp!r}; the hub has: {known}.")
     tools = [t for t in data["tools"] if mcp is None or t["name"].startswith(f"{mcp}_")]
     if as_json:
         _print_json(tools)
         return
     for tool in tools:
-        typer.echo(f"{tool['name']:<32} {tool['description'][:100]}")
+        typer.echo(f"{tool['name']:<32} {clip(tool['description'], 100)}")
     typer.echo(f"{len(tools)} tools")
 
 
@@ -252,6 +286,44 @@ def skills_disable(skill_id: Annotated[int, typer.Argument(help="The skill's id.
     typer.echo(f"#{data['skillId']} {data['name']}: disabled")
 
 
+@approvals_app.callback()
+def approvals_list(
+    ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json", help="Print the raw JSON.")] = False
+) -> None:
+    """List the calls waiting for your approval (and the latest decided ones)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    records = _request("GET", "/approvals")["approvals"]
+    if as_json:
+        _print_json(records)
+        return
+    waiting = [record for record in records if record["status"] == "pending"]
+    for record in records[:20]:
+        typer.echo(
+            f"{record['id']}  {record['status']:<8} {record['agentId']}: {record['tool']}  {clip(record['reason'], 90)}"
+        )
+    typer.echo(f"{len(waiting)} waiting" + (": annabelle approvals approve|deny ID" if waiting else ""))
+
+
+def _decide(approval_id: str, decision: str) -> None:
+    record = _request("POST", f"/approvals/{approval_id}", {"decision": decision})
+    typer.echo(f"{record['id']}: {record['status']} ({record['tool']} for {record['agentId']})")
+
+
+@approvals_app.command("approve")
+def approvals_approve(
+    approval_id: Annotated[str, typer.Argument(help="The request's id (annabelle approvals).")],
+) -> None:
+    """Let a held call run."""
+    _decide(approval_id, "approve")
+
+
+@approvals_app.command("deny")
+def approvals_deny(approval_id: Annotated[str, typer.Argument(help="The request's id (annabelle approvals).")]) -> None:
+    """Refuse a held call: it never runs."""
+    _decide(approval_id, "deny")
+
+
 @app.command()
 def chat(
     chat_id: Annotated[str, typer.Option("--chat-id", help="Conversation id (its own history and session).")] = "cli",
@@ -261,19 +333,24 @@ def chat(
 
     Piped input is sent line by line (`echo hi | annabelle chat`); the exit code is 1 if an answer failed.
     """
-    from orchestrator.chat_cli import ChatClient, ChatError, run_chat
+    from orchestrator.chat_cli import ChatError, ChatSession, run_chat
 
     settings, token = _connection()
-    client = ChatClient(settings.hub_url, token, chat_id)
     interactive = sys.stdin.isatty()
+
+    async def talk() -> int:
+        async with HubClient(settings.hub_url, token) as hub:
+            session = ChatSession(hub, chat_id)
+            return await run_chat(
+                session, reset=reset, interactive=interactive, lines=None if interactive else sys.stdin
+            )
+
     try:
-        code = run_chat(client, reset=reset, interactive=interactive, lines=None if interactive else sys.stdin)
+        code = anyio.run(talk)
     except ChatError as exc:
         raise _fail(str(exc)) from None
     except KeyboardInterrupt:
         code = 130
-    finally:
-        client.close()
     raise typer.Exit(code)
 
 

@@ -10,12 +10,11 @@ from pathlib import Path
 from typing import Any, cast
 
 import anyio
-import httpx
 
 from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics.findings import MARKS, SEVERITY_ORDER, Finding, finding_from_json
 from shared.agents import AgentsConfig, AgentsConfigError, load_agents_config
-from shared.auth import TOKEN_HEADER
+from shared.hub_client import HubClient, HubRefused, HubRejected, HubUnreachable
 from shared.settings import ConfigError, load_settings
 
 __all__ = ["Report", "doctor", "format_doctor", "local_report"]
@@ -57,7 +56,8 @@ class _NoHub:
 
 
 async def _run_local(settings: Any) -> Report:
-    from orchestrator.commands.diagnose import CHECKS, run_checks
+    from orchestrator.diagnostics import checks as _checks  # noqa: F401  (the checks register themselves)
+    from orchestrator.diagnostics.registry import CHECKS, run_checks
     from orchestrator.halt import HaltState
 
     try:
@@ -85,23 +85,26 @@ def local_report(hub_problem: Finding) -> Report:
 def _remote(hub_url: str, token: str) -> Report | Finding:
     """The hub's findings, or a Finding saying why the hub could not answer."""
     start = "Start the hub with `annabelle up` (or `make run`, `docker compose up`)."
+
+    async def ask() -> Any:
+        async with HubClient(hub_url, token, timeout=HUB_TIMEOUT_SECONDS) as hub:
+            return await hub.request("GET", "/diagnose")
+
     try:
-        response = httpx.get(f"{hub_url}/diagnose", headers={TOKEN_HEADER: token}, timeout=HUB_TIMEOUT_SECONDS)
-    except httpx.ConnectError:
+        answer = anyio.run(ask)
+    except HubUnreachable as exc:
+        if exc.timed_out:
+            return Finding("critical", f"the hub at {hub_url} did not answer within {HUB_TIMEOUT_SECONDS:g} s", start)
         return Finding("critical", f"the hub is not running at {hub_url}", start)
-    except httpx.TimeoutException:
-        return Finding("critical", f"the hub at {hub_url} did not answer within {HUB_TIMEOUT_SECONDS:g} s", start)
-    except httpx.HTTPError as exc:
-        return Finding("critical", f"cannot reach the hub at {hub_url}: {exc}", start)
-    if response.status_code == 401:
+    except HubRefused:
         return Finding(
             "critical",
             f"the hub at {hub_url} rejected the token",
             "Use the hub's ANNABELLE_TOKEN or ANNABELLE_HOME (the token is in $ANNABELLE_HOME/annabelle.token).",
         )
-    if response.status_code >= 400:
-        return Finding("critical", f"GET /diagnose answered HTTP {response.status_code}", "See the hub log.")
-    return [finding_from_json(row) for row in response.json().get("findings", [])]
+    except HubRejected as exc:
+        return Finding("critical", f"GET /diagnose answered HTTP {exc.status}", "See the hub log.")
+    return [finding_from_json(row) for row in answer.get("findings", [])]
 
 
 def doctor(hub_url: str, token: str | None, home: Path) -> tuple[str, int]:

@@ -21,6 +21,15 @@ class ToolEndpoint(Protocol):
     async def call(self, tool: str, arguments: dict[str, Any], *, exposed: str) -> dict[str, Any]: ...
 
 
+def failed_call(exc: McpCallError) -> dict[str, Any]:
+    """The envelope for a call that did not complete: the one mapping of the hub's call errors to codes."""
+    if isinstance(exc, McpUnavailable):
+        return fail(ErrorCode.MCP_UNAVAILABLE, str(exc))
+    if isinstance(exc, McpTimeout):
+        return fail(ErrorCode.TIMEOUT, str(exc))
+    return fail(ErrorCode.TOOL_ERROR, str(exc))  # the MCP answered, refusing the call (a protocol error)
+
+
 class DirectEndpoint:
     def __init__(self, mcp: ManagedMcp) -> None:
         self.mcp = mcp
@@ -28,10 +37,6 @@ class DirectEndpoint:
     async def call(self, tool: str, arguments: dict[str, Any], *, exposed: str) -> dict[str, Any]:
         try:
             result = await self.mcp.call_tool(tool, arguments)
-        except McpUnavailable as exc:
-            return fail(ErrorCode.MCP_UNAVAILABLE, str(exc))
-        except McpTimeout as exc:
-            return fail(ErrorCode.TIMEOUT, str(exc))
         except McpCallError as exc:
-            return fail(ErrorCode.TOOL_ERROR, str(exc))
+            return failed_call(exc)
         return to_envelope(exposed, result)

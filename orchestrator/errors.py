@@ -30,3 +30,13 @@ class McpUnavailable(McpCallError):
 
 class McpTimeout(McpCallError):
     """The MCP did not answer in time."""
+
+
+def describe_cause(exc: BaseException, limit: int = 300) -> str:
+    """`ConnectError: All connection attempts failed`: the error that really happened, out of the exception groups
+    that task groups wrap it in (an SDK transport raises `ExceptionGroup: unhandled errors in a TaskGroup`)."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = " ".join(str(exc).split())
+    described = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return described if len(described) <= limit else described[: limit - 1] + "…"

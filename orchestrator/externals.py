@@ -19,10 +19,9 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import anyio
 from mcp import Client
@@ -30,7 +29,8 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
 from orchestrator.backoff import RestartPolicy
-from orchestrator.discovery import McpSpec
+from orchestrator.discovery import Discovery, McpSpec
+from orchestrator.errors import describe_cause
 from orchestrator.external_config import (
     ChangePlan,
     ExternalServer,
@@ -41,15 +41,30 @@ from orchestrator.external_config import (
     plan_changes,
 )
 from orchestrator.mcp_client import ManagedMcp
+from orchestrator.notify import Notifier
+from orchestrator.router import ToolRouter
+from orchestrator.settings import OrchestratorSettings
 from orchestrator.stdio_transport import ChildCommand
-
-if TYPE_CHECKING:
-    from orchestrator.hub import Hub
+from shared.private_files import write_private
 
 log = logging.getLogger(__name__)
 
 KNOWN_MCPS_FILENAME = "last-known-mcps.json"
 NOTIFY_KIND = "mcp_change"
+
+
+class ExternalsHost(Protocol):
+    """What external MCPs need of the hub (`orchestrator.hub.Hub` is one): its MCPs, routes and notifier."""
+
+    settings: OrchestratorSettings
+    discovery: Discovery
+    mcps: Mapping[str, ManagedMcp]
+    router: ToolRouter
+    notifier: Notifier
+
+    async def add_mcp(self, spec: McpSpec, build: McpBuilder) -> ManagedMcp: ...
+
+    async def remove_mcp(self, name: str) -> None: ...
 
 
 class _NoProcess:
@@ -87,7 +102,7 @@ class RemoteMcp(ManagedMcp):
         except TimeoutError:
             return f"did not initialise within {self.startup_timeout:g} s"
         except Exception as exc:  # the supervisor must outlive any failure of one connection
-            return f"{self.url} could not be reached or answered wrongly ({type(exc).__name__}: {exc})"
+            return f"{self.url} could not be reached or answered wrongly ({describe_cause(exc)})"
         finally:
             self._client = None
 
@@ -141,7 +156,7 @@ class ExternalMcps:
 
     def __init__(
         self,
-        hub: Hub,
+        hub: ExternalsHost,
         path: Path,
         *,
         known_path: Path,
@@ -280,10 +295,7 @@ class ExternalMcps:
 
     def _save_known(self) -> None:
         record = self._current_known()
-        self.known_path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.known_path.with_suffix(".tmp")
-        partial.write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-        os.replace(partial, self.known_path)
+        write_private(self.known_path, json.dumps(record, indent=2) + "\n")
 
     async def announce_startup_diff(self) -> None:
         """Compare with the set saved by the last run, save the current one, notify when they differ.

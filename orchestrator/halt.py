@@ -18,11 +18,13 @@ import json
 import logging
 import os
 import tempfile
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
+
+from shared.private_files import private_dir
+from shared.timeutil import Clock, utc_now
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +32,6 @@ Target = Literal["thinker", "channel", "scheduler"]
 TARGETS: tuple[Target, ...] = get_args(Target)
 ALL = "all"
 HALT_FILE_VERSION = 1
-
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def parse_target(target: str) -> tuple[Target, ...]:
@@ -111,7 +107,7 @@ class HaltState:
         return dict.fromkeys(TARGETS, HaltEntry(reason, now))
 
     def _save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_dir(self.path.parent)
         fd, temp = tempfile.mkstemp(prefix=".halt-", suffix=".tmp", dir=self.path.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -18,9 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 import anyio
-import httpx
 from mcp.server import Server, ServerRequestContext
-from mcp.server.stdio import stdio_server
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -30,7 +28,8 @@ from mcp.types import (
     Tool,
 )
 
-from shared.auth import TOKEN_HEADER
+from shared import mcp_stdio
+from shared.hub_client import HubClient, HubError
 
 log = logging.getLogger(__name__)
 
@@ -61,56 +60,11 @@ CHAT_TOOL = Tool(
 )
 
 
-class HubUnavailable(Exception):
-    """The hub could not be asked (not running, no token, token rejected); the message says what to do."""
-
-
 TokenSource = Callable[[], str | None]
-
-
-class HubConnection:
-    """The bridge's one seam to the hub: JSON over HTTP with the master token (read on every request, so a
-    token file the hub creates after the bridge started is picked up)."""
-
-    def __init__(self, url: str, token: TokenSource, client: httpx.AsyncClient | None = None) -> None:
-        self.url = url.rstrip("/")
-        self._token = token
-        self._client = client or httpx.AsyncClient()
-
-    async def request(self, method: str, path: str, body: dict[str, Any] | None, seconds: float) -> dict[str, Any]:
-        token = self._token()
-        if token is None:
-            raise HubUnavailable(
-                "No Annabelle token: set ANNABELLE_TOKEN in this MCP server's env, or start the hub once "
-                "(it creates $ANNABELLE_HOME/annabelle.token)."
-            )
-        try:
-            response = await self._client.request(
-                method, self.url + path, json=body, headers={TOKEN_HEADER: token}, timeout=seconds
-            )
-        except httpx.ConnectError:
-            raise HubUnavailable(
-                f"The Annabelle hub is not running at {self.url}; start it with `annabelle up` (or `make run`)."
-            ) from None
-        except httpx.TimeoutException:
-            raise HubUnavailable(f"The Annabelle hub at {self.url} did not answer within {seconds:g} s.") from None
-        except httpx.HTTPError as exc:
-            raise HubUnavailable(f"The Annabelle hub at {self.url} could not be reached ({exc}).") from None
-        if response.status_code == 401:
-            raise HubUnavailable(
-                "The hub rejected the token: ANNABELLE_TOKEN or ANNABELLE_HOME of this MCP server differs from the hub's."
-            )
-        try:
-            data = response.json()
-        except ValueError:
-            data = None
-        if response.status_code >= 400 or not isinstance(data, dict):
-            detail = data.get("error") if isinstance(data, dict) else response.text[:200]
-            raise HubUnavailable(f"The hub answered HTTP {response.status_code} to {path}: {detail}")
-        return data
-
-    async def aclose(self) -> None:
-        await self._client.aclose()
+NO_TOKEN = (
+    "No Annabelle token: set ANNABELLE_TOKEN in this MCP server's env, or start the hub once "
+    "(it creates $ANNABELLE_HOME/annabelle.token)."
+)
 
 
 def _text(text: str, *, error: bool = False) -> CallToolResult:
@@ -140,13 +94,20 @@ def tool_of(listing: dict[str, Any]) -> Tool:
     return Tool(name=listing["name"], description=listing.get("description"), input_schema=listing["inputSchema"])
 
 
-def build_server(hub: HubConnection, version: str = "") -> Server[Any]:
-    """A low-level MCP server whose tools are the hub's tools plus `chat` (the hub's list is dynamic)."""
+def build_server(hub: HubClient, token: TokenSource, version: str = "") -> Server[Any]:
+    """A low-level MCP server whose tools are the hub's tools plus `chat` (the hub's list is dynamic).
+
+    `token` is asked on every request (a token file the hub creates after the bridge started is picked up)."""
+
+    async def request(method: str, path: str, body: dict[str, Any] | None, seconds: float) -> Any:
+        if token() is None:
+            raise HubError(NO_TOKEN)
+        return await hub.request(method, path, body, seconds=seconds)
 
     async def list_tools(_: ServerRequestContext[Any], __: PaginatedRequestParams | None) -> ListToolsResult:
         try:
-            listing = await hub.request("GET", "/tools/list", None, LIST_TIMEOUT_SECONDS)
-        except HubUnavailable as exc:
+            listing = await request("GET", "/tools/list", None, LIST_TIMEOUT_SECONDS)
+        except HubError as exc:
             # Still list `chat`: calling it tells the user what is wrong, which an empty list would not.
             log.warning("hub tools unavailable", extra={"reason": str(exc)})
             return ListToolsResult(tools=[CHAT_TOOL])
@@ -162,10 +123,10 @@ def build_server(hub: HubConnection, version: str = "") -> Server[Any]:
                     return _text("chat needs a non-empty 'message'.", error=True)
                 chat_id = arguments.get("chat_id") or DEFAULT_CHAT_ID
                 body = {"message": message, "chatId": str(chat_id)}
-                return chat_result(await hub.request("POST", "/message", body, CHAT_TIMEOUT_SECONDS))
+                return chat_result(await request("POST", "/message", body, CHAT_TIMEOUT_SECONDS))
             body = {"name": params.name, "arguments": arguments}
-            return envelope_result(await hub.request("POST", "/tools/call", body, TOOL_CALL_TIMEOUT_SECONDS))
-        except HubUnavailable as exc:
+            return envelope_result(await request("POST", "/tools/call", body, TOOL_CALL_TIMEOUT_SECONDS))
+        except HubError as exc:
             return _text(str(exc), error=True)
 
     return Server(
@@ -177,11 +138,10 @@ def build_server(hub: HubConnection, version: str = "") -> Server[Any]:
     )
 
 
-async def serve_stdio(hub: HubConnection, version: str = "") -> None:
-    server = build_server(hub, version)
+async def serve_stdio(hub: HubClient, token: TokenSource, version: str = "") -> None:
+    server = build_server(hub, token, version)
     try:
-        async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+        await mcp_stdio.serve_stdio(server, server.create_initialization_options())
     finally:
         await hub.aclose()
 
@@ -189,4 +149,4 @@ async def serve_stdio(hub: HubConnection, version: str = "") -> None:
 def run_bridge(url: str, token: TokenSource, version: str = "") -> None:
     """Serve on stdin/stdout until the client closes the stream."""
     log.info("mcp bridge starting", extra={"hub": url})
-    anyio.run(serve_stdio, HubConnection(url, token), version)
+    anyio.run(serve_stdio, HubClient(url, token), token, version)

@@ -21,7 +21,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult, Tool
 
 from orchestrator.backoff import RestartPolicy, RestartTracker
-from orchestrator.errors import McpCallError, McpTimeout, McpUnavailable
+from orchestrator.errors import McpCallError, McpTimeout, McpUnavailable, describe_cause
 from orchestrator.stdio_transport import ChildCommand, ChildProcess, open_child
 
 log = logging.getLogger(__name__)
@@ -159,7 +159,7 @@ class ManagedMcp:
             child = self._child
             if child is not None and child.returncode is not None:
                 return f"process exited with code {child.returncode}"
-            return f"{type(exc).__name__}: {exc}"
+            return describe_cause(exc)
         finally:
             self._client = None
 

@@ -8,13 +8,18 @@ goes to the log only. Every notification is logged, delivered or not.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
+
+from orchestrator.callers import Caller, system
 
 log = logging.getLogger(__name__)
 
-ToolCaller = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
 SEND_TOOL = "telegram_send_message"
+NOTIFICATION = system("notification")
+
+
+class ToolCaller(Protocol):
+    async def __call__(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]: ...
 
 
 class Notifier:
@@ -31,9 +36,9 @@ class Notifier:
         """Send `text` to `chat_id` (or the default chat); True when the channel accepted it."""
         target = chat_id or self.default_chat_id
         if target is None:
-            log.warning("notification (no chat to send it to)", extra={"kind": kind, "text": text})
+            log.info("notification (no chat to send it to)", extra={"kind": kind, "text": text})
             return False
-        envelope = await self._call(SEND_TOOL, {"chat_id": target, "message": text})
+        envelope = await self._call(SEND_TOOL, {"chat_id": target, "message": text}, caller=NOTIFICATION)
         if envelope.get("success"):
             log.info("notification sent", extra={"kind": kind, "chat": target, "text": text})
             return True

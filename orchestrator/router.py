@@ -2,7 +2,8 @@
 
 Descriptions are tagged `[Label | Group]`; destructive tools (delete/remove/destroy in the name) are hidden
 from public routes unless the manifest allows them, and so are the manifest's `privilegedTools` (e.g. a channel's
-intake cursor); both stay reachable through the privileged route that the hub's own features use.
+intake cursor) and every tool of Guardian (no agent may read or steer the scanner); all stay reachable through
+the privileged route that the hub's own features use.
 """
 
 from __future__ import annotations
@@ -10,12 +11,12 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp.types import Tool
 
-from shared.manifest import McpManifest
+from shared.manifest import McpManifest, ToolEffects
 
 DESTRUCTIVE = re.compile(r"^(.*_)?(delete|remove|destroy)(_.*)?$", re.IGNORECASE)
 
@@ -28,9 +29,18 @@ class Route:
     description: str
     input_schema: dict[str, Any]
     hidden: bool = False
+    effects: ToolEffects = field(default_factory=ToolEffects)
+    """What calling it can change (its MCP annotations, corrected by the manifest); unknown: the worst."""
+    untrusted_output: bool = False
+    """Its results come from outside the owner's control: reading them taints the turn."""
 
     def listing(self) -> dict[str, Any]:
-        return {"name": self.exposed, "description": self.description, "inputSchema": self.input_schema}
+        return {
+            "name": self.exposed,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "annotations": self.effects.model_dump(),
+        }
 
 
 def tag(manifest: McpManifest, description: str) -> str:
@@ -45,8 +55,11 @@ def build_routes(manifest: McpManifest, tools: list[Tool]) -> list[Route]:
             tool=tool.name,
             description=tag(manifest, (tool.description or "").strip()),
             input_schema=dict(tool.input_schema),
-            hidden=(bool(DESTRUCTIVE.match(tool.name)) and not manifest.allowDestructiveTools)
+            hidden=manifest.role == "guardian"
+            or (bool(DESTRUCTIVE.match(tool.name)) and not manifest.allowDestructiveTools)
             or any(fnmatch.fnmatchcase(tool.name, pattern) for pattern in manifest.privilegedTools),
+            effects=ToolEffects.declared(tool.annotations, manifest.toolAnnotations.get(tool.name)),
+            untrusted_output=manifest.output_untrusted(tool.name),
         )
         for tool in tools
     ]
@@ -83,6 +96,16 @@ class ToolRouter:
 
     def hidden_routes(self) -> list[Route]:
         return [route for route in self._routes.values() if route.hidden]
+
+
+def unknown_arguments(schema: dict[str, Any], arguments: dict[str, Any], *, closed: bool) -> list[str]:
+    """Argument names the tool does not declare, when it takes only what it declares: first-party tools always
+    (`closed`), others when their schema says `additionalProperties: false`. The caller is told at once, and a
+    body of thousands of unknown keys never reaches the MCP."""
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or not (closed or schema.get("additionalProperties") is False):
+        return []
+    return [name for name in arguments if name not in properties]
 
 
 def closest_names(name: str, candidates: list[str], limit: int = 3) -> list[str]:

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from shared.settings import CommonSettings
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
+from shared.settings import REPO_ROOT, AgentsFileSettings, ApprovalSettings, HubAddressSettings, TimezoneSettings
 
 
-class OrchestratorSettings(CommonSettings):
-    orchestrator_port: int = Field(default=8010, ge=1, le=65535, description="Port of the hub's HTTP API.")
+class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSettings, ApprovalSettings):
     guardian_fail_mode: Literal["closed", "open"] = Field(
         default="closed", description="When Guardian cannot scan: `closed` blocks the call, `open` lets it through."
     )
@@ -27,8 +23,6 @@ class OrchestratorSettings(CommonSettings):
     annabelle_mcps_root: Path = Field(
         default=REPO_ROOT, description="Folder whose `*_mcp/manifest.json` packages are discovered."
     )
-    agents_config: Path = Field(default=REPO_ROOT / "agents.json", description="The agents and their bindings.")
-    thinker_port: int = Field(default=8006, ge=1, le=65535, description="Port of an agent without its own `port`.")
     thinker_startup_timeout_seconds: float = Field(default=90.0, gt=0, description="Time a Thinker gets to start.")
     thinker_health_interval_seconds: float = Field(
         default=30.0, gt=0, description="How often the hub checks each Thinker's health and stops idle ones."
@@ -66,14 +60,14 @@ class OrchestratorSettings(CommonSettings):
     external_mcps_debounce_seconds: float = Field(
         default=0.5, ge=0, le=30, description="How long external-mcps.json must stay unchanged before it is applied."
     )
-    annabelle_timezone: str | None = Field(
-        default=None,
-        description="IANA zone for skill schedules and one-shot times without a zone; default the system's.",
-    )
     diagnose_interval_minutes: float = Field(
         default=360.0,
         ge=0,
         description="How often the hub runs the diagnostics checks and notifies what changed; 0 turns it off.",
+    )
+    approval_policy: Path = Field(
+        default=REPO_ROOT / "policy.json",
+        description="What may run without the owner's approval in a tainted turn (docs/security.md).",
     )
     skill_concurrency: int = Field(default=3, ge=1, le=50, description="Skills that may run at the same time.")
     skill_refresh_seconds: float = Field(
@@ -82,17 +76,6 @@ class OrchestratorSettings(CommonSettings):
     skill_files_poll_seconds: float = Field(
         default=3.0, gt=0, le=600, description="How often $ANNABELLE_HOME/skills/*/SKILL.md is checked for changes."
     )
-
-    @field_validator("annabelle_timezone", mode="after")
-    @classmethod
-    def _known_zone(cls, value: str | None) -> str | None:
-        if value is not None and value.strip():
-            try:
-                ZoneInfo(value.strip())
-            except (ZoneInfoNotFoundError, ValueError):
-                raise ValueError(f"{value!r} is not an IANA time zone name (e.g. Europe/Lisbon)") from None
-            return value.strip()
-        return None
 
     @property
     def skills_dir(self) -> Path:

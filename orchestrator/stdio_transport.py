@@ -28,6 +28,15 @@ log = logging.getLogger(__name__)
 EXIT_GRACE_SECONDS = 2.0
 
 
+async def log_lines(stream: anyio.abc.ByteReceiveStream, logger: logging.Logger) -> None:
+    """Copy a child's output into the hub's log, one WARNING per non-blank line, until the stream ends."""
+    with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
+        async for chunk in TextReceiveStream(stream, errors="replace"):
+            for line in chunk.splitlines():
+                if line.strip():
+                    logger.warning(line.rstrip())
+
+
 @dataclass(frozen=True)
 class ChildCommand:
     argv: Sequence[str]
@@ -105,11 +114,7 @@ async def open_child(
 
     async def pump_stderr() -> None:
         assert process.stderr is not None
-        with suppress(anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
-            async for chunk in TextReceiveStream(process.stderr, errors="replace"):
-                for line in chunk.splitlines():
-                    if line.strip():
-                        stderr_logger.warning(line.rstrip())
+        await log_lines(process.stderr, stderr_logger)
 
     async def watch_exit() -> None:
         await process.wait()

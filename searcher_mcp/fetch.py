@@ -2,7 +2,7 @@
 
 Every hop is checked: redirects are followed by hand (`follow_redirects=False`, at most
 `WEB_FETCH_MAX_REDIRECTS`), and before each request the host is resolved (through the injected `Resolver`)
-and refused if ANY of its addresses is not public (see `addresses`). The connection is then pinned to the
+and refused if ANY of its addresses is not public (see `shared.netguard`). The connection is then pinned to the
 address that was checked: the request goes to `scheme://<ip>:<port>/path` with the original `Host` header and,
 for https, the original name as TLS SNI and certificate name (httpx's `sni_hostname` extension), so a DNS answer
 that changes between the check and the connection (rebinding) is never used. Only text/html and text/plain are
@@ -12,36 +12,20 @@ read, the body is counted while streaming, and the text comes from trafilatura (
 from __future__ import annotations
 
 import asyncio
-import socket
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import anyio.to_thread
 import httpx
 
-from searcher_mcp.addresses import AddressRefused, BadURL, IPAddress, Target, check_addresses, parse_target
 from searcher_mcp.models import FetchedPage
 from shared.envelope import ErrorCode
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
-
-Resolver = Callable[[str, int], Awaitable[list[IPAddress]]]
+from shared.netguard import AddressRefused, BadURL, IPAddress, Target, check_addresses, parse_target
+from shared.resolver import Resolver, system_resolver
 
 REDIRECTS = {301, 302, 303, 307, 308}
 TEXT_TYPES = {"text/html", "text/plain", "application/xhtml+xml"}
 USER_AGENT = "Mozilla/5.0 (compatible; AnnabelleFetch/0.1; +https://github.com/)"
-
-
-async def system_resolver(host: str, port: int) -> list[IPAddress]:
-    """Every address the system resolver gives for `host` (asyncio getaddrinfo)."""
-    import ipaddress
-
-    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    seen: list[IPAddress] = []
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-        if address not in seen:
-            seen.append(address)
-    return seen
 
 
 @dataclass(frozen=True)

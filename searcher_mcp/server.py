@@ -24,7 +24,7 @@ from searcher_mcp.models import FetchedPage, ImageResults, NewsResults, SearchRe
 from searcher_mcp.params import BadParameter, clamp_count, map_freshness
 from searcher_mcp.ratelimit import RateLimiter
 from searcher_mcp.settings import SearcherSettings
-from shared.mcp_tools import InvalidArguments, ServerState, envelope_tool
+from shared.mcp_tools import READ_ONLY_OPEN_WORLD, EnvelopeServer, InvalidArguments, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -63,7 +63,7 @@ async def lifespan(_server: MCPServer[SearcherState]) -> AsyncIterator[SearcherS
         yield SearcherState(service)
 
 
-server: MCPServer[SearcherState] = MCPServer(
+server: EnvelopeServer[SearcherState] = EnvelopeServer(
     "searcher",
     instructions="Web, news and image search (Brave Search) and reading a web page as markdown (web_fetch).",
     lifespan=lifespan,
@@ -85,7 +85,7 @@ def _freshness(value: str | None, *, allow_year: bool = True) -> str | None:
         raise InvalidArguments(str(exc)) from None
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def web_search(
     query: Query,
     ctx: SearcherContext,
@@ -97,13 +97,18 @@ async def web_search(
         Literal["off", "moderate", "strict"], Field(description="Adult-content filter.")
     ] = "moderate",
 ) -> SearchResults:
-    """Search the web (Brave Search). Returns [{title, url, description, age, source}]."""
+    """Search the web for current information: facts, prices, weather, results, opening hours, how-tos.
+
+    Uses Brave Search. Returns [{title, url, description, age, source}].
+
+    For requests like: what's the weather tomorrow, who won the game, how much is the dollar, look it up online.
+    """
     size = clamp_count(count, 10)
     results = await _service(ctx).brave.web(query, size, _freshness(freshness), safesearch)
     return SearchResults(query=query, count=len(results), results=results)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def news_search(
     query: Query,
     ctx: SearcherContext,
@@ -112,26 +117,36 @@ async def news_search(
         str | None, Field(description="Only recent news: 24h/day/today/1d, week/7d or month/30d.")
     ] = None,
 ) -> NewsResults:
-    """Search recent news articles (Brave Search). Returns [{title, url, description, age, source}]."""
+    """Search recent news articles on a topic, person or company.
+
+    Uses Brave Search. Returns [{title, url, description, age, source}].
+
+    For requests like: latest news about the election, today's headlines, what happened with the strike.
+    """
     size = clamp_count(count, 10)
     results = await _service(ctx).brave.news(query, size, _freshness(freshness, allow_year=False))
     return NewsResults(query=query, count=len(results), results=results)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def image_search(
     query: Query,
     ctx: SearcherContext,
     count: Annotated[int, Field(description="How many images, 1..20 (values outside are clamped).")] = 5,
     safesearch: Annotated[Literal["off", "strict"], Field(description="Adult-content filter.")] = "strict",
 ) -> ImageResults:
-    """Search for images (Brave Search). Returns [{title, url (page), image_url, thumbnail_url, source}]."""
+    """Search the web for images: photos, pictures, illustrations.
+
+    Uses Brave Search. Returns [{title, url (page), image_url, thumbnail_url, source}].
+
+    For requests like: show me pictures of the northern lights, find a photo of a red panda.
+    """
     size = clamp_count(count, 5)
     results = await _service(ctx).brave.images(query, size, safesearch)
     return ImageResults(query=query, count=len(results), results=results)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def web_fetch(
     url: Annotated[str, Field(min_length=1, description="The http(s) address of the page to read.")],
     ctx: SearcherContext,
@@ -142,9 +157,11 @@ async def web_fetch(
     includeLinks: Annotated[bool, Field(description="Keep links in the markdown as [text](url).")] = True,
     timeout: Annotated[int, Field(ge=1000, le=30000, description="How long to wait for the page, in ms.")] = 10000,  # noqa: ASYNC109
 ) -> FetchedPage:
-    """Read a web page and return its main text as markdown (HTML and plain text only).
+    """Read a web page by its URL and return its main text as markdown (HTML and plain text only).
 
     Private, local and cloud-metadata addresses are refused, redirects included; long text is truncated.
+
+    For requests like: summarise this link, what does this page say, read https://example.com.
     """
     service = _service(ctx)
     return await service.fetcher.fetch(url, maxLength or service.default_max_length, includeLinks, timeout)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pydantic import Field, SecretStr, field_validator
 
-from shared.settings import CommonSettings
+from shared.settings import NetGuardSettings
 
 DEFAULT_BRAVE_API_BASE = "https://api.search.brave.com"
 
 
-class SearcherSettings(CommonSettings):
-    """`BRAVE_*` and `WEB_FETCH_*` variables. Without a key the server still starts; searches say what to set."""
+class SearcherSettings(NetGuardSettings):
+    """`BRAVE_*` and `WEB_FETCH_*` variables (`WEB_FETCH_ALLOWED_HOSTS` comes from `NetGuardSettings`). Without a key the server still starts; searches say what to set."""
 
     brave_api_key: SecretStr | None = Field(default=None, description="Brave Search API subscription token.")
     brave_api_base: str = Field(
@@ -21,10 +21,6 @@ class SearcherSettings(CommonSettings):
     web_fetch_max_length: int = Field(
         default=20000, ge=1000, le=100000, description="Default maxLength of web_fetch, in characters."
     )
-    web_fetch_allowed_hosts: str = Field(
-        default="",
-        description="Comma list of host names, IPs or CIDR ranges web_fetch may reach although they are private.",
-    )
     web_fetch_max_bytes: int = Field(default=2 * 1024 * 1024, ge=1024, description="Largest page body web_fetch reads.")
     web_fetch_max_redirects: int = Field(default=5, ge=0, le=20, description="Most redirects web_fetch follows.")
 
@@ -32,7 +28,3 @@ class SearcherSettings(CommonSettings):
     @classmethod
     def _no_trailing_slash(cls, value: str) -> str:
         return value.strip().rstrip("/") or DEFAULT_BRAVE_API_BASE
-
-    @property
-    def allowed_hosts(self) -> list[str]:
-        return [item.strip() for item in self.web_fetch_allowed_hosts.split(",") if item.strip()]

@@ -134,6 +134,30 @@ class AgentsConfig(BaseModel):
         return cls(agents=[AgentDefinition(agentId=DEFAULT_AGENT_ID)])
 
 
+def fixed_thinker_ports(config: AgentsConfig, default_port: int) -> dict[str, tuple[int, str]]:
+    """The agents whose Thinker the hub starts on a known port: agent id → (port, the setting that chose it).
+
+    An agent's own `port` wins; the first agent without one takes THINKER_PORT; the others (and `port: 0`, and
+    THINKER_PORT=0) get a free port when they start, so they are not here. Agents with a `url` run elsewhere."""
+    ports: dict[str, tuple[int, str]] = {}
+    default_taken = False
+    for agent in config.agents:
+        if agent.url is not None:
+            continue
+        if agent.port:
+            ports[agent.agentId] = (agent.port, f"the port of {agent.agentId!r} in agents.json")
+        elif agent.port is None and default_port and not default_taken:
+            ports[agent.agentId] = (default_port, "THINKER_PORT")
+            default_taken = True
+    return ports
+
+
+def default_agent(config: AgentsConfig) -> AgentDefinition | None:
+    """`annabelle` when it is configured and enabled, else the first enabled agent, else None."""
+    enabled = [agent for agent in config.agents if agent.enabled]
+    return next((agent for agent in enabled if agent.agentId == DEFAULT_AGENT_ID), enabled[0] if enabled else None)
+
+
 def load_agents_config(path: Path) -> AgentsConfig:
     """Read agents.json; a missing file means the default single agent."""
     if not path.exists():

@@ -11,6 +11,8 @@ import os
 import secrets
 from pathlib import Path
 
+from shared.private_files import private_dir
+
 TOKEN_HEADER = "X-Annabelle-Token"
 TOKEN_FILENAME = "annabelle.token"
 
@@ -40,6 +42,7 @@ def load_or_create_token(home: Path) -> str:
 
     A token file readable by others is tightened to 0600 rather than trusted as is.
     """
+    private_dir(home, ours=True)
     path = token_path(home)
     if path.exists():
         token = path.read_text(encoding="utf-8").strip()
@@ -48,7 +51,6 @@ def load_or_create_token(home: Path) -> str:
         if path.stat().st_mode & 0o077:
             path.chmod(0o600)
         return token
-    home.mkdir(parents=True, exist_ok=True)
     token = generate_token()
     # O_EXCL: two processes racing on first start must not both write different tokens.
     try:

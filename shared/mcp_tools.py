@@ -1,6 +1,6 @@
 """Declare MCP tools from typed functions; every result becomes an envelope the caller can read.
 
-    server = create_server("filer")
+    server = EnvelopeServer("filer")
 
     @envelope_tool(server)
     def read_file(path: Annotated[str, Field(description="Relative to the workspace")]) -> FileContent:
@@ -11,6 +11,15 @@ The signature is the input schema and the docstring the description (the SDK der
 function returns becomes `{"success": true, "data": ...}`; a `ToolFailure` it raises becomes
 `{"success": false, "error": ..., "errorCode": ...}` with `isError` set; anything else is logged with its
 traceback on the server and reaches the caller as one sentence, never a stack trace.
+
+How a call with bad input is answered (MCP 2025-11-25, "Error Handling" of the tools page):
+- arguments that do not fit the tool's schema are a *tool execution error*, so a model can read it and retry:
+  `isError: true` with the envelope `{"success": false, "errorCode": "INVALID_ARGUMENTS", "error": "..."}`,
+  one bounded sentence (see `shared.validation`), never pydantic's raw text;
+- an argument the tool does not declare is rejected the same way, naming at most a few of them (the one rule
+  for unknown arguments, shared with the hub's own tools);
+- a tool name the server does not have is a *protocol error*: JSON-RPC `-32602` "Unknown tool: <name>";
+- a line on stdin that is not JSON-RPC is answered `-32700` / `-32600` (see `shared.mcp_stdio`).
 """
 
 from __future__ import annotations
@@ -21,22 +30,27 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, get_origin
 
 import anyio.to_thread
 from mcp.server import MCPServer
-from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from mcp.server.mcpserver import Context
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ValidationError
 
 from shared.envelope import ErrorCode, fail, ok
 from shared.logs import configure_logging
+from shared.mcp_stdio import serve_stdio
 from shared.settings import CommonSettings, ConfigError, load_settings
-from shared.validation import error_lines
+from shared.validation import MAX_NAME_CHARS, describe_problems, shorten, unknown_names_message
 
 log = logging.getLogger(__name__)
 
 FnT = TypeVar("FnT", bound=Callable[..., Any])
 ServiceT = TypeVar("ServiceT")
+LifespanT = TypeVar("LifespanT")
 
 
 class ToolFailure(Exception):
@@ -94,6 +108,14 @@ READ_ONLY = effects(read_only=True)
 """Reads local state only (the workspace, memory, the scan log)."""
 READ_ONLY_OPEN_WORLD = effects(read_only=True, open_world=True)
 """Reads from beyond this machine (web search, mailbox, calendar) and changes nothing."""
+LOCAL_WRITE = effects(read_only=False)
+"""Adds to local state (a new file, fact, record) without overwriting anything."""
+LOCAL_OVERWRITE = effects(read_only=False, destructive=True)
+"""Changes or deletes local state that was there (a file's content, a fact, a skill)."""
+REMOTE_WRITE = effects(read_only=False, open_world=True)
+"""Acts beyond this machine: sends a message or mail, creates an event others see, changes a mailbox."""
+REMOTE_OVERWRITE = effects(read_only=False, destructive=True, open_world=True)
+"""Deletes or changes something beyond this machine (a mail, an event, a message)."""
 
 
 def to_jsonable(value: Any) -> Any:
@@ -115,11 +137,65 @@ def envelope_result(envelope: dict[str, Any]) -> CallToolResult:
 
 
 def describe_validation(exc: ValidationError) -> str:
-    return "Invalid arguments: " + "; ".join(error_lines(exc, root="arguments"))
+    """Invalid arguments in one bounded sentence (unknown names gathered, at most a few quoted)."""
+    return describe_problems(exc)
+
+
+class EnvelopeServer(MCPServer[LifespanT]):
+    """An `MCPServer` for tools registered with `envelope_tool`: bad arguments (unknown ones included) come back
+    as `INVALID_ARGUMENTS` envelopes, an unknown tool as JSON-RPC `-32602`, and on stdio a line that is not
+    JSON-RPC is answered per JSON-RPC 2.0 (see the module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._accepted: dict[str, frozenset[str]] = {}
+
+    def add_envelope_tool(
+        self,
+        fn: Callable[..., Any],
+        *,
+        name: str,
+        description: str,
+        annotations: ToolAnnotations | None,
+        accepted: frozenset[str],
+    ) -> None:
+        """Register `fn` as tool `name`, which takes exactly the arguments named in `accepted`."""
+        self.add_tool(fn, name=name, description=description, annotations=annotations)
+        self._accepted[name] = accepted
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context[LifespanT, Any] | None = None
+    ) -> CallToolResult | InputRequiredResult:
+        accepted = self._accepted.get(name)
+        if accepted is None:
+            if name not in {tool.name for tool in await self.list_tools()}:
+                raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {shorten(name, MAX_NAME_CHARS)}")
+            return await super().call_tool(name, arguments, context)
+        unknown = [key for key in arguments if key not in accepted]
+        if unknown:
+            log.info("tool rejected unknown arguments", extra={"tool": name, "count": len(unknown)})
+            message = unknown_names_message(unknown, accepted=accepted)
+            return envelope_result(fail(ErrorCode.INVALID_ARGUMENTS, message))
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if not isinstance(exc.__cause__, ValidationError):
+                raise
+            log.info("tool rejected arguments", extra={"tool": name, "count": exc.__cause__.error_count()})
+            return envelope_result(fail(ErrorCode.INVALID_ARGUMENTS, describe_validation(exc.__cause__)))
+
+    async def run_stdio_async(self) -> None:
+        server = self._lowlevel_server
+        await serve_stdio(server, server.create_initialization_options())
+
+
+def _is_context(annotation: Any) -> bool:
+    origin = get_origin(annotation) or annotation
+    return isinstance(origin, type) and issubclass(origin, Context)
 
 
 def envelope_tool(
-    server: MCPServer, *, name: str | None = None, annotations: ToolAnnotations | None = None
+    server: EnvelopeServer[Any], *, name: str | None = None, annotations: ToolAnnotations | None = None
 ) -> Callable[[FnT], FnT]:
     """Register `fn` on `server` as a tool whose outcome is always an envelope; `annotations` say what calling
     it can change (build them with `effects`, or use `READ_ONLY` / `READ_ONLY_OPEN_WORLD`)."""
@@ -148,15 +224,22 @@ def envelope_tool(
             return envelope_result(ok(to_jsonable(result)))
 
         run.__signature__ = signature.replace(return_annotation=CallToolResult)  # type: ignore[attr-defined]
-        server.add_tool(
-            run, name=tool_name, description=inspect.cleandoc(fn.__doc__ or tool_name), annotations=annotations
+        accepted = frozenset(
+            parameter.name for parameter in signature.parameters.values() if not _is_context(parameter.annotation)
+        )
+        server.add_envelope_tool(
+            run,
+            name=tool_name,
+            description=inspect.cleandoc(fn.__doc__ or tool_name),
+            annotations=annotations,
+            accepted=accepted,
         )
         return fn
 
     return decorate
 
 
-def run_stdio_server(server: MCPServer, service: str) -> None:
+def run_stdio_server(server: MCPServer[Any], service: str) -> None:
     """Entry point of every `python -m <package>`: logging to file and stderr, then JSON-RPC on stdio."""
     try:
         settings = load_settings(CommonSettings)

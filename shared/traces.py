@@ -10,7 +10,7 @@ A line is `{"ts", "trace_id", "service", "event", ...fields, "ms"?}`: `ts` is wh
 microsecond, so lines from several processes sort), `ms` its duration when it has one. Fields are names,
 counts, lengths, timings and outcomes, never message text, tool arguments, results or secrets.
 
-Every service (the hub, each Thinker) appends to the same file through `RotatingAppendFile` (shared/logs.py):
+Every service (the hub, each Thinker) appends to the same file through `RotatingAppendFile` (shared/rotating_file.py):
 one `write()` per line on an `O_APPEND` descriptor, so lines from several processes never interleave, and a
 size-based rotation that is safe when several processes write (see there). With no trace id in context, or
 with `TRACES_ENABLED=false`, `trace_event` returns at once: calls outside a traced request cost nothing.
@@ -18,7 +18,6 @@ with `TRACES_ENABLED=false`, `trace_event` returns at once: calls outside a trac
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import time
@@ -29,7 +28,9 @@ from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 
-from shared.logs import RotatingAppendFile
+from shared.json_lines import bounded_json_line
+from shared.private_files import private_dir
+from shared.rotating_file import RotatingAppendFile
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,7 @@ class TraceWriter:
             "event": event,
         }
         entry.update(fields)
-        line = json.dumps(entry, default=str, ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = bounded_json_line(entry, compact=True) + "\n"
         try:
             self.file.write(line.encode("utf-8"))
         except OSError as exc:
@@ -134,7 +135,7 @@ def configure_traces(service: str, logs_dir: Path, *, enabled: bool, max_bytes: 
         _writer.close()
     _writer = None
     if enabled:
-        logs_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(logs_dir)
         _writer = TraceWriter(service, RotatingAppendFile(logs_dir / TRACES_FILENAME, max_bytes, backups))
 
 

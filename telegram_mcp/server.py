@@ -11,23 +11,38 @@ import contextlib
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from shared.mcp_tools import InvalidArguments, ServerState, envelope_tool
+from shared.mcp_tools import (
+    LOCAL_WRITE,
+    READ_ONLY,
+    READ_ONLY_OPEN_WORLD,
+    REMOTE_OVERWRITE,
+    REMOTE_WRITE,
+    EnvelopeServer,
+    InvalidArguments,
+    ServerState,
+    envelope_tool,
+)
 from shared.settings import ConfigError, load_settings
-from telegram_mcp.service import TelegramService, chat_id_of
+from telegram_mcp.ids import chat_id_of
 from telegram_mcp.settings import TelegramSettings
+
+if TYPE_CHECKING:
+    from telegram_mcp.service import TelegramService
 
 log = logging.getLogger(__name__)
 
 NO_TOKEN = "Telegram is not configured: set TELEGRAM_BOT_TOKEN (from @BotFather) and restart the Telegram MCP."
 
 
-TelegramState = ServerState[TelegramService]
+# The service (and python-telegram-bot under it, a third of this server's start-up) is imported only when a token
+# is set: without one the server lists its tools and answers every call with NO_TOKEN.
+TelegramState = ServerState["TelegramService"]
 
 
 @asynccontextmanager
@@ -42,6 +57,8 @@ async def lifespan(_server: MCPServer[TelegramState]) -> AsyncIterator[TelegramS
         log.warning("telegram has no TELEGRAM_BOT_TOKEN: tools answer with what to set, nothing is polled")
         yield TelegramState(None, NO_TOKEN)
         return
+    from telegram_mcp.service import TelegramService
+
     service = TelegramService(settings)
     poller = asyncio.create_task(_start_and_poll(service), name="telegram-poll")
     try:
@@ -68,7 +85,7 @@ async def _start_and_poll(service: TelegramService) -> None:
     await service.poll_forever()
 
 
-server: MCPServer[TelegramState] = MCPServer(
+server: EnvelopeServer[TelegramState] = EnvelopeServer(
     "telegram",
     instructions=(
         "Telegram through a bot: send and read messages in the allowed chats. History and search cover what the "
@@ -85,14 +102,16 @@ def _service(ctx: TelegramContext) -> TelegramService:
     return ctx.request_context.lifespan_context.require()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def send_message(
     chat_id: ChatId,
     message: Annotated[str, Field(min_length=1, description="The text to send; long text is split automatically.")],
     ctx: TelegramContext,
     reply_to: Annotated[int | None, Field(description="Message id to reply to.")] = None,
 ) -> dict:
-    """Send a text message to an allowed chat.
+    """Send a Telegram text message to an allowed chat.
+
+    For requests like: text my wife on Telegram, tell the family group I landed.
 
     Sent as plain text (no formatting is interpreted); text over 4,096 characters is split on paragraph, line or
     word boundaries into several messages.
@@ -100,21 +119,23 @@ async def send_message(
     return await _service(ctx).send_message(chat_id_of(chat_id), message, reply_to)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def send_media(
     chat_id: ChatId,
     file_path: Annotated[str, Field(description="A file in the workspace, relative to it, e.g. 'out/chart.png'.")],
     ctx: TelegramContext,
     caption: Annotated[str | None, Field(description="Text shown under the file (at most 1,024 characters).")] = None,
 ) -> dict:
-    """Send a photo or document from the workspace to an allowed chat.
+    """Send a photo or document from the workspace to an allowed Telegram chat.
 
     .jpg/.jpeg/.png/.webp go as photos, anything else as a document. URLs and paths outside the workspace are refused.
+
+    For requests like: send the photo to the family chat, share the PDF on Telegram.
     """
     return await _service(ctx).send_media(chat_id_of(chat_id), file_path, caption)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def download_media(
     chat_id: ChatId,
     message_id: Annotated[int, Field(description="The message whose photo/document/voice/audio/video to save.")],
@@ -125,28 +146,34 @@ async def download_media(
     return await _service(ctx).download_media(chat_id_of(chat_id), message_id, output_path)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_messages(
     chat_id: ChatId,
     ctx: TelegramContext,
     limit: Annotated[int, Field(ge=1, le=100, description="Most messages to return, newest first.")] = 20,
     offset_id: Annotated[int | None, Field(description="Only messages older than this message id.")] = None,
 ) -> dict:
-    """Recent messages of an allowed chat from the local store, newest first (the bot's own included)."""
+    """Recent messages of an allowed chat from the local store, newest first (the bot's own included).
+
+    For requests like: what did they say in the group chat, read the latest messages in that chat.
+    """
     service = _service(ctx)
     chat = chat_id_of(chat_id)
     service.require_allowed(chat)
     return {"messages": [m.public() for m in service.store.messages(chat, limit, offset_id)]}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def search_messages(
     query: Annotated[str, Field(min_length=1, max_length=500, description="Text to find (case-insensitive).")],
     ctx: TelegramContext,
     chat_id: Annotated[str | None, Field(description="Only this chat; all stored chats if omitted.")] = None,
     limit: Annotated[int, Field(ge=1, le=100, description="Most results, newest first.")] = 20,
 ) -> dict:
-    """Search the text of stored messages, in one chat or all."""
+    """Search the text of stored messages, in one chat or all.
+
+    For requests like: did anyone mention the barbecue, find the message with the wifi code.
+    """
     service = _service(ctx)
     chat = None if chat_id is None else chat_id_of(chat_id)
     if chat is not None:
@@ -154,22 +181,25 @@ def search_messages(
     return {"messages": [m.public() for m in service.store.search(query, chat, limit)]}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_chats(
     ctx: TelegramContext,
     limit: Annotated[int, Field(ge=1, le=200, description="Most chats, most recently active first.")] = 50,
 ) -> dict:
-    """The chats the bot has talked in (from the local store), most recent first."""
+    """The chats the bot has talked in (from the local store), most recent first.
+
+    For requests like: which Telegram chats do I have, where was I last talking.
+    """
     return {"chats": _service(ctx).store.chats(limit)}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_chat(chat_id: ChatId, ctx: TelegramContext) -> dict:
     """Information about an allowed chat: type, title or name, username, description."""
     return await _service(ctx).get_chat(chat_id_of(chat_id))
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_messages(
     chat_id: ChatId,
     message_ids: Annotated[list[int], Field(min_length=1, max_length=100, description="Message ids to delete.")],
@@ -179,13 +209,13 @@ async def delete_messages(
     return await _service(ctx).delete_messages(chat_id_of(chat_id), message_ids)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_me(ctx: TelegramContext) -> dict:
     """The bot's own account: id, username, name."""
     return await _service(ctx).get_me()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def mark_read(
     chat_id: ChatId,
     ctx: TelegramContext,
@@ -196,7 +226,7 @@ def mark_read(
     return {"marked": False, "note": "Bots cannot mark messages as read on Telegram; nothing was changed."}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_new_messages(
     ctx: TelegramContext,
     peek: Annotated[bool, Field(description="Kept for compatibility: this tool always only peeks.")] = True,
@@ -211,7 +241,7 @@ def get_new_messages(
     return {"messages": [m.public() for m in service.store.pending(limit, subscribed or None)]}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def subscribe_chat(
     action: Annotated[
         Literal["subscribe", "unsubscribe", "list", "clear"], Field(description="What to do with the subscriptions.")
@@ -235,7 +265,7 @@ def subscribe_chat(
     return {"subscribed": service.store.subscriptions()}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def intake_pending(
     ctx: TelegramContext,
     limit: Annotated[int, Field(ge=1, le=500, description="Most messages, oldest first.")] = 100,
@@ -249,7 +279,7 @@ def intake_pending(
     return {"messages": [m.public() for m in service.store.pending(limit)], **service.intake_state()}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def intake_ack(
     up_to_message_key: Annotated[int, Field(ge=0, description="The message_key of the last message handled.")],
     ctx: TelegramContext,
@@ -258,7 +288,7 @@ def intake_ack(
     return {"cursor": _service(ctx).store.ack(up_to_message_key)}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def intake_reply(
     message_key: Annotated[int, Field(ge=1, description="The incoming message this answers.")],
     message: Annotated[str, Field(min_length=1, description="The reply; long text is split automatically.")],
@@ -268,7 +298,7 @@ async def intake_reply(
     return await _service(ctx).send_reply(message_key, message)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def intake_done(
     message_keys: Annotated[list[int], Field(min_length=1, max_length=500, description="Messages to mark handled.")],
     ctx: TelegramContext,
@@ -277,7 +307,32 @@ def intake_done(
     return {"marked": _service(ctx).store.mark_handled(message_keys)}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def intake_typing(chat_id: ChatId, ctx: TelegramContext) -> dict:
     """For the hub only: show "typing…" in a chat (Telegram shows it for about five seconds)."""
     return await _service(ctx).send_typing(chat_id_of(chat_id))
+
+
+@envelope_tool(server, annotations=REMOTE_WRITE)
+async def intake_ask(
+    chat_id: ChatId,
+    text: Annotated[str, Field(min_length=1, max_length=4096, description="The question.")],
+    approval_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="What the buttons decide.")],
+    ctx: TelegramContext,
+) -> dict:
+    """For the hub only: ask the owner to approve a held call, with Approve and Deny buttons."""
+    choices = [("Approve", f"approve:{approval_id}"), ("Deny", f"deny:{approval_id}")]
+    return await _service(ctx).ask(chat_id_of(chat_id), text, choices)
+
+
+@envelope_tool(server, annotations=REMOTE_WRITE)
+async def intake_answer(
+    callback_key: Annotated[int, Field(ge=1, description="The button press, from intake_pending's callbacks.")],
+    notice: Annotated[str, Field(max_length=200, description="What Telegram shows the person who pressed.")],
+    ctx: TelegramContext,
+    new_text: Annotated[
+        str | None, Field(max_length=4096, description="The message's text from now on (its buttons go).")
+    ] = None,
+) -> dict:
+    """For the hub only: acknowledge a button press and mark it handled."""
+    return await _service(ctx).answer_press(callback_key, notice, new_text)

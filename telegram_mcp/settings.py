@@ -6,12 +6,12 @@ from pathlib import Path
 
 from pydantic import Field, SecretStr, field_validator
 
-from shared.settings import CommonSettings
+from shared.settings import WorkspaceSettings
 
 DEFAULT_API_BASE = "https://api.telegram.org"
 
 
-class TelegramSettings(CommonSettings):
+class TelegramSettings(WorkspaceSettings):
     """`TELEGRAM_*` variables (and `FILER_WORKSPACE`, the only folder media may be read from or saved to)."""
 
     telegram_bot_token: SecretStr | None = Field(
@@ -25,9 +25,6 @@ class TelegramSettings(CommonSettings):
     )
     telegram_poll_timeout_seconds: int = Field(
         default=25, ge=0, le=50, description="Long-poll wait of each getUpdates call."
-    )
-    filer_workspace: Path | None = Field(
-        default=None, description="Folder send_media reads from and download_media saves to."
     )
 
     @field_validator("telegram_api_base", mode="after")

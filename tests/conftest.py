@@ -72,6 +72,8 @@ _BEHAVIOUR_VARIABLES = (
     "BRAVE_TIMEOUT_SECONDS",
     "WEB_FETCH_MAX_LENGTH",
     "WEB_FETCH_ALLOWED_HOSTS",
+    "BROWSER_EXECUTABLE",
+    "BROWSER_ISOLATED",
     "WEB_FETCH_MAX_BYTES",
     "WEB_FETCH_MAX_REDIRECTS",
     "GMAIL_CREDENTIALS_PATH",
@@ -106,6 +108,7 @@ _BEHAVIOUR_PREFIXES = (
     "GMAIL_",
     "BRAVE_",
     "WEB_FETCH_",
+    "BROWSER_",
     "EMBEDDING_",
     "UTILITY_",
 )
@@ -124,4 +127,9 @@ def annabelle_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.setenv("ANNABELLE_HOME", str(home))
     monkeypatch.setenv("ANNABELLE_ENV_FILE", str(tmp_path / "no.env"))
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    # configure_logging makes the process's new files private (umask 077); a test that calls it must not
+    # change the modes later tests see.
+    umask = os.umask(0o022)
+    os.umask(umask)
     yield home
+    os.umask(umask)

@@ -47,7 +47,7 @@ class RunningHub:
     log_path: Path
 
     def client(self, **kwargs: Any) -> httpx.Client:
-        return httpx.Client(base_url=self.url, headers={"X-Annabelle-Token": self.token}, timeout=30, **kwargs)
+        return httpx.Client(base_url=self.url, headers={"X-Annabelle-Token": self.token}, **{"timeout": 30, **kwargs})
 
     def call(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
         with self.client() as client:
@@ -133,10 +133,29 @@ def start_hub(
     raise RuntimeError(f"hub not ready within {timeout} s:\n{log_path.read_text(errors='replace')}")
 
 
-def fake_llm_agent_env(workdir: Path, api_base: str, **agent: Any) -> dict[str, str]:
-    """An agents.json with one agent `annabelle` on the fake LLM at `api_base` (extra fields override), and the
-    environment a hub needs to run it offline."""
+def wait_until_serving(client: httpx.Client, timeout: float = 60) -> None:
+    """Wait for an in-process hub (a `TestClient`) to say `/health` ok: it serves while its MCPs start."""
+    deadline = time.monotonic() + timeout
+    while client.get("/health").json().get("status") != "ok":
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the hub did not finish starting within {timeout} s")
+        time.sleep(0.05)
+
+
+def fake_llm_agent_env(
+    workdir: Path, api_base: str, *, bindings: list[dict[str, str]] | None = None, **agent: Any
+) -> dict[str, str]:
+    """The one way tests run an agent: an agents.json with one agent `annabelle` on the fake LLM at `api_base`
+    (extra fields override), and the environment a hub needs to run it offline. Background model work (fact
+    extraction, compaction, memory synthesis) is off, so the fake LLM sees only what a test scripts."""
     config = workdir / "agents.json"
     definition = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": api_base, **agent}
-    config.write_text(json.dumps({"agents": [definition]}))
-    return {"AGENTS_CONFIG": str(config), "EMBEDDING_PROVIDER": "none", "OPENAI_API_KEY": "test", "UTILITY_MODEL": ""}
+    config.write_text(json.dumps({"agents": [definition], **({"bindings": bindings} if bindings else {})}))
+    return {
+        "AGENTS_CONFIG": str(config),
+        "EMBEDDING_PROVIDER": "none",
+        "OPENAI_API_KEY": "test",
+        "UTILITY_MODEL": "off",
+        "FACT_EXTRACTION_ENABLED": "false",
+        "THINKER_FACT_EXTRACTION_ENABLED": "false",
+    }

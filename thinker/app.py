@@ -3,13 +3,13 @@
 `GET /health` is open (503 `{"status": "initializing"}` until start-up finished). Everything else needs
 `X-Annabelle-Token`: this agent's token (minted by the hub) or the master token, compared in constant time.
 
-    POST /process-message  {id, chatId, senderId, text, date, channel, agentId?, tainted?}
-                           → {success, response?, toolsUsed, totalSteps, error?, paused?}
-    POST /execute-skill    {skillId?, skillName?, instructions, maxSteps=10, noTools?, requiredTools?, chatId?}
-                           → {success, response, summary, toolsUsed, totalSteps, error?, paused?}
-    POST /clear-session    {chatId} → {success, message}
-    GET  /cost-status      → the cost monitor's status
-    POST /cost-resume      {resetWindow?} → {success, message}
+    POST /process-message  ProcessMessageRequest → TurnAnswer
+    POST /execute-skill    ExecuteSkillRequest   → SkillAnswer
+    POST /clear-session    ClearSessionRequest   → Acknowledgement
+    GET  /cost-status                            → CostStatus
+    POST /cost-resume      CostResumeRequest     → Acknowledgement
+
+(the models are the hub's too: `shared.contracts.thinker_api`).
 
 A request mistake is a 4xx with `{"success": false, "error": "<sentence>"}`; an unexpected failure is a 500
 with a sentence (the traceback goes to the log, never to the caller).
@@ -23,58 +23,22 @@ from contextlib import asynccontextmanager, contextmanager
 
 from fastapi import Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from shared.auth import TOKEN_HEADER, tokens_equal
+from shared.contracts.thinker_api import (
+    Acknowledgement,
+    ClearSessionRequest,
+    CostResumeRequest,
+    ExecuteSkillRequest,
+    ProcessMessageRequest,
+)
 from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
 from shared.traces import TRACE_HEADER, trace_event, traced, valid_trace_id
+from thinker.hub_tools import HubTools
 from thinker.runtime import BadRequest, MessageIn, SkillIn, ThinkerRuntime
 
 log = logging.getLogger(__name__)
-
-
-MAX_TEXT_CHARS = 100_000
-MAX_ID_CHARS = 200
-
-
-class ProcessMessageRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    id: str = Field(min_length=1, max_length=MAX_ID_CHARS, description="The message's id on its channel.")
-    chatId: str = Field(min_length=1, max_length=MAX_ID_CHARS, description="The conversation it belongs to.")
-    senderId: str = Field(min_length=1, max_length=MAX_ID_CHARS, description="Who sent it.")
-    text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS, description="What they said.")
-    date: str = Field(min_length=1, max_length=64, description="When, as an ISO 8601 timestamp.")
-    channel: str = Field(min_length=1, max_length=64, description="telegram, http, cli...")
-    agentId: str | None = Field(default=None, description="The agent meant; must be this Thinker's when given.")
-    tainted: bool = Field(default=False, description="The hub flagged the text as possibly untrusted.")
-
-
-class ExecuteSkillRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    skillId: int | str | None = None
-    skillName: str | None = Field(default=None, max_length=MAX_ID_CHARS)
-    instructions: str = Field(min_length=1, max_length=MAX_TEXT_CHARS, description="What the skill must do.")
-    maxSteps: int = Field(default=10, ge=1, le=50, description="Model calls the run may take.")
-    noTools: bool = Field(default=False, description="Offer no tools at all.")
-    requiredTools: list[str] | None = Field(
-        default=None, max_length=100, description="Exactly these tools, nothing else (a strict sandbox)."
-    )
-    chatId: str | None = Field(default=None, max_length=MAX_ID_CHARS, description="Chat to report to, if any.")
-
-
-class ClearSessionRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    chatId: str = Field(min_length=1, max_length=MAX_ID_CHARS)
-
-
-class CostResumeRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    resetWindow: bool = Field(default=False, description="Also forget the usage that caused the pause.")
 
 
 @contextmanager
@@ -186,9 +150,9 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
         body = await parse_json_body(request, ProcessMessageRequest)
         if body.agentId is not None and body.agentId != runtime.agent_id:
             raise BadRequest(f"This Thinker runs the agent {runtime.agent_id!r}, not {body.agentId!r}.")
-        with request_trace(request, "process-message") as trace_id:
+        with request_trace(request, "process-message") as trace_id, HubTools.turn(body.turnId):
             answer = await runtime.process_message(MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted))
-        return JSONResponse(answer, headers={TRACE_HEADER: trace_id})
+        return JSONResponse(answer.wire(), headers={TRACE_HEADER: trace_id})
 
     @app.post(
         "/execute-skill", tags=["agent"], dependencies=guarded, openapi_extra=json_body_schema(ExecuteSkillRequest)
@@ -204,9 +168,9 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
             chat_id=body.chatId,
             skill_name=body.skillName,
         )
-        with request_trace(request, "execute-skill") as trace_id:
+        with request_trace(request, "execute-skill") as trace_id, HubTools.turn(body.turnId):
             answer = await runtime.execute_skill(skill)
-        return JSONResponse(answer, headers={TRACE_HEADER: trace_id})
+        return JSONResponse(answer.wire(), headers={TRACE_HEADER: trace_id})
 
     @app.post(
         "/clear-session", tags=["agent"], dependencies=guarded, openapi_extra=json_body_schema(ClearSessionRequest)
@@ -216,12 +180,12 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
         body = await parse_json_body(request, ClearSessionRequest)
         existed = runtime.clear_session(body.chatId)
         message = f"Session {body.chatId} cleared." if existed else f"Session {body.chatId} had no history."
-        return JSONResponse({"success": True, "message": message})
+        return JSONResponse(Acknowledgement(success=True, message=message).wire())
 
     @app.get("/cost-status", tags=["cost"], dependencies=[Depends(require_token)])
     async def cost_status() -> JSONResponse:
         """Token usage over the last hour, the limits, and whether the agent is paused."""
-        return JSONResponse(dict(runtime.cost.status()))
+        return JSONResponse(runtime.cost.status().wire())
 
     @app.post("/cost-resume", tags=["cost"], dependencies=[Depends(require_token)])
     async def cost_resume(request: Request) -> JSONResponse:
@@ -232,6 +196,6 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
         message = "Resumed." if was_paused else "The agent was not paused."
         if body.resetWindow:
             message += " The usage window was reset."
-        return JSONResponse({"success": True, "message": message})
+        return JSONResponse(Acknowledgement(success=True, message=message).wire())
 
     return app

@@ -115,8 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from thinker.app import create_app
     from thinker.runtime import ThinkerRuntime, configured_embedder
+    from thinker.selection import selection_embedder
 
-    app = create_app(ThinkerRuntime(settings, agent, embedder=configured_embedder(settings)))
+    runtime = ThinkerRuntime(
+        settings, agent, embedder=configured_embedder(settings), selection_embedder=selection_embedder(settings)
+    )
+    app = create_app(runtime)
     logging.getLogger(__name__).info("thinker starting", extra={"agent": agent.agentId, "host": host, "port": port})
     uvicorn.run(app, host=host, port=port, log_config=None, access_log=False, timeout_graceful_shutdown=5)
     return 0

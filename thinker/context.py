@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -34,7 +35,8 @@ from typing import Any
 
 from shared.agents import AgentDefinition
 from shared.skill_files import SkillFile, load_skill_files
-from thinker.hub_client import HubClient, ToolCatalog
+from thinker.catalog import ToolCatalog
+from thinker.hub_tools import HubTools
 from thinker.prompts import prompt
 from thinker.selection import Playbook
 
@@ -65,16 +67,24 @@ def ensure_persona(home: Path, agent_id: str) -> Path:
     return path
 
 
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+def without_comments(text: str) -> str:
+    """Markdown with its `<!-- -->` comments removed: notes for the person editing the file, not the model."""
+    return _COMMENT.sub("", text).strip()
+
+
 def persona_text(agent: AgentDefinition, home: Path) -> str:
     """The agent's `systemPrompt`, else its instructions.md (read every time: the user may edit it)."""
     if agent.systemPrompt.strip():
         return agent.systemPrompt.strip()
     path = persona_path(home, agent.agentId)
     try:
-        return path.read_text(encoding="utf-8").strip()
+        return without_comments(path.read_text(encoding="utf-8"))
     except OSError:
         # Deleted while running: the default still gives the model a persona.
-        return prompt("default_persona")
+        return without_comments(prompt("default_persona"))
 
 
 # -- SKILL.md files and stored playbooks ------------------------------------------------------------------------
@@ -228,7 +238,7 @@ class ContextSource:
 
     def __init__(
         self,
-        hub: HubClient,
+        hub: HubTools,
         *,
         agent_id: str,
         skills_dir: Path,

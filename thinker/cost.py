@@ -26,28 +26,12 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypedDict
 
 from shared.agents import CostControls
-from thinker.sessions.timeutil import Clock, as_utc, format_timestamp, utc_now
+from shared.contracts.thinker_api import CostStatus
+from shared.timeutil import Clock, as_utc, format_timestamp, utc_now
 
 WINDOW_MINUTES = 60
-
-
-class CostStatus(TypedDict):
-    """What `GET /cost-status` answers (the original's shape)."""
-
-    enabled: bool
-    paused: bool
-    pauseReason: str | None
-    pausedAt: str | None
-    currentHourTokens: int
-    shortWindowTokensPerMinute: int
-    baselineTokensPerMinute: int
-    hardCapTokensPerHour: int
-    spikeMultiplier: float
-    shortWindowMinutes: int
-    activeBuckets: int
 
 
 @dataclass
@@ -182,19 +166,19 @@ class CostMonitor:
 
     def status(self) -> CostStatus:
         stats = self.stats()
-        return {
-            "enabled": self.config.enabled,
-            "paused": self._paused,
-            "pauseReason": self._pause_reason,
-            "pausedAt": format_timestamp(self._paused_at) if self._paused_at else None,
-            "currentHourTokens": stats.hour_tokens,
-            "shortWindowTokensPerMinute": round(stats.short_rate),
-            "baselineTokensPerMinute": round(stats.baseline_rate),
-            "hardCapTokensPerHour": self.config.hardCapTokensPerHour,
-            "spikeMultiplier": self.config.spikeMultiplier,
-            "shortWindowMinutes": self.config.shortWindowMinutes,
-            "activeBuckets": stats.active_buckets,
-        }
+        return CostStatus(
+            enabled=self.config.enabled,
+            paused=self._paused,
+            pauseReason=self._pause_reason,
+            pausedAt=format_timestamp(self._paused_at) if self._paused_at else None,
+            currentHourTokens=stats.hour_tokens,
+            shortWindowTokensPerMinute=round(stats.short_rate),
+            baselineTokensPerMinute=round(stats.baseline_rate),
+            hardCapTokensPerHour=self.config.hardCapTokensPerHour,
+            spikeMultiplier=self.config.spikeMultiplier,
+            shortWindowMinutes=self.config.shortWindowMinutes,
+            activeBuckets=stats.active_buckets,
+        )
 
 
-__all__ = ["WINDOW_MINUTES", "Bucket", "CostMonitor", "CostStatus", "WindowStats", "pause_reason", "window_stats"]
+__all__ = ["WINDOW_MINUTES", "Bucket", "CostMonitor", "WindowStats", "pause_reason", "window_stats"]

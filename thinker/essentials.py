@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shared.contracts.memory import FactCategory
 from shared.validation import error_lines
-
-FactCategory = Literal["preference", "background", "pattern", "project", "contact", "decision"]
 
 
 class SendTelegramParams(BaseModel):

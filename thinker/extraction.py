@@ -19,16 +19,15 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Literal, NoReturn, get_args
+from typing import Any, NoReturn, get_args
 
+from shared.contracts.memory import FACT_CATEGORIES, FactCategory
+from shared.timeutil import Clock, as_utc, utc_now
 from thinker.sessions.store import Turn
-from thinker.sessions.timeutil import Clock, as_utc, utc_now
 from thinker.sessions.utility_llm import TextCompletion
 
 log = logging.getLogger(__name__)
 
-FactCategory = Literal["preference", "background", "pattern", "project", "contact", "decision"]
-FACT_CATEGORIES: tuple[str, ...] = get_args(FactCategory)
 _CATEGORIES: dict[str, FactCategory] = {name: name for name in get_args(FactCategory)}
 
 MAX_FACT_CHARS = 500

@@ -27,9 +27,15 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
-from shared.litellm_loader import describe_llm_error, load_litellm
+from shared.litellm_loader import (
+    ModelEndpoint,
+    completion_request,
+    describe_llm_error,
+    load_litellm,
+    model_failure,
+    model_server_setting,
+)
 from shared.traces import elapsed_ms, trace_event
-from thinker.settings import ModelSettings
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +209,7 @@ class ModelClient:
 
     def __init__(
         self,
-        settings: ModelSettings,
+        settings: ModelEndpoint,
         *,
         usage: UsageRecorder | None = None,
         clock: Clock = time.monotonic,
@@ -248,9 +254,10 @@ class ModelClient:
             trace_event(
                 "llm_call", model=model, step=step, outcome="error", error=type(exc).__name__, ms=elapsed_ms(started)
             )
+            log.warning("model call failed", extra={"model": model, "error": describe_llm_error(exc, 300)})
+            server = model_server_setting(model, self.settings.api_base)
             raise ModelUnavailable(
-                f"The model {self.settings.where()} did not answer ({describe_llm_error(exc, 300)}). Check that it is running and "
-                "that its key (e.g. OPENAI_API_KEY, GROQ_API_KEY) and apiBase are right."
+                model_failure(self.settings, exc, timeout_setting="THINKER_LLM_TIMEOUT_SECONDS", server_setting=server)
             ) from None
         self.breaker.succeeded()
         trace_event(
@@ -293,29 +300,15 @@ class ModelClient:
         max_tokens: int | None,
         json_mode: bool,
     ) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {
-            "model": self.settings.model,
-            "messages": [dict(message) for message in messages],
-            "temperature": self.temperature if temperature is None else temperature,
-            "timeout": self.settings.timeout,
-            # Retries are the loop's decision (and the breaker's), not hidden inside the provider call.
-            "num_retries": 0,
-            # A provider that lacks an option (tool_choice on some local servers) ignores it instead of failing.
-            "drop_params": True,
-        }
-        if self.settings.api_base:
-            kwargs["api_base"] = self.settings.api_base
-        if self.settings.api_key:
-            kwargs["api_key"] = self.settings.api_key
-        if tools:
-            kwargs["tools"] = list(tools)
-            if tool_choice:
-                kwargs["tool_choice"] = tool_choice
-        if max_tokens is not None:
-            kwargs["max_tokens"] = max_tokens
-        if json_mode:
-            kwargs["response_format"] = {"type": "json_object"}
-        return kwargs
+        return completion_request(
+            self.settings,
+            messages,
+            temperature=self.temperature if temperature is None else temperature,
+            max_tokens=max_tokens,
+            json_mode=json_mode,
+            tools=tools,
+            tool_choice=tool_choice,
+        )
 
     def _reply(self, response: Any, request: dict[str, Any]) -> ModelReply:
         choices = _field(response, "choices") or []

@@ -34,12 +34,13 @@ from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
     EMPTY_ANSWER,
     HONEST_FAILURE,
+    as_data,
     find_leaked_call,
     is_hallucinated_action,
     retry_temperature,
     sanitize,
 )
-from thinker.hub_client import HubClient
+from thinker.hub_tools import HubTools
 from thinker.llm import LlmError, ModelClient, ModelReply, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.sessions.messages import (
@@ -162,7 +163,7 @@ class AgentLoop:
     def __init__(
         self,
         model: ModelClient,
-        hub: HubClient,
+        hub: HubTools,
         *,
         agent_id: str,
         limits: LoopLimits | None = None,
@@ -281,7 +282,7 @@ class AgentLoop:
             envelope, counted = await self._run_call(run, call)
             if not counted:
                 malformed += 1
-            run.messages.append(tool_message(call.id, self._result_text(envelope), call.name))
+            run.messages.append(tool_message(call.id, self._result_text(envelope, call.name), call.name))
         if malformed:
             run.retries_left -= malformed
             if run.retries_left < 0:
@@ -308,7 +309,9 @@ class AgentLoop:
         if not isinstance(parsed, dict):
             message = f"The arguments for {call.name} must be a JSON object, not {type(parsed).__name__}."
             return fail(ErrorCode.INVALID_ARGUMENTS, message), False
-        normalized = normalize_arguments(call.name, parsed, run.toolset.schema(call.name), chat_id=run.chat_id)
+        normalized = normalize_arguments(
+            call.name, parsed, run.toolset.schema(call.name), chat_id=run.chat_id, agent_id=self.agent_id
+        )
         if normalized.dropped or normalized.notes:
             log.info(
                 "tool arguments normalised",
@@ -348,12 +351,12 @@ class AgentLoop:
             return await self.hub.call(essential.hub_tool, hub_arguments)
         return await self.hub.call(name, arguments)
 
-    def _result_text(self, envelope: dict[str, Any]) -> str:
+    def _result_text(self, envelope: dict[str, Any], tool: str) -> str:
         text = json.dumps(envelope, ensure_ascii=False, default=str)
         cap = self.limits.max_result_chars
-        if len(text) <= cap:
-            return text
-        return text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
+        if len(text) > cap:
+            text = text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
+        return as_data(text, tool) if envelope.get("untrusted") else text
 
     # -- FinishText ----------------------------------------------------------------------------------------
 

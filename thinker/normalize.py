@@ -1,18 +1,15 @@
-"""Tool schemas made forgiving for the model, and the model's arguments made exact for the tool. Pure.
+"""The model's arguments made exact for the tool. Pure.
 
 Models (small local ones especially) send `"5"` for 5, `"true"` for true, `null` for "not given", and invent
-parameters. Two halves fix that:
-
-- `relax_schema` widens the JSON Schema the model sees: number/integer/boolean also accept strings, optional
-  properties also accept null. The model's slightly-off call is then valid by the schema it was shown.
-- `normalize_arguments` turns the call back into what the tool's real schema wants: strings coerced to the
-  declared number/boolean, nulls dropped (absent = default), unknown properties dropped when the schema lists
-  its properties, and the current chat id put into Telegram sends when the model left it out or garbled it.
+parameters. `normalize_arguments` turns the call into what the tool's real schema wants: strings coerced to the
+declared number/boolean, nulls dropped (absent = default), unknown properties dropped when the schema lists its
+properties, the current chat id put into Telegram sends when the model left it out or garbled it, and this
+agent's id into tools that take one. (The model is shown compact schemas, see compact.py; widening them to
+accept these near-misses cost about 6 % of a turn's tool tokens for calls this function fixes anyway.)
 """
 
 from __future__ import annotations
 
-import copy
 import math
 import re
 from collections.abc import Mapping
@@ -21,9 +18,6 @@ from typing import Any
 
 JsonSchema = dict[str, Any]
 
-_WIDENED = ("number", "integer", "boolean")
-_SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
-_SUBSCHEMA_MAPS = ("properties", "$defs", "definitions", "patternProperties")
 
 CHAT_ID_TOOLS = frozenset({"telegram_send_message", "send_telegram"})
 """Tools whose `chat_id` is the conversation's own chat unless the model named a plausible other one."""
@@ -31,68 +25,6 @@ CHAT_ID_TOOLS = frozenset({"telegram_send_message", "send_telegram"})
 _CHAT_ID_MAX = 20
 # Telegram chat ids are integers (negative for groups, -100… for channels) or @usernames.
 _PLAUSIBLE_CHAT_ID = re.compile(r"^(-?\d{1,20}|@[A-Za-z0-9_]{4,32})$")
-
-
-# -- schemas ---------------------------------------------------------------------------------------------------
-
-
-def relax_schema(schema: Mapping[str, Any]) -> JsonSchema:
-    """A copy of `schema` that also accepts the usual near-misses (see the module docstring)."""
-    relaxed = copy.deepcopy(dict(schema))
-    _relax(relaxed)
-    return relaxed
-
-
-def _types(node: Mapping[str, Any]) -> list[str]:
-    declared = node.get("type")
-    if isinstance(declared, str):
-        return [declared]
-    if isinstance(declared, list):
-        return [t for t in declared if isinstance(t, str)]
-    return []
-
-
-def _add_types(node: dict[str, Any], extra: list[str]) -> None:
-    types = _types(node)
-    if not types:
-        return
-    merged = types + [t for t in extra if t not in types]
-    node["type"] = merged[0] if len(merged) == 1 else merged
-
-
-def _allow_null(node: dict[str, Any]) -> None:
-    if _types(node):
-        _add_types(node, ["null"])
-        return
-    for key in ("anyOf", "oneOf"):
-        options = node.get(key)
-        if isinstance(options, list):
-            if not any(isinstance(o, dict) and _types(o) == ["null"] for o in options):
-                options.append({"type": "null"})
-            return
-
-
-def _relax(node: Any) -> None:
-    if not isinstance(node, dict):
-        return
-    if any(t in _WIDENED for t in _types(node)):
-        _add_types(node, ["string"])
-    for key in _SUBSCHEMA_LISTS:
-        for child in node.get(key) or []:
-            _relax(child)
-    for key in _SUBSCHEMA_MAPS:
-        children = node.get(key)
-        if isinstance(children, dict):
-            for child in children.values():
-                _relax(child)
-    for key in ("items", "additionalProperties", "not", "if", "then", "else"):
-        _relax(node.get(key))
-    properties = node.get("properties")
-    if isinstance(properties, dict):
-        required = set(node.get("required") or [])
-        for name, child in properties.items():
-            if name not in required and isinstance(child, dict):
-                _allow_null(child)
 
 
 # -- arguments -------------------------------------------------------------------------------------------------
@@ -110,14 +42,28 @@ class NormalizedArguments:
 
 
 def normalize_arguments(
-    tool: str, arguments: Mapping[str, Any], schema: Mapping[str, Any] | None, *, chat_id: str | None = None
+    tool: str,
+    arguments: Mapping[str, Any],
+    schema: Mapping[str, Any] | None,
+    *,
+    chat_id: str | None = None,
+    agent_id: str | None = None,
 ) -> NormalizedArguments:
-    """The model's `arguments` for `tool`, made to fit the tool's (unrelaxed) `schema`."""
+    """The model's `arguments` for `tool`, made to fit the tool's real `schema`.
+
+    A tool that takes an `agent_id` gets this agent's (the model is not shown the parameter, and whatever it
+    sends there is replaced: one agent never reads or writes another's memory by the model's choice).
+    """
     schema = schema or {}
     coerced: list[str] = []
     cleaned = _clean_object(dict(arguments), schema, "", coerced)
     dropped = _drop_unknown(cleaned, schema)
     notes: list[str] = []
+    properties = schema.get("properties")
+    if agent_id and isinstance(properties, Mapping) and "agent_id" in properties:
+        if cleaned.get("agent_id") not in (None, agent_id):
+            notes.append("agent_id set to this agent's")
+        cleaned["agent_id"] = agent_id
     if tool in CHAT_ID_TOOLS and chat_id:
         note = _inject_chat_id(cleaned, chat_id)
         if note:
@@ -150,6 +96,15 @@ def _clean_value(value: Any, schema: Mapping[str, Any], path: str, coerced: list
         items: Mapping[str, Any] = raw_items if isinstance(raw_items, dict) else {}
         return [_clean_value(v, items, f"{path}[{i}]", coerced) for i, v in enumerate(value) if v is not None]
     return value
+
+
+def _types(node: Mapping[str, Any]) -> list[str]:
+    declared = node.get("type")
+    if isinstance(declared, str):
+        return [declared]
+    if isinstance(declared, list):
+        return [t for t in declared if isinstance(t, str)]
+    return []
 
 
 def _accepted_types(schema: Mapping[str, Any]) -> set[str]:

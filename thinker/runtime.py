@@ -25,8 +25,11 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from shared.agents import AgentDefinition
+from shared.contracts.thinker_api import SkillAnswer, TurnAnswer, paused_reason
 from shared.embeddings import Embedder, EmbeddingError, EmbeddingSettings, create_embedder
+from shared.timeutil import utc_now
 from shared.traces import elapsed_ms, trace_event
+from thinker.catalog import ToolCatalog
 from thinker.context import (
     ContextSource,
     PromptLayers,
@@ -37,7 +40,7 @@ from thinker.context import (
 from thinker.cost import CostMonitor
 from thinker.essentials import Essential, available_essentials
 from thinker.extraction import ExtractedFact, ExtractionConfig, FactExtractionScheduler, extract_and_store
-from thinker.hub_client import HubClient, HubUnavailable, ToolCatalog
+from thinker.hub_tools import HubTools, HubUnavailable
 from thinker.llm import ModelClient, load_litellm, warm_up
 from thinker.loop import AgentLoop, LoopLimits, TurnResult
 from thinker.selection import McpInfo, Selection, ToolInfo, ToolSelector, match_playbooks, required_selection
@@ -53,7 +56,6 @@ from thinker.sessions import (
 )
 from thinker.sessions.compaction import SUMMARY_PROMPT
 from thinker.sessions.messages import ChatMessage, system_message, user_message
-from thinker.sessions.timeutil import utc_now
 from thinker.settings import ThinkerSettings, agent_model, utility_model
 from thinker.tiers import META_TOOLS, ToolSet, meta_tool_descriptions
 
@@ -126,7 +128,8 @@ class ThinkerRuntime:
         wall_clock: WallClock = utc_now,
         monotonic: Callable[[], float] = time.monotonic,
         embedder: Embedder | None = None,
-        hub: HubClient | None = None,
+        selection_embedder: Embedder | None = None,
+        hub: HubTools | None = None,
     ) -> None:
         self.settings = settings
         self.agent = agent
@@ -138,16 +141,19 @@ class ThinkerRuntime:
             agent_model(settings, agent), usage=self.cost, clock=monotonic, temperature=agent.temperature
         )
         self.utility = ModelClient(utility_model(settings, agent), usage=self.cost, clock=monotonic, temperature=0.2)
-        self.hub = hub or HubClient(
+        self.hub = hub or HubTools(
             settings.hub_url,
             settings.hub_token,
             agent_id=agent.agentId,
             ttl=settings.thinker_tool_cache_seconds,
             timeout=settings.thinker_hub_timeout_seconds,
+            approval_timeout=settings.approval_timeout_s,
             clock=monotonic,
         )
         self.embedder = embedder
-        self.selector = ToolSelector(settings.selection_config(), self.embedder)
+        # Tool selection has its own embedder (multilingual, see thinker.selection.selection_embedder); without
+        # one it shares the memory embedder.
+        self.selector = ToolSelector(settings.selection_config(), selection_embedder or self.embedder)
         self.sessions = SessionStore(settings.annabelle_home / "sessions", agent.agentId, clock=wall_clock)
         self.compaction = CompactionConfig(enabled=settings.thinker_compaction_enabled)
         self.context = ContextSource(
@@ -256,8 +262,10 @@ class ThinkerRuntime:
         catalog = await self.hub.catalog()
         if catalog.fingerprint != self.state.catalog_fingerprint:
             tools, mcps = _tool_infos(catalog, available_essentials(frozenset(catalog.tools)))
-            # The selector re-embeds only the tools whose text changed.
+            # The selector re-embeds only the tools whose text changed, in the background (a model load on the
+            # first refresh must not hold up start-up; a message before it is done waits for it).
             await self.selector.refresh(tools, mcps)
+            self._spawn(self.selector.prepare())
             self.state.catalog_fingerprint = catalog.fingerprint
         return catalog
 
@@ -268,15 +276,8 @@ class ThinkerRuntime:
             log.warning("answering without tools: the hub is not reachable", extra={"reason": str(exc)})
             return ToolCatalog()
 
-    def _paused_answer(self) -> dict[str, Any]:
-        reason = self.cost.pause_reason or "Token usage crossed the agent's cost limits."
-        return {
-            "success": False,
-            "paused": True,
-            "error": f"This agent is paused by its cost controls: {reason} Resume it with POST /cost-resume.",
-            "toolsUsed": [],
-            "totalSteps": 0,
-        }
+    def _paused_reason(self) -> str:
+        return paused_reason(self.agent_id, self.cost.pause_reason)
 
     def _lock(self, chat_id: str) -> asyncio.Lock:
         lock = self._chat_locks.get(chat_id)
@@ -286,26 +287,23 @@ class ThinkerRuntime:
 
     # -- a chat turn ---------------------------------------------------------------------------------------
 
-    async def process_message(self, message: MessageIn) -> dict[str, Any]:
+    async def process_message(self, message: MessageIn) -> TurnAnswer:
         if self.cost.paused:
-            return self._paused_answer()
+            return TurnAnswer.paused_refusal(self._paused_reason())
         try:
             self.sessions.path_for(message.chat_id)
         except InvalidChatId as exc:
             raise BadRequest(str(exc)) from None
         async with self._lock(message.chat_id):
             result = await self._chat_turn(message)
-        response: dict[str, Any] = {
-            "success": result.success,
-            "response": result.response,
-            "toolsUsed": list(result.tools_used),
-            "totalSteps": result.steps,
-        }
-        if result.error:
-            response["error"] = result.error
-        if result.paused or self.cost.paused:
-            response["paused"] = True
-        return response
+        return TurnAnswer(
+            success=result.success,
+            response=result.response,
+            toolsUsed=list(result.tools_used),
+            totalSteps=result.steps,
+            error=result.error or None,
+            paused=result.paused or self.cost.paused or None,
+        )
 
     async def _chat_turn(self, message: MessageIn) -> TurnResult:
         catalog = await self._catalog_or_empty()
@@ -408,9 +406,9 @@ class ThinkerRuntime:
 
     # -- a skill run ---------------------------------------------------------------------------------------
 
-    async def execute_skill(self, skill: SkillIn) -> dict[str, Any]:
+    async def execute_skill(self, skill: SkillIn) -> SkillAnswer:
         if self.cost.paused:
-            return {**self._paused_answer(), "response": "", "summary": ""}
+            return SkillAnswer.paused_refusal(self._paused_reason())
         catalog = await self._catalog_or_empty()
         toolset = await self._skill_tools(skill, catalog)
         memories = await self.context.memories(catalog, skill.instructions)
@@ -429,18 +427,15 @@ class ThinkerRuntime:
             messages, toolset, chat_id=skill.chat_id, max_steps=skill.max_steps, temperature=self.agent.temperature
         )
         summary = " ".join(result.response.split())
-        answer: dict[str, Any] = {
-            "success": result.success,
-            "response": result.response,
-            "summary": summary[:SKILL_SUMMARY_CHARS] + ("…" if len(summary) > SKILL_SUMMARY_CHARS else ""),
-            "toolsUsed": list(result.tools_used),
-            "totalSteps": result.steps,
-        }
-        if result.error:
-            answer["error"] = result.error
-        if result.paused or self.cost.paused:
-            answer["paused"] = True
-        return answer
+        return SkillAnswer(
+            success=result.success,
+            response=result.response,
+            summary=summary[:SKILL_SUMMARY_CHARS] + ("…" if len(summary) > SKILL_SUMMARY_CHARS else ""),
+            toolsUsed=list(result.tools_used),
+            totalSteps=result.steps,
+            error=result.error or None,
+            paused=result.paused or self.cost.paused or None,
+        )
 
     async def _skill_tools(self, skill: SkillIn, catalog: ToolCatalog) -> ToolSet:
         essentials = available_essentials(frozenset(catalog.tools))

@@ -7,50 +7,38 @@ entry in `AGENTS_CONFIG`; a missing file means the single default agent `annabel
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass, replace
-from datetime import datetime, tzinfo
-from pathlib import Path
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from dataclasses import replace
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr
 
 from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
 from shared.auth import read_token
 from shared.embeddings.base import EmbeddingSettings
-from shared.litellm_loader import model_api_base
+from shared.litellm_loader import ModelEndpoint, endpoint
+from shared.settings import (
+    AgentsFileSettings,
+    ApprovalSettings,
+    HubAddressSettings,
+    TimezoneSettings,
+    UtilityModelSettings,
+)
 from thinker.selection import SelectionConfig
-
-REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 class AgentNotFound(Exception):
     """The requested agent id is not in agents.json; the message lists the ids that are."""
 
 
-class ThinkerSettings(EmbeddingSettings):
-    agents_config: Path = Field(
-        default=REPO_ROOT / "agents.json", description="agents.json; missing means the single default agent."
-    )
-    orchestrator_url: str | None = Field(
-        default=None, description="The hub; default http://127.0.0.1:$ORCHESTRATOR_PORT."
-    )
-    orchestrator_port: int = Field(default=8010, ge=1, le=65535, description="The hub's port (for the default URL).")
-    thinker_port: int = Field(
-        default=8006, ge=0, le=65535, description="Port when the agent has no `port` in agents.json (0 = any free)."
-    )
+class ThinkerSettings(
+    EmbeddingSettings,
+    HubAddressSettings,
+    AgentsFileSettings,
+    TimezoneSettings,
+    UtilityModelSettings,
+    ApprovalSettings,
+):
     annabelle_agent_token: SecretStr | None = Field(
         default=None, description="This agent's token, minted by the hub: sent to the hub and accepted inbound."
-    )
-    annabelle_timezone: str | None = Field(
-        default=None, description="IANA zone for the date in prompts (e.g. Europe/Lisbon); default the system's."
-    )
-    utility_model: str | None = Field(
-        default=None, description="litellm model for compaction summaries and fact extraction; default the agent's."
-    )
-    utility_api_base: str | None = Field(default=None, description="Server of the utility model.")
-    utility_api_key: SecretStr | None = Field(
-        default=None, description="Key for the utility model; else the provider's usual variable."
     )
     thinker_api_key: SecretStr | None = Field(
         default=None, description="Key for the agent's model; else the provider's usual variable (OPENAI_API_KEY…)."
@@ -97,27 +85,6 @@ class ThinkerSettings(EmbeddingSettings):
         default=60.0, ge=0, description="How long the hub's tool list is reused before it is fetched again."
     )
 
-    @field_validator("agents_config", mode="before")
-    @classmethod
-    def _default_agents_config(cls, value: object) -> object:
-        blank = value is None or (isinstance(value, str) and not value.strip())
-        return REPO_ROOT / "agents.json" if blank else value
-
-    @field_validator("annabelle_timezone", mode="after")
-    @classmethod
-    def _known_zone(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                ZoneInfo(value)
-            except (ZoneInfoNotFoundError, ValueError):
-                raise ValueError(f"{value!r} is not an IANA time zone name (e.g. Europe/Lisbon)") from None
-        return value
-
-    @field_validator("orchestrator_url", mode="after")
-    @classmethod
-    def _strip_slash(cls, value: str | None) -> str | None:
-        return value.rstrip("/") if value else value
-
     def selection_config(self) -> SelectionConfig:
         """The tool selection's defaults with the TOOL_SELECTOR_* / THINKER_STICKY_* variables that are set."""
         config = SelectionConfig()
@@ -134,17 +101,6 @@ class ThinkerSettings(EmbeddingSettings):
         if self.thinker_sticky_tools_max is not None:
             config = replace(config, sticky_max=self.thinker_sticky_tools_max)
         return config
-
-    @property
-    def hub_url(self) -> str:
-        return self.orchestrator_url or f"http://127.0.0.1:{self.orchestrator_port}"
-
-    @property
-    def timezone(self) -> tzinfo:
-        if self.annabelle_timezone:
-            return ZoneInfo(self.annabelle_timezone)
-        local = datetime.now().astimezone().tzinfo
-        return local if local is not None else ZoneInfo("UTC")
 
     @property
     def agent_token(self) -> str | None:
@@ -171,53 +127,21 @@ def load_agent(settings: ThinkerSettings, agent_id: str) -> AgentDefinition:
     raise AgentNotFound(f"There is no agent {agent_id!r} in {where}; known agents: {known}.")
 
 
-@dataclass(frozen=True)
-class ModelSettings:
-    """Where one model is reached: the litellm model string, its server and key (None = provider default)."""
-
-    model: str
-    api_base: str | None = None
-    api_key: str | None = None
-    timeout: float = 90.0
-
-    def where(self) -> str:
-        return f"{self.model} at {self.api_base}" if self.api_base else self.model
-
-
-# A local OpenAI-compatible server (LM Studio, llama.cpp, vLLM) ignores the key, but the OpenAI client refuses
-# to send a request without one; this placeholder keeps `openai/<model>` + apiBase working with no key set.
-_PLACEHOLDER_KEY = "no-key-needed"
-
-
-def _key_for(model: str, api_base: str | None, explicit: str | None) -> str | None:
-    if explicit:
-        return explicit
-    if model.startswith("openai/") and api_base and not os.environ.get("OPENAI_API_KEY"):
-        return _PLACEHOLDER_KEY
-    return None
-
-
-def agent_model(settings: ThinkerSettings, agent: AgentDefinition) -> ModelSettings:
+def agent_model(settings: ThinkerSettings, agent: AgentDefinition) -> ModelEndpoint:
     key = settings.thinker_api_key.get_secret_value() if settings.thinker_api_key else None
-    base = model_api_base(agent.model, agent.apiBase, settings.ollama_host)
-    return ModelSettings(agent.model, base, _key_for(agent.model, base, key), settings.thinker_llm_timeout_seconds)
-
-
-def utility_model(settings: ThinkerSettings, agent: AgentDefinition) -> ModelSettings:
-    """UTILITY_MODEL (+ its base and key) if set, else the agent's own model."""
-    if not settings.utility_model:
-        return agent_model(settings, agent)
-    key = settings.utility_api_key.get_secret_value() if settings.utility_api_key else None
-    base = model_api_base(settings.utility_model, settings.utility_api_base, settings.ollama_host)
-    return ModelSettings(
-        settings.utility_model, base, _key_for(settings.utility_model, base, key), settings.thinker_llm_timeout_seconds
+    return endpoint(
+        agent.model, agent.apiBase, key, ollama_host=settings.ollama_host, timeout=settings.thinker_llm_timeout_seconds
     )
+
+
+def utility_model(settings: ThinkerSettings, agent: AgentDefinition) -> ModelEndpoint:
+    """UTILITY_MODEL (+ its base and key) if set, else the agent's own model."""
+    return settings.utility_endpoint(settings.thinker_llm_timeout_seconds) or agent_model(settings, agent)
 
 
 __all__ = [
     "AgentNotFound",
     "AgentsConfigError",
-    "ModelSettings",
     "ThinkerSettings",
     "agent_model",
     "load_agent",

@@ -20,9 +20,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from thinker.catalog import ToolCatalog
+from thinker.compact import compact_description, compact_schema
 from thinker.essentials import Essential
-from thinker.hub_client import ToolCatalog
-from thinker.normalize import relax_schema
 
 BROWSE_TOOLS = "browse_tools"
 LOAD_TOOLS = "load_tools"
@@ -96,10 +96,11 @@ def meta_tool_descriptions() -> dict[str, str]:
 
 
 def function_definition(name: str, description: str, schema: Mapping[str, Any]) -> dict[str, Any]:
-    """An OpenAI tool definition with the forgiving schema (see normalize.relax_schema)."""
-    parameters = relax_schema(schema) if schema else {"type": "object", "properties": {}}
+    """An OpenAI tool definition with the compact description and schema (see compact.py)."""
+    parameters = compact_schema(schema) if schema else {"type": "object", "properties": {}}
     parameters.setdefault("type", "object")
-    return {"type": "function", "function": {"name": name, "description": description, "parameters": parameters}}
+    summary = compact_description(description)
+    return {"type": "function", "function": {"name": name, "description": summary, "parameters": parameters}}
 
 
 class ToolSet:

@@ -16,6 +16,8 @@ from pathlib import Path
 import sqlean as sqlite3
 import sqlite_vec
 
+from shared.private_files import private_file
+
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
@@ -29,7 +31,7 @@ IntegrityError = sqlite3.IntegrityError
 def connect(path: Path | str) -> sqlite3.Connection:
     """Open `path` with the pragmas the Memorizer relies on and sqlite-vec loaded (":memory:" works too)."""
     if str(path) != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        private_file(Path(path))
     # isolation_level=None: no implicit transactions; `Database.transaction` says where they begin and end.
     conn = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
     conn.row_factory = sqlite3.Row

@@ -11,11 +11,12 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from orchestrator.agents import AgentError
 from orchestrator.channels.inbound import blocked_reply, judge_inbound
 from orchestrator.commands.registry import CommandContext, is_command, run_command
+from shared.contracts.thinker_api import TurnAnswer, paused_reason
 from shared.traces import current_trace, elapsed_ms, trace_event, traced
 
 if TYPE_CHECKING:
@@ -59,8 +60,8 @@ class Dispatcher:
         self.halt = halt
         self.settings = settings
 
-    def command_context(self, channel: str, chat_id: str) -> CommandContext:
-        return CommandContext(self.hub, self.agents, self.halt, self.settings, channel, chat_id)
+    def command_context(self, channel: str, chat_id: str, *, owner: bool = True) -> CommandContext:
+        return CommandContext(self.hub, self.agents, self.halt, self.settings, channel, chat_id, owner=owner)
 
     async def dispatch(self, message: InboundMessage) -> Outcome:
         """Answer one message, traced under the caller's trace id (POST /message's X-Trace-Id) or a new one."""
@@ -89,7 +90,8 @@ class Dispatcher:
         if is_command(message.text):
             # The command's name only: its arguments may be a pairing code or a secret.
             trace_event("command", name=message.text.split(maxsplit=1)[0][:40])
-            reply = await run_command(message.text, self.command_context(message.channel, message.chat_id))
+            context = self.command_context(message.channel, message.chat_id, owner=message.owner)
+            reply = await run_command(message.text, context)
             return Outcome("command", reply.text if reply is not None else "")
         if self.halt.halted("thinker"):
             trace_event("halted")
@@ -108,6 +110,7 @@ class Dispatcher:
         try:
             agent_id = self.agents.resolve(message.channel, message.chat_id)
             trace_event("agent_selected", agent=agent_id)
+            turn = self.hub.turns.mint(agent_id, tainted_by=untrusted_origin(message))
             answer = await self.agents.process_message(
                 agent_id,
                 text=message.text,
@@ -115,23 +118,32 @@ class Dispatcher:
                 channel=message.channel,
                 tainted=tainted,
                 message_id=message.message_id,
+                turn_id=turn.id,
             )
         except (AgentError, LookupError) as exc:
             return Outcome("failed", f"Sorry, I could not answer: {exc}", tainted=tainted)
         return _outcome(agent_id, answer, tainted)
 
 
-def _outcome(agent_id: str, answer: dict[str, Any], tainted: bool) -> Outcome:
-    tools = [str(name) for name in answer.get("toolsUsed") or []]
-    if answer.get("paused"):
-        notice = answer.get("error") or f"The agent {agent_id!r} is paused by its cost controls."
+def untrusted_origin(message: InboundMessage) -> str | None:
+    """Why a turn starts tainted: its message is not the owner's. The owner's own words start a clean turn, even
+    when Guardian found them odd (the Thinker is told to be careful; what the turn reads may still taint it)."""
+    if not message.owner:
+        return f"a {message.channel} message from someone other than the owner"
+    return None
+
+
+def _outcome(agent_id: str, answer: TurnAnswer, tainted: bool) -> Outcome:
+    tools = list(answer.toolsUsed)
+    if answer.paused:
+        notice = answer.error or paused_reason(agent_id)
         if "resume" not in notice:
             notice = f"{notice} Send /resume thinker or POST /agents/{agent_id}/resume to resume."
-        if answer.get("success") and answer.get("response"):
+        if answer.success and answer.response:
             # The turn that tripped the cap was already paid for: deliver it, with the pause notice beside it.
-            return Outcome("answer", str(answer["response"]), agent_id, tools, notice, tainted)
+            return Outcome("answer", answer.response, agent_id, tools, notice, tainted)
         return Outcome("paused", notice, agent_id, notice=notice, tainted=tainted)
-    if not answer.get("success"):
-        error = answer.get("error") or "the agent could not answer"
+    if not answer.success:
+        error = answer.error or "the agent could not answer"
         return Outcome("failed", f"Sorry, I could not answer: {error}", agent_id, tools, tainted=tainted)
-    return Outcome("answer", str(answer.get("response") or ""), agent_id, tools, tainted=tainted)
+    return Outcome("answer", answer.response, agent_id, tools, tainted=tainted)

@@ -14,17 +14,20 @@ without asking the agent again; after `MAX_DELIVERY_ATTEMPTS` the message is giv
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
 from pydantic import ValidationError
 
+from orchestrator.approvals.announce import decided_text
+from orchestrator.approvals.store import AlreadyDecided, Approval, ApprovalNotFound
+from orchestrator.callers import system
 from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
 from orchestrator.channels.intake import PendingMessage, agent_text, is_owner, stale_notice, triage
 from orchestrator.commands.registry import is_command
+from shared.timeutil import Clock, utc_now
 
 if TYPE_CHECKING:
     from orchestrator.halt import HaltState
@@ -37,11 +40,7 @@ MAX_CONCURRENT_CHATS = 4
 MAX_DELIVERY_ATTEMPTS = 5
 TYPING_EVERY_SECONDS = 4.0
 IDLE_BACKOFF_MAX_SECONDS = 10.0
-Clock = Callable[[], datetime]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+INTAKE = system("telegram intake")
 
 
 class TelegramChannel:
@@ -102,6 +101,8 @@ class TelegramChannel:
             return False
         data = envelope.get("data") or {}
         self._learn(data)
+        for press in data.get("callbacks") or []:
+            await self._button_pressed(press)
         messages = self._parse(data.get("messages") or [])
         sorted_out = triage(
             messages, bot_id=self.bot_id, now=self.clock(), stale_after=self.stale_after, in_flight=self.in_flight
@@ -123,6 +124,32 @@ class TelegramChannel:
             else:
                 self._tasks.start_soon(self._serve_chat, chat_id, queue)
         return True
+
+    async def _button_pressed(self, press: dict[str, Any]) -> None:
+        """An Approve / Deny button under an approval request (orchestrator/approvals/): the owner decides."""
+        kind, _, approval_id = str(press.get("data") or "").partition(":")
+        notice, record = self._decide(kind, approval_id, str(press.get("chat_id")))
+        arguments: dict[str, Any] = {"callback_key": press["callback_key"], "notice": notice}
+        if record is not None:
+            arguments["new_text"] = decided_text(record)
+        envelope = await self._call("telegram_intake_answer", arguments)
+        log.info(
+            "approval button handled", extra={"approval": approval_id, "notice": notice, "ok": envelope.get("success")}
+        )
+
+    def _decide(self, kind: str, approval_id: str, chat_id: str) -> tuple[str, Approval | None]:
+        """What the person who pressed is told, and the request as it now stands (None when there is none)."""
+        if kind not in ("approve", "deny") or not approval_id:
+            return "This button does nothing any more.", None
+        if chat_id != self.hub.notifier.default_chat_id:
+            return "Only the owner answers approval requests.", None
+        try:
+            record = self.hub.approvals.decide(approval_id, kind, "the owner (Telegram)")
+        except ApprovalNotFound:
+            return "That request is not known any more.", None
+        except AlreadyDecided as exc:
+            return f"Already {exc.record.status}.", exc.record
+        return ("Approved." if record.status == "approved" else "Denied."), record
 
     def _learn(self, data: dict[str, Any]) -> None:
         bot_id = data.get("bot_id")
@@ -150,12 +177,15 @@ class TelegramChannel:
         try:
             async with self._slots or anyio.Semaphore(1):
                 for message in queue:
-                    await self._serve(message)
+                    if not await self._serve(message):
+                        # Its reply is kept and goes first next round: nothing later in this chat overtakes it.
+                        break
         finally:
             self._chats_busy.discard(chat_id)
             self.in_flight.difference_update(message.message_key for message in queue)
 
-    async def _serve(self, message: PendingMessage) -> None:
+    async def _serve(self, message: PendingMessage) -> bool:
+        """Answer (or re-deliver) one message; False when its reply could not be delivered yet."""
         reply = self.undelivered.get(message.message_key)
         if reply is None:
             if self.halt.halted("channel") and not is_command(message.text):
@@ -164,8 +194,8 @@ class TelegramChannel:
                 reply = await self._answer(message)
             if reply is None:
                 await self._done([message], "the answer was empty")
-                return
-        await self._deliver(message, reply)
+                return True
+        return await self._deliver(message, reply)
 
     async def _answer(self, message: PendingMessage) -> str | None:
         inbound = InboundMessage(
@@ -203,14 +233,16 @@ class TelegramChannel:
             await self._call("telegram_intake_typing", {"chat_id": str(chat_id)})
             await anyio.sleep(TYPING_EVERY_SECONDS)
 
-    async def _deliver(self, message: PendingMessage, reply: str) -> None:
+    async def _deliver(self, message: PendingMessage, reply: str) -> bool:
+        """True when the reply reached Telegram, or was given up after `MAX_DELIVERY_ATTEMPTS` (so the chat moves
+        on); False when it is kept for the next round."""
         key = message.message_key
         envelope = await self._call("telegram_intake_reply", {"message_key": key, "message": reply})
         if envelope.get("success"):
             self.undelivered.pop(key, None)
             self.attempts.pop(key, None)
             self.handled += 1
-            return
+            return True
         attempts = self.attempts.get(key, 0) + 1
         if attempts >= MAX_DELIVERY_ATTEMPTS:
             log.error(
@@ -219,10 +251,11 @@ class TelegramChannel:
             self.undelivered.pop(key, None)
             self.attempts.pop(key, None)
             await self._done([message], "reply could not be delivered")
-            return
+            return True
         self.attempts[key] = attempts
         self.undelivered[key] = reply
         log.warning("telegram reply not delivered, will retry", extra={"key": key, "error": envelope.get("error")})
+        return False
 
     # -- skipping ---------------------------------------------------------------------------------------------
 
@@ -240,4 +273,4 @@ class TelegramChannel:
         log.info("telegram messages skipped", extra={"keys": keys, "why": why, "ok": envelope.get("success")})
 
     async def _call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return await self.hub.call(name, arguments, privileged=True)
+        return await self.hub.call(name, arguments, caller=INTAKE)

@@ -5,12 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from orchestrator.commands.registry import CommandError, usage_error
-from orchestrator.errors import McpCallError
-from orchestrator.normalize import to_envelope
-from shared.envelope import ErrorCode, fail
 
 if TYPE_CHECKING:
-    from orchestrator.hub import Hub
+    pass
 
 
 def parse_count(args: str, *, command: str, default: int, maximum: int) -> int:
@@ -23,41 +20,8 @@ def parse_count(args: str, *, command: str, default: int, maximum: int) -> int:
     return min(int(text), maximum)
 
 
-async def guardian_call(hub: Hub, tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """Call a Guardian tool. Guardian is not routed (no agent may read or steer it), so this goes to its MCP
-    directly, the way the scan gate does; the answer is the usual envelope."""
-    guardian = hub.gate.guardian
-    if guardian is None:
-        return fail(ErrorCode.MCP_UNAVAILABLE, "Guardian is not running (disabled or not discovered).")
-    try:
-        result = await guardian.call_tool(tool, arguments)
-    except McpCallError as exc:
-        return fail(ErrorCode.MCP_UNAVAILABLE, str(exc))
-    return to_envelope(f"guardian_{tool}", result)
-
-
 def data_of(envelope: dict[str, Any], what: str) -> Any:
     """The envelope's `data`, or a CommandError saying which source failed and why."""
     if not envelope.get("success"):
         raise CommandError(f"Could not read {what}: {envelope.get('error') or 'no reason given'}")
     return envelope.get("data")
-
-
-def duration(seconds: float) -> str:
-    """3725 → '1 h 2 min'; 42 → '42 s'."""
-    seconds = max(int(seconds), 0)
-    if seconds < 60:
-        return f"{seconds} s"
-    minutes = seconds // 60
-    if minutes < 60:
-        return f"{minutes} min"
-    hours, minutes = divmod(minutes, 60)
-    if hours < 48:
-        return f"{hours} h {minutes} min" if minutes else f"{hours} h"
-    return f"{hours // 24} d {hours % 24} h"
-
-
-def clip(text: str, limit: int) -> str:
-    """One line of at most `limit` characters."""
-    line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"

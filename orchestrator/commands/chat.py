@@ -93,7 +93,9 @@ async def read_recent(ctx: CommandContext, window: DeleteWindow) -> list[dict[st
         arguments: dict[str, Any] = {"chat_id": ctx.chat_id, "limit": PAGE}
         if before is not None:
             arguments["offset_id"] = before
-        page = data_of(await ctx.hub.call("telegram_get_messages", arguments), "this chat's messages (Telegram)")
+        page = data_of(
+            await ctx.hub.call("telegram_get_messages", arguments, caller=ctx.caller), "this chat's messages (Telegram)"
+        )
         batch = list((page or {}).get("messages") or [])
         messages.extend(batch)
         if len(batch) < PAGE or past_window(batch, window):
@@ -115,7 +117,9 @@ async def delete_command(ctx: CommandContext, args: str) -> str:
     deleted, problems = 0, []
     for start in range(0, len(ids), PAGE):
         batch = ids[start : start + PAGE]
-        envelope = await ctx.hub.call("telegram_delete_messages", {"chat_id": ctx.chat_id, "message_ids": batch})
+        envelope = await ctx.hub.call(
+            "telegram_delete_messages", {"chat_id": ctx.chat_id, "message_ids": batch}, caller=ctx.caller
+        )
         if envelope.get("success"):
             deleted += len(batch)
         else:
@@ -134,6 +138,6 @@ async def clear_command(ctx: CommandContext, args: str) -> str:
     except LookupError as exc:
         raise CommandError(str(exc)) from None
     answer = await ctx.agents.clear_session(agent_id, ctx.chat_id)
-    if not answer.get("success"):
-        raise CommandError(f"Could not clear the session: {answer.get('error') or 'no reason given'}")
-    return f"Cleared: {answer.get('message') or 'the conversation is forgotten.'} (agent {agent_id})"
+    if not answer.success:
+        raise CommandError(f"Could not clear the session: {answer.error or 'no reason given'}")
+    return f"Cleared: {answer.message or 'the conversation is forgotten.'} (agent {agent_id})"

@@ -9,8 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from orchestrator.commands._helpers import clip, data_of
+from orchestrator.commands._helpers import data_of
 from orchestrator.commands.registry import CommandContext, command
+from orchestrator.formatting import clip
 
 LIST_TOOL = "memory_list_skills"
 MAX_LISTED = 40
@@ -64,7 +65,7 @@ def format_skills(skills: list[dict[str, Any]]) -> str:
 
 
 async def list_skills(ctx: CommandContext) -> list[dict[str, Any]]:
-    data = data_of(await ctx.hub.call(LIST_TOOL, {"agent_id": "*"}), "the skills (Memorizer)")
+    data = data_of(await ctx.hub.call(LIST_TOOL, {"agent_id": "*"}, caller=ctx.caller), "the skills (Memorizer)")
     return list((data or {}).get("skills") or [])
 
 

@@ -20,8 +20,9 @@ from typing import Any
 
 import anyio
 
-from orchestrator.commands._helpers import clip, parse_count
+from orchestrator.commands._helpers import parse_count
 from orchestrator.commands.registry import CommandContext, command, usage_error
+from orchestrator.formatting import clip
 from shared.traces import TRACES_FILENAME
 
 DEFAULT_COUNT = 15

@@ -17,8 +17,10 @@ import importlib
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
+
+from orchestrator.callers import Caller, system
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # The modules whose `@command`s are built in; imported lazily (see `_load_builtins`).
-BUILTIN_MODULES = ("status", "logs", "security", "cron", "control", "chat", "diagnose")
+BUILTIN_MODULES = ("status", "logs", "security", "cron", "control", "chat", "diagnose", "approvals")
 
 # "/Status@annabelle_bot summary" → name "status", args "summary". Telegram appends the bot's name in groups.
 _NAME = r"[A-Za-z][A-Za-z0-9_-]*"
@@ -46,6 +48,15 @@ class CommandContext:
     settings: OrchestratorSettings
     channel: str  # "telegram" | "http" | "cli"
     chat_id: str
+    command: str = ""
+    """The command being run (set by `run_command`), or what else uses the context (`diagnose`, `doctor`)."""
+    owner: bool = True
+    """Sent by the owner (their chat, the token's HTTP API, the CLI); commands that decide for the owner check it."""
+
+    @property
+    def caller(self) -> Caller:
+        """How this command's tool calls are made: a hub feature, named after the command in traces."""
+        return system(f"/{self.command}" if self.command else self.channel)
 
 
 @dataclass(frozen=True)
@@ -141,7 +152,7 @@ async def run_command(text: str, ctx: CommandContext) -> CommandReply | None:
         return None
     log.info("slash command", extra={"command": parsed.name, "channel": ctx.channel, "chat": ctx.chat_id})
     try:
-        return CommandReply(await found.handler(ctx, parsed.args))
+        return CommandReply(await found.handler(replace(ctx, command=parsed.name), parsed.args))
     except CommandError as exc:
         return CommandReply(str(exc))
     except Exception as exc:  # one broken command must not take the chat down with it

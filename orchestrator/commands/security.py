@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from orchestrator.commands._helpers import clip, guardian_call, parse_count
+from orchestrator.commands._helpers import parse_count
 from orchestrator.commands.registry import CommandContext, command
+from orchestrator.formatting import clip
 
 DEFAULT_THREATS = 10
 MAX_THREATS = 50
@@ -93,7 +94,7 @@ def format_security(
 
 async def recent_threats(ctx: CommandContext, limit: int) -> list[dict[str, Any]]:
     """The newest `limit` threats from Guardian's audit log; RuntimeError with Guardian's reason when it fails."""
-    envelope = await guardian_call(ctx.hub, "get_scan_log", {"limit": limit, "threats_only": True})
+    envelope = await ctx.hub.call("guardian_get_scan_log", {"limit": limit, "threats_only": True}, caller=ctx.caller)
     if not envelope.get("success"):
         raise RuntimeError(str(envelope.get("error")))
     return list((envelope.get("data") or {}).get("entries") or [])
@@ -103,7 +104,7 @@ async def recent_threats(ctx: CommandContext, limit: int) -> list[dict[str, Any]
 async def security_command(ctx: CommandContext, args: str) -> str:
     count = parse_count(args, command="security", default=DEFAULT_THREATS, maximum=MAX_THREATS)
     gate = ctx.hub.status()["guardian"]
-    scans = await guardian_call(ctx.hub, "get_scan_log", {"limit": STATS_SCANS})
+    scans = await ctx.hub.call("guardian_get_scan_log", {"limit": STATS_SCANS}, caller=ctx.caller)
     if not scans.get("success"):
         return format_security(gate, None, None, count, str(scans.get("error")))
     entries = list((scans.get("data") or {}).get("entries") or [])

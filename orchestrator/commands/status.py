@@ -14,8 +14,9 @@ from typing import Any
 import anyio
 
 from orchestrator.commands import cron, logs, security
-from orchestrator.commands._helpers import clip, data_of, duration
+from orchestrator.commands._helpers import data_of
 from orchestrator.commands.registry import Command, CommandContext, command, commands, usage_error
+from orchestrator.formatting import clip, duration
 
 SUMMARY_LOG_LINES = 5
 SUMMARY_THREATS = 3
@@ -130,7 +131,7 @@ async def _guardian_source(ctx: CommandContext) -> list[str]:
 
 
 async def _memory_source(ctx: CommandContext) -> list[str]:
-    stats = data_of(await ctx.hub.call("memory_get_memory_stats", {}), "memory statistics") or {}
+    stats = data_of(await ctx.hub.call("memory_get_memory_stats", {}, caller=ctx.caller), "memory statistics") or {}
     mode = (stats.get("search_capabilities") or {}).get("search_mode", "?")
     conversations = stats.get("conversation_count", stats.get("total_conversations", "?"))
     return [

@@ -7,21 +7,22 @@ configured, so `annabelle doctor` runs them while the hub is down.
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import anyio
 
-from orchestrator.commands._helpers import guardian_call
-from orchestrator.commands.diagnose import Finding, check, judge_size
 from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics import judge, probes
+from orchestrator.diagnostics.findings import Finding
+from orchestrator.diagnostics.registry import check
 from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
 from shared.embeddings.base import EmbeddingError, EmbeddingSettings
 from shared.embeddings.factory import OLLAMA_DEFAULT_MODEL, cache_dir
-from shared.embeddings.local import MODEL_FILES, find_model_dir
-from shared.settings import ConfigError, load_settings
+from shared.embeddings.minilm_files import MODEL_FILES, find_model_dir
+from shared.settings import ConfigError, load_settings, process_environment
 
 TOOL_SNAPSHOT_FILENAME = "tool-snapshot.json"
 DEFAULT_OLLAMA_HOST = "http://localhost:11434"
@@ -29,9 +30,7 @@ _FALSE = ("false", "0", "no", "off")
 
 
 def _environment() -> dict[str, str]:
-    from orchestrator.hub import effective_environment  # the process environment over .env, as settings see it
-
-    return effective_environment()
+    return process_environment()
 
 
 def _enabled(environ: dict[str, str], mcp: str) -> bool:
@@ -46,6 +45,72 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
+# -- services, logs, data, security, models (the first checks) ---------------------------------------------------------------------------
+
+
+@check("mcp-health", "Services")
+async def mcp_health(ctx: CommandContext) -> Finding:
+    return judge.judge_mcps(ctx.hub.status())
+
+
+@check("guardian-availability", "Services")
+async def guardian_availability(ctx: CommandContext) -> Finding:
+    return judge.judge_guardian(ctx.hub.status())
+
+
+@check("agent-health", "Services")
+async def agent_health(ctx: CommandContext) -> Finding:
+    return judge.judge_agents(ctx.agents.describe())
+
+
+@check("halt-state", "Services", needs_hub=False)
+async def halt_state(ctx: CommandContext) -> Finding:
+    return judge.judge_halt(ctx.halt.describe())
+
+
+@check("log-dir-size", "Logs", needs_hub=False)
+async def log_dir_size(ctx: CommandContext) -> Finding:
+    size = await anyio.to_thread.run_sync(probes.folder_size, ctx.settings.logs_dir)
+    fix = f"Delete old rotated logs (*.log.1 …) in {ctx.settings.logs_dir}."
+    return judge.judge_size("the log folder", size, judge.LOG_DIR_LIMIT, fix)
+
+
+def _memory_db(data_dir: Path) -> tuple[Path, int | None]:
+    configured = _environment().get("MEMORY_DB_PATH")
+    path = Path(configured).expanduser() if configured else data_dir / "memory.db"
+    return path, probes.folder_size(path)
+
+
+@check("memory-db-size", "Data", needs_hub=False)
+async def memory_db_size(ctx: CommandContext) -> Finding:
+    path, size = await anyio.to_thread.run_sync(_memory_db, ctx.settings.data_dir)
+    fix = "Export with memory_export_memory, then prune old conversations (memory_delete_conversation)."
+    return judge.judge_size(f"the memory database ({path.name})", size, judge.MEMORY_DB_LIMIT, fix)
+
+
+def _secret_file_modes(home: Path) -> dict[Path, int]:
+    """The master token and Gmail's OAuth files, those that exist, with their modes."""
+    environ = _environment()
+    gmail = home / "gmail"
+    candidates = [
+        home / "annabelle.token",
+        Path(environ.get("GMAIL_TOKEN_PATH") or gmail / "token.json").expanduser(),
+        Path(environ.get("GMAIL_CREDENTIALS_PATH") or gmail / "credentials.json").expanduser(),
+    ]
+    return {path: os.stat(path).st_mode for path in candidates if path.is_file()}
+
+
+@check("token-permissions", "Security", needs_hub=False)
+async def token_permissions(ctx: CommandContext) -> Finding:
+    return judge.judge_permissions(await anyio.to_thread.run_sync(_secret_file_modes, ctx.settings.annabelle_home))
+
+
+@check("provider-keys", "Models", needs_hub=False)
+async def provider_keys(ctx: CommandContext) -> Finding:
+    environ = await anyio.to_thread.run_sync(_environment)
+    return judge.judge_provider_keys(list(ctx.agents.config.agents), environ)
+
+
 # -- services (hub) ---------------------------------------------------------------------------------------------
 
 
@@ -55,7 +120,8 @@ async def cost_status(ctx: CommandContext) -> Finding:
     statuses: dict[str, dict[str, Any]] = {}
     for agent_id, runtime in runtimes.items():
         if runtime.state == "running":
-            statuses[agent_id] = await ctx.agents.cost_status(runtime)
+            status = await ctx.agents.cost_status(runtime)
+            statuses[agent_id] = status.model_dump() if status is not None else {}
     return judge.judge_cost(statuses)
 
 
@@ -76,7 +142,7 @@ async def telegram_pairing(ctx: CommandContext) -> Finding:
 
 
 async def _skills(ctx: CommandContext) -> list[dict[str, Any]] | Finding:
-    envelope = await ctx.hub.call("memory_list_skills", {"agent_id": "*"})
+    envelope = await ctx.hub.call("memory_list_skills", {"agent_id": "*"}, caller=ctx.caller)
     if not envelope.get("success"):
         return Finding("info", f"cannot list the skills: {envelope.get('error')}", "See mcp-health for Memorizer.")
     return list((envelope.get("data") or {}).get("skills") or [])
@@ -115,7 +181,7 @@ async def tool_count_drift(ctx: CommandContext) -> Finding:
 
 @check("threat-rate", "Security")
 async def threat_rate(ctx: CommandContext) -> Finding:
-    envelope = await guardian_call(ctx.hub, "get_scan_log", {"limit": 200, "threats_only": True})
+    envelope = await ctx.hub.call("guardian_get_scan_log", {"limit": 200, "threats_only": True}, caller=ctx.caller)
     if not envelope.get("success"):
         return Finding("info", f"cannot read Guardian's scan log: {envelope.get('error')}")
     entries = list((envelope.get("data") or {}).get("entries") or [])
@@ -164,7 +230,7 @@ async def embedding_cache_size(ctx: CommandContext) -> Finding:
     except ConfigError:
         return Finding("ok", "see embedding-provider")
     fix = "Delete the cache folder (EMBEDDING_CACHE_DIR, default data/embedding-cache); vectors are recomputed."
-    return judge_size("the embedding cache", size, judge.EMBEDDING_CACHE_LIMIT, fix)
+    return judge.judge_size("the embedding cache", size, judge.EMBEDDING_CACHE_LIMIT, fix)
 
 
 # -- logs and data (local) --------------------------------------------------------------------------------------
@@ -180,7 +246,7 @@ async def error_rate(ctx: CommandContext) -> Finding:
 async def data_dir_size(ctx: CommandContext) -> Finding:
     size = await anyio.to_thread.run_sync(probes.folder_size, ctx.settings.data_dir)
     fix = f"See what is large in {ctx.settings.data_dir} (du -sh *): old exports and caches can go."
-    return judge_size("the data folder", size, judge.DATA_DIR_LIMIT, fix)
+    return judge.judge_size("the data folder", size, judge.DATA_DIR_LIMIT, fix)
 
 
 @check("session-count", "Data", needs_hub=False)

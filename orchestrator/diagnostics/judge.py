@@ -6,6 +6,7 @@ Each threshold is a named constant here so docs/diagnostics.md and the tests can
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -14,7 +15,11 @@ from typing import Any
 
 from orchestrator.commands.logs import is_child_copy
 from orchestrator.diagnostics.findings import MB, Finding
+from orchestrator.formatting import clip
+from orchestrator.halt import ALL, TARGETS
 from orchestrator.skills.triggers import AUTO_DISABLE_AFTER, first_due, next_fire, parse_trigger
+from shared.agents import AgentDefinition
+from shared.litellm_loader import model_key_variable
 
 __all__ = [
     "COST_WARNING_SHARE",
@@ -60,6 +65,13 @@ THREATS_PER_HOUR = 3
 TOOL_DRIFT_LIMIT = 3
 COST_WARNING_SHARE = 0.8
 """An agent past this share of its hourly token cap is reported before the cap pauses it."""
+
+
+# Rotation keeps each file under LOG_MAX_BYTES × (LOG_BACKUP_COUNT + 1) (60 MB by default); more than this means
+# a writer outside rotation, or rotation settings raised far beyond their defaults.
+LOG_DIR_LIMIT = 300 * MB
+MEMORY_DB_LIMIT = 50 * MB
+AGENT_RESTART_LIMIT = 3
 
 
 def parse_time(text: object) -> datetime | None:
@@ -408,3 +420,111 @@ def judge_threat_rate(entries: Sequence[Mapping[str, Any]], now: datetime) -> Fi
             "Send /security to see them; a mail or web source being attacked can be disabled while you look.",
         )
     return Finding("ok", f"{len(recent)} threat(s) in the last hour")
+
+
+# -- services, sizes, permissions, keys ----------------------------------------------------------------------
+
+
+def judge_mcps(status: dict[str, Any]) -> Finding:
+    down = {
+        name: mcp
+        for name, mcp in status.get("mcps", {}).items()
+        if not mcp.get("available") and mcp.get("role") != "guardian"
+    }
+    if not down:
+        return Finding("ok", "every MCP is up")
+    required = sorted(name for name, mcp in down.items() if mcp.get("required"))
+    detail = "; ".join(clip(f"{name}: {mcp.get('lastError') or mcp.get('state')}", 100) for name, mcp in down.items())
+    names = ", ".join(sorted(down))
+    return Finding(
+        "critical" if required else "warning",
+        f"{len(down)} MCP(s) down: {detail}",
+        f"Read the hub log (/logs) for {names}; fix the cause or disable with <NAME>_MCP_ENABLED=false and restart.",
+    )
+
+
+def judge_guardian(status: dict[str, Any]) -> Finding:
+    guardian = status.get("guardian", {})
+    if guardian.get("available"):
+        return Finding("ok", "Guardian is scanning")
+    if guardian.get("failMode") == "open":
+        return Finding(
+            "critical",
+            "Guardian is unavailable and the fail mode is open: scanned tools run unscanned",
+            "Fix Guardian (see /logs) or set GUARDIAN_FAIL_MODE=closed.",
+        )
+    return Finding(
+        "critical",
+        "Guardian is unavailable: every scanned tool call is blocked (fail mode closed)",
+        "See /logs for why Guardian stopped; restart the hub once fixed.",
+    )
+
+
+def judge_agents(agents: list[dict[str, Any]]) -> Finding:
+    failed = [a for a in agents if a.get("state") == "failed"]
+    restarting = [a for a in agents if int(a.get("restarts") or 0) > AGENT_RESTART_LIMIT]
+    paused = [a for a in agents if a.get("paused")]
+    if failed:
+        detail = "; ".join(clip(f"{a.get('agentId')}: {a.get('lastError')}", 120) for a in failed)
+        return Finding(
+            "critical",
+            f"agent(s) failed to start: {detail}",
+            "Check the agent's model and key in agents.json, then send a message to retry.",
+        )
+    if restarting:
+        names = ", ".join(f"{a.get('agentId')} ({a.get('restarts')})" for a in restarting)
+        return Finding(
+            "warning",
+            f"agent(s) restarted more than {AGENT_RESTART_LIMIT} times: {names}",
+            "See the Thinker log (/logs).",
+        )
+    if paused:
+        names = ", ".join(str(a.get("agentId")) for a in paused)
+        return Finding(
+            "warning", f"agent(s) paused by cost controls: {names}", "POST /agents/<id>/resume when it is safe."
+        )
+    return Finding("ok", "agents healthy")
+
+
+def judge_halt(halt: dict[str, Any]) -> Finding:
+    if not halt.get("halted"):
+        return Finding("ok", "nothing halted")
+    targets = list(halt.get("targets", []))
+    reason = f" ({halt['reason']})" if halt.get("reason") else ""
+    resume = ALL if len(targets) == len(TARGETS) else " / ".join(targets)
+    return Finding(
+        "warning", f"halted: {', '.join(targets)} since {halt.get('since')}{reason}", f"Send /resume {resume}."
+    )
+
+
+def judge_size(what: str, size: int | None, limit: int, fix: str) -> Finding:
+    if size is None:
+        return Finding("ok", f"{what} does not exist yet")
+    shown = f"{size / MB:.1f} MB"
+    if size > limit:
+        return Finding("warning", f"{what} is {shown} (over {limit // MB} MB)", fix)
+    return Finding("ok", f"{what} is {shown}")
+
+
+def judge_permissions(modes: Mapping[Path, int]) -> Finding:
+    """`modes`: each secret file that exists → its st_mode. Anything readable by group or others is critical."""
+    loose = sorted(path for path, mode in modes.items() if stat.S_IMODE(mode) & 0o077)
+    if not loose:
+        return Finding("ok", f"{len(modes)} secret file(s) are private (0600)")
+    listed = " ".join(str(path) for path in loose)
+    return Finding("critical", f"readable by other users: {listed}", f"chmod 600 {listed}")
+
+
+def judge_provider_keys(agents: list[AgentDefinition], environ: Mapping[str, str]) -> Finding:
+    if environ.get("THINKER_API_KEY"):
+        return Finding("ok", "THINKER_API_KEY is set for every agent")
+    missing = [
+        (agent.agentId, agent.model, variable)
+        for agent in agents
+        if agent.enabled and (variable := model_key_variable(agent.model, agent.apiBase)) and not environ.get(variable)
+    ]
+    if not missing:
+        return Finding("ok", "every agent's model has its provider key")
+    detail = "; ".join(f"{agent} uses {model} but {variable} is not set" for agent, model, variable in missing)
+    variables = ", ".join(dict.fromkeys(variable for _, _, variable in missing))
+    return Finding("critical", detail, f"Set {variables} in .env (or the environment) and restart the hub.")

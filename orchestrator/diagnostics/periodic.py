@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from orchestrator.commands._helpers import clip
-from orchestrator.commands.diagnose import Check, run_checks
 from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics.findings import MARKS, SEVERITY_ORDER, Finding, finding_json
 from orchestrator.diagnostics.probes import write_json_atomically
+from orchestrator.diagnostics.registry import Check, run_checks
+from orchestrator.formatting import clip
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
@@ -138,7 +138,7 @@ def periodic_for_hub(
     minutes = settings.diagnose_interval_minutes
     if minutes <= 0:
         return None
-    context = CommandContext(hub, agents, halt, settings, "scheduler", "")
+    context = CommandContext(hub, agents, halt, settings, "scheduler", "", command="diagnose")
 
     async def notify(text: str) -> bool:
         return await hub.notifier.notify(text, kind=NOTIFY_KIND)

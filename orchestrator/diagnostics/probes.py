@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from orchestrator.diagnostics.judge import LevelCounts, ServerProbe, count_levels
+from shared.private_files import write_private
 
 PROBE_TIMEOUT_SECONDS = 3.0
 LOG_TAIL_BYTES = 8 * 1024 * 1024
@@ -122,7 +123,4 @@ def read_snapshot(path: Path) -> dict[str, Any] | None:
 
 
 def write_json_atomically(path: Path, data: Any) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    scratch = path.with_name(f".{path.name}.tmp")
-    scratch.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
-    os.replace(scratch, path)
+    write_private(path, json.dumps(data, indent=2, ensure_ascii=False))

@@ -1,7 +1,7 @@
 """The creation path: `memory_store_skill` / `memory_update_skill` called through the hub are normalised first.
 
-`Hub.call` sends these two tools here unless the call is privileged (the hub's own features — scheduler, seeding,
-file sync — normalise their own arguments, with missing tools making a skill disabled instead of refused). Here:
+`Hub.call` sends these two tools here unless the hub's own features call them (scheduler, seeding, file sync
+normalise their own arguments, with missing tools making a skill disabled instead of refused). Here:
 
 - the arguments go through `normalize_skill_input` with the hub's routable and native tools as `known_tools`
   (unknown tools are refused naming the closest ones), the scheduler's clock as `now` and ANNABELLE_TIMEZONE;
@@ -16,16 +16,38 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from orchestrator.callers import Caller, system
+from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.errors import SkillInputError
-from orchestrator.skills.local_zone import default_timezone
 from orchestrator.skills.normalizer import DEFAULT_AGENT_ID, SKILL_TOOLS, normalize_skill_input
 from orchestrator.skills.runs import WAITING_FOR_TOOLS, iso
+from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail
 
-if TYPE_CHECKING:
-    from orchestrator.hub import Hub
+
+class SkillCache(Protocol):
+    """The scheduler as skill writes see it: its clock, and the list it must re-read after a write."""
+
+    def clock(self) -> datetime: ...
+
+    def invalidate(self) -> None: ...
+
+
+class SkillWriteHost(Protocol):
+    """What the creation path uses of the hub (`orchestrator.hub.Hub` is one)."""
+
+    settings: OrchestratorSettings
+    skills: SkillCache | None
+
+    async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]: ...
+
+    def tool_listing(self, agent: AgentDefinition | None = None) -> list[dict[str, Any]]: ...
+
+
+WRITE = system("skill write (normalised)")
+"""The normalised write itself, and the read of the stored skill before an update."""
 
 __all__ = ["SKILL_TOOLS", "call_skill_tool", "hand_toggle"]
 
@@ -61,16 +83,16 @@ def _skill_id(arguments: Mapping[str, Any]) -> int | None:
         return None
 
 
-async def call_skill_tool(hub: Hub, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+async def call_skill_tool(hub: SkillWriteHost, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
     """Normalise, check and route one skill write; every outcome is an envelope."""
     scheduler = hub.skills
     now = scheduler.clock() if scheduler is not None else datetime.now(UTC)
-    zone = default_timezone(hub.settings.annabelle_timezone)
+    zone = hub.settings.timezone_name
     known = {tool["name"] for tool in hub.tool_listing()}
     stored: Mapping[str, Any] | None = None
     if name == UPDATE_TOOL and (skill_id := _skill_id(arguments)) is not None:
         agent_id = str(arguments.get("agent_id") or DEFAULT_AGENT_ID)
-        got = await hub.call(GET_TOOL, {"skill_id": skill_id, "agent_id": agent_id}, privileged=True)
+        got = await hub.call(GET_TOOL, {"skill_id": skill_id, "agent_id": agent_id}, caller=WRITE)
         data = got.get("data") if got.get("success") else None
         stored = data.get("skill") if isinstance(data, Mapping) else None
     config = stored.get("trigger_config") if stored is not None else None
@@ -88,7 +110,7 @@ async def call_skill_tool(hub: Hub, name: str, arguments: dict[str, Any]) -> dic
     args = dict(normal.args)
     if stored is not None:
         args.update(hand_toggle(stored, args, now))
-    envelope = await hub.call(name, args, privileged=True)
+    envelope = await hub.call(name, args, caller=WRITE)
     if envelope.get("success"):
         if normal.warnings:
             data = envelope.get("data")

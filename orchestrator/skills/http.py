@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from orchestrator.callers import OWNER
+
 if TYPE_CHECKING:
     from orchestrator.skills.scheduler import SkillScheduler
 
@@ -49,7 +51,7 @@ def skills_router(scheduler: SkillScheduler) -> APIRouter:
         if skill is None:
             return JSONResponse({"success": False, "error": f"No skill with id {skill_id}; GET /skills lists them."})
         args: dict[str, Any] = {"skill_id": skill_id, "agent_id": skill.get("agent_id"), "enabled": enabled}
-        envelope = await scheduler.hub.call("memory_update_skill", args)
+        envelope = await scheduler.hub.call("memory_update_skill", args, caller=OWNER)
         if not envelope.get("success"):
             return JSONResponse({"success": False, "error": envelope.get("error")})
         await scheduler.refresh()

@@ -41,6 +41,7 @@ from typing import Any, Literal
 
 from orchestrator.skills.errors import SkillInputError, TriggerError
 from orchestrator.skills.triggers import check_cron, cron_next, parse_moment, zone
+from shared.contracts.memory import SKILL_DEFINITION_FIELDS, SKILL_STATE_FIELDS
 
 __all__ = [
     "COMPAT_TOOL_NAMES",
@@ -55,32 +56,8 @@ STORE_TOOL = "memory_store_skill"
 UPDATE_TOOL = "memory_update_skill"
 SKILL_TOOLS = frozenset({STORE_TOOL, UPDATE_TOOL})
 
-_STORE_FIELDS = frozenset(
-    {
-        "agent_id",
-        "name",
-        "description",
-        "trigger_type",
-        "trigger_config",
-        "instructions",
-        "required_tools",
-        "execution_plan",
-        "max_steps",
-        "notify_on_completion",
-        "notify_interval_minutes",
-        "enabled",
-    }
-)
-_UPDATE_FIELDS = _STORE_FIELDS | {
-    "skill_id",
-    "last_run_at",
-    "last_run_status",
-    "last_run_summary",
-    "last_notified_at",
-    "consecutive_failures",
-    "backoff_until",
-    "last_error",
-}
+_STORE_FIELDS = frozenset({"agent_id", "enabled", *SKILL_DEFINITION_FIELDS})
+_UPDATE_FIELDS = _STORE_FIELDS | {"skill_id", *SKILL_STATE_FIELDS}
 _TRIGGER_KEYS = ("schedule", "interval_minutes", "timezone", "at", "in_minutes", "in_hours")
 _KNOWN_TRIGGER_KEYS = frozenset(
     {"schedule", "interval_minutes", "timezone", "at", "keywords", "priority", "source", "seed_version"}

@@ -22,18 +22,20 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import anyio.abc
+from pydantic import ValidationError
 
-from orchestrator.endpoint import DirectEndpoint
+from orchestrator.callers import Caller, agent_caller, system
+from orchestrator.notify import Notifier
+from orchestrator.router import ToolRouter
 from orchestrator.skills.file_sync import plan_file_sync
-from orchestrator.skills.local_zone import default_timezone
 from orchestrator.skills.normalizer import DEFAULT_AGENT_ID
 from orchestrator.skills.runs import (
     Due,
@@ -52,26 +54,50 @@ from orchestrator.skills.runs import (
 )
 from orchestrator.skills.seeds import SEEDS, plan_seed, user_skill_conflicts
 from orchestrator.skills.triggers import RunDecision
+from orchestrator.turns import TurnLedger
+from shared.agents import AgentDefinition
+from shared.contracts.thinker_api import MAX_SKILL_STEPS, ExecuteSkillRequest
+from shared.mcp_tools import describe_validation
 from shared.skill_files import FrontmatterError, SkillFile, read_skill_file
+from shared.timeutil import Clock, utc_now
+from shared.traces import elapsed_ms, trace_event, traced
 
 if TYPE_CHECKING:
+    from orchestrator.agents import AgentManager
     from orchestrator.halt import HaltState
-    from orchestrator.hub import Hub
     from orchestrator.settings import OrchestratorSettings
 
 __all__ = ["SkillScheduler"]
 
 log = logging.getLogger(__name__)
 
-Clock = Callable[[], datetime]
 LIST_TOOL = "memory_list_skills"
 UPDATE_TOOL = "memory_update_skill"
 _SEND_TOOLS = frozenset({"telegram_send_message"})
 _RESULT_CHARS = 200
 
 
-def utc_now() -> datetime:
-    return datetime.now(UTC)
+SCHEDULER = system("skill scheduler")
+"""Listing skills, pre-flight checks, and writing the user's own SKILL.md files (scanned as usual)."""
+BOOKKEEPING = system(
+    "skill bookkeeping",
+    unscanned="the hub's own records (run outcomes, waiting markers) and this release's shipped seeds: a false "
+    "positive would lose a run record (the skill would run again every second), and the shipped instructions read "
+    "like the imperative text Guardian is trained to flag",
+)
+
+
+class SchedulerHost(Protocol):
+    """What the scheduler uses of the hub (`orchestrator.hub.Hub` is one)."""
+
+    router: ToolRouter
+    notifier: Notifier
+    agents: AgentManager | None
+    turns: TurnLedger
+
+    async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]: ...
+
+    def tool_listing(self, agent: AgentDefinition | None = None) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -94,14 +120,16 @@ class RunReport:
 
 
 class SkillScheduler:
-    def __init__(self, hub: Hub, halt: HaltState, settings: OrchestratorSettings, *, clock: Clock = utc_now) -> None:
+    def __init__(
+        self, hub: SchedulerHost, halt: HaltState, settings: OrchestratorSettings, *, clock: Clock = utc_now
+    ) -> None:
         self.hub = hub
         self.halt = halt
         self.settings = settings
         self.clock = clock
         self.run_loop = True
         """False: `start` seeds and syncs but runs no background loops (tests drive `tick` themselves)."""
-        self.default_tz = default_timezone(settings.annabelle_timezone)
+        self.default_tz = settings.timezone_name
         self._skills: dict[int, dict[str, Any]] = {}
         self._loaded_at: float | None = None
         self._stale = True
@@ -179,7 +207,7 @@ class SkillScheduler:
         self._stale = True
 
     async def refresh(self) -> bool:
-        envelope = await self.hub.call(LIST_TOOL, {"agent_id": "*"}, privileged=True)
+        envelope = await self.hub.call(LIST_TOOL, {"agent_id": "*"}, caller=SCHEDULER)
         data = envelope.get("data") if envelope.get("success") else None
         if not isinstance(data, Mapping):
             log.warning("skills not listed; keeping the last list", extra={"error": envelope.get("error")})
@@ -236,16 +264,20 @@ class SkillScheduler:
         return due
 
     async def _handle(self, item: Due, now: datetime) -> RunReport:
+        """One run, in a trace of its own: its pre-flight, tool calls (or agent turn) and bookkeeping join it."""
         skill = item.skill
-        try:
-            async with self._limiter:
-                if item.decision.action == "missed":
-                    outcome = missed_outcome(skill, item.decision, now=now)
-                else:
-                    outcome = await self.execute(skill, now)
-                await self.record(skill, outcome)
-        finally:
-            self._busy.discard(int(skill["id"]))
+        with traced():
+            started = time.perf_counter()
+            try:
+                async with self._limiter:
+                    if item.decision.action == "missed":
+                        outcome = missed_outcome(skill, item.decision, now=now)
+                    else:
+                        outcome = await self.execute(skill, now)
+                    await self.record(skill, outcome)
+            finally:
+                self._busy.discard(int(skill["id"]))
+            trace_event("skill_run", skill=skill.get("id"), status=outcome.status, ms=elapsed_ms(started))
         return RunReport(int(skill["id"]), str(skill.get("name")), outcome.status, outcome.summary)
 
     async def run_now(self, skill_id: int) -> RunReport | None:
@@ -259,16 +291,6 @@ class SkillScheduler:
         self._busy.add(skill_id)
         return await self._handle(Due(skill, decision), now)
 
-    async def _unscanned(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        """A Memorizer write of the hub's own: run bookkeeping, shipped seeds, markers. Not sent to Guardian,
-        because a false positive there would lose the record (a run not recorded would run again every second)
-        and the shipped instructions read like the imperative text Guardian is trained to flag."""
-        route = self.hub.router.resolve(name, privileged=True)
-        mcp = self.hub.mcps.get(route.mcp) if route is not None else None
-        if route is None or mcp is None:
-            return await self.hub.call(name, arguments, privileged=True)
-        return await DirectEndpoint(mcp).call(route.tool, arguments, exposed=name)
-
     # -- running one skill ------------------------------------------------------------------------------------
 
     async def execute(self, skill: Mapping[str, Any], now: datetime) -> Outcome:
@@ -276,7 +298,7 @@ class SkillScheduler:
         try:
             check = preflight_for(skill, now)
             if check is not None:
-                envelope = await self.hub.call(check.tool, dict(check.arguments), privileged=True)
+                envelope = await self.hub.call(check.tool, dict(check.arguments), caller=SCHEDULER)
                 reason = preflight_says_skip(check, envelope)
                 if reason is not None:
                     return run_outcome(skill, now=now, success=True, summary=reason, skipped=True)
@@ -289,11 +311,17 @@ class SkillScheduler:
             return run_outcome(skill, now=now, success=False, error=f"The run crashed: {exc}")
 
     async def _direct(self, skill: Mapping[str, Any], plan: list[Any], now: datetime) -> Outcome:
-        """The direct tier: the plan's tool calls in order through the hub (Guardian included), zero LLM tokens."""
+        """The direct tier: the plan's tool calls in order through the hub (Guardian included), zero LLM tokens.
+
+        The calls are the skill's agent's: its allowedTools/deniedTools apply, as they would to the agent itself."""
+        caller = self._owner_of(skill)
+        if caller is None:
+            error = f"The skill belongs to the agent '{skill.get('agent_id')}', which is not in agents.json."
+            return run_outcome(skill, now=now, success=False, error=error)
         calls = direct_calls([step for step in plan if isinstance(step, Mapping)], self.hub.notifier.default_chat_id)
         results: list[str] = []
         for number, (tool, args) in enumerate(calls, start=1):
-            envelope = await self.hub.call(tool, args)
+            envelope = await self.hub.call(tool, args, caller=caller)
             if not envelope.get("success"):
                 error = f"Step {number} ({tool}) failed: {envelope.get('error') or 'no reason given'}"
                 return run_outcome(skill, now=now, success=False, error=error)
@@ -306,6 +334,18 @@ class SkillScheduler:
             outcome.updates, None if announced else outcome.notify, outcome.kind, outcome.status, outcome.summary
         )
 
+    def _owner_of(self, skill: Mapping[str, Any]) -> Caller | None:
+        """The caller a direct-tier skill acts as: its agent in a turn of its own (the master token's powers when
+        no agents run). A stored skill was written by the owner, or approved by them when a tainted turn wrote it,
+        so its run starts clean."""
+        agents = self.hub.agents
+        if agents is None:
+            return agent_caller(None)
+        runtime = agents.agents.get(str(skill.get("agent_id") or DEFAULT_AGENT_ID))
+        if runtime is None:
+            return None
+        return agent_caller(runtime.definition, self.hub.turns.mint(runtime.definition.agentId))
+
     async def _agent(self, skill: Mapping[str, Any], now: datetime) -> Outcome:
         """The agent tier: the skill's agent runs the instructions with only its required tools (if any)."""
         agents = self.hub.agents
@@ -314,35 +354,35 @@ class SkillScheduler:
         if self.halt.halted("thinker"):
             return run_outcome(skill, now=now, success=True, skipped=True, summary=self.halt.notice("thinker"))
         agent_id = str(skill.get("agent_id") or DEFAULT_AGENT_ID)
-        body: dict[str, Any] = {
-            "skillId": skill.get("id"),
-            "skillName": skill.get("name"),
-            "instructions": str(skill.get("instructions") or ""),
-            "maxSteps": min(max(int(skill.get("max_steps") or 10), 1), 50),
-        }
-        required = skill_tools(skill)
-        if required:
-            body["requiredTools"] = required
-        chat_id = self.hub.notifier.default_chat_id
-        if chat_id is not None:
-            body["chatId"] = chat_id
         try:
-            answer = await agents.execute_skill(agent_id, body)
+            request = ExecuteSkillRequest(
+                skillId=skill.get("id"),
+                skillName=skill.get("name"),
+                instructions=str(skill.get("instructions") or ""),
+                maxSteps=min(max(int(skill.get("max_steps") or 10), 1), MAX_SKILL_STEPS),
+                requiredTools=skill_tools(skill) or None,
+                chatId=self.hub.notifier.default_chat_id,
+                turnId=self.hub.turns.mint(agent_id).id,
+            )
+        except ValidationError as exc:
+            return run_outcome(skill, now=now, success=False, error=f"The skill cannot run: {describe_validation(exc)}")
+        try:
+            answer = await agents.execute_skill(agent_id, request)
         except Exception as exc:  # AgentError, unknown agent, an unreachable Thinker
             return run_outcome(skill, now=now, success=False, error=f"Agent '{agent_id}': {exc}")
-        if answer.get("paused"):
-            why = str(answer.get("error") or f"The agent '{agent_id}' is paused by its cost controls.")
+        if answer.paused:
+            why = answer.error or f"The agent '{agent_id}' is paused by its cost controls."
             return run_outcome(skill, now=now, success=True, skipped=True, summary=f"Skipped: {why}")
-        summary = str(answer.get("summary") or answer.get("response") or "")
-        if not answer.get("success"):
-            return run_outcome(skill, now=now, success=False, error=str(answer.get("error") or summary))
+        summary = answer.summary or answer.response
+        if not answer.success:
+            return run_outcome(skill, now=now, success=False, error=answer.error or summary)
         return run_outcome(skill, now=now, success=True, summary=summary)
 
     async def record(self, skill: Mapping[str, Any], outcome: Outcome) -> None:
         """Write the outcome on the skill (so it survives a restart), update the cache, and notify."""
         skill_id = int(skill["id"])
         args = {"skill_id": skill_id, "agent_id": str(skill.get("agent_id") or DEFAULT_AGENT_ID), **outcome.updates}
-        envelope = await self._unscanned(UPDATE_TOOL, args)
+        envelope = await self.hub.call(UPDATE_TOOL, args, caller=BOOKKEEPING)
         if not envelope.get("success"):
             log.error("skill run not recorded", extra={"skill_id": skill_id, "error": envelope.get("error")})
         cached = self._skills.get(skill_id)
@@ -362,7 +402,7 @@ class SkillScheduler:
             skill_id = int(skill["id"])
             changes = {"enabled": True, "last_error": ""}
             args = {"skill_id": skill_id, "agent_id": skill.get("agent_id") or DEFAULT_AGENT_ID, **changes}
-            if (await self._unscanned(UPDATE_TOOL, args)).get("success"):
+            if (await self.hub.call(UPDATE_TOOL, args, caller=BOOKKEEPING)).get("success"):
                 self._skills[skill_id].update(changes)
                 enabled.append(skill_id)
                 log.info("skill enabled: its tools are available", extra={"skill_id": skill_id})
@@ -374,7 +414,7 @@ class SkillScheduler:
         return DEFAULT_AGENT_ID if DEFAULT_AGENT_ID in ids or not ids else ids[0]
 
     async def _stored(self, agent_id: str) -> list[dict[str, Any]] | None:
-        envelope = await self.hub.call(LIST_TOOL, {"agent_id": agent_id}, privileged=True)
+        envelope = await self.hub.call(LIST_TOOL, {"agent_id": agent_id}, caller=SCHEDULER)
         data = envelope.get("data") if envelope.get("success") else None
         return list(data.get("skills") or []) if isinstance(data, Mapping) else None
 
@@ -382,7 +422,7 @@ class SkillScheduler:
         """Store or update a seed or file skill; one stored disabled for missing tools gets the waiting marker.
 
         Shipped seeds skip Guardian (they are this release's own text); the user's SKILL.md files are scanned."""
-        envelope = await (self._unscanned(tool, args) if shipped else self.hub.call(tool, args, privileged=True))
+        envelope = await self.hub.call(tool, args, caller=BOOKKEEPING if shipped else SCHEDULER)
         if not envelope.get("success"):
             log.error(
                 "skill not written", extra={"tool": tool, "skill": args.get("name"), "error": envelope.get("error")}
@@ -396,7 +436,7 @@ class SkillScheduler:
             return
         missing = [tool for tool in skill_tools(args) if tool not in known] or skill_tools(args)
         marker = {"skill_id": skill_id, "agent_id": args.get("agent_id"), "last_error": waiting_marker(missing)}
-        await self._unscanned(UPDATE_TOOL, marker)
+        await self.hub.call(UPDATE_TOOL, marker, caller=BOOKKEEPING)
 
     async def seed(self) -> None:
         """Install the shipped skills missing from Memorizer and update changed ones (never the user's own)."""

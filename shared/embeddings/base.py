@@ -5,12 +5,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
 from pydantic import Field
 
-from shared.settings import CommonSettings
+from shared.settings import OllamaSettings
+
+if TYPE_CHECKING:  # the hub imports this contract at start-up and must not pay for numpy there
+    import numpy as np
 
 
 class EmbeddingError(Exception):
@@ -20,14 +22,14 @@ class EmbeddingError(Exception):
     """
 
 
-class EmbeddingSettings(CommonSettings):
-    embedding_provider: Literal["local", "ollama", "none"] = Field(
-        default="local", description="`local` (MiniLM, offline), `ollama`, or `none` (no vectors)."
+class EmbeddingSettings(OllamaSettings):
+    embedding_provider: Literal["local", "multilingual", "ollama", "none"] = Field(
+        default="local",
+        description="`local` (MiniLM, offline), `multilingual` (USE v3, offline, 16 languages), `ollama`, or `none`.",
     )
     embedding_model: str | None = Field(
         default=None, description="Model name; default all-MiniLM-L6-v2 (local) or nomic-embed-text (ollama)."
     )
-    ollama_host: str = Field(default="http://localhost:11434", description="Ollama server for `ollama`.")
     embedding_cache_dir: Path | None = Field(
         default=None, description="Vector cache folder; default $ANNABELLE_HOME/data/embedding-cache."
     )
@@ -50,6 +52,14 @@ class Embedder(ABC):
 
         Raises `EmbeddingError` when the provider cannot answer.
         """
+
+    async def prepare(self) -> None:
+        """Load the model now, so that the first real `embed` does not wait for it.
+
+        Safe to start in the background right after construction; a failure is the one `embed` would raise.
+        The default embeds one short text; providers with a model in memory override it to just load.
+        """
+        await self.embed([" "])
 
     async def embed_one(self, text: str) -> np.ndarray:
         return (await self.embed([text]))[0]

@@ -28,6 +28,7 @@ import anyio.to_thread
 import numpy as np
 
 from shared.embeddings.base import Embedder
+from shared.private_files import private_file
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,7 @@ class _Store:
         self.connection = self._connect()
 
     def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_file(self.path)
         connection = sqlite3.connect(
             self.path, timeout=_BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False
         )
@@ -177,6 +178,9 @@ class CachedEmbedder(Embedder):
         for row, key in enumerate(keys):
             out[row] = found[key]
         return out
+
+    async def prepare(self) -> None:
+        await self.inner.prepare()
 
     async def aclose(self) -> None:
         await anyio.to_thread.run_sync(self._close)

@@ -29,6 +29,18 @@ def _local(settings: EmbeddingSettings) -> Embedder:
     return LocalEmbedder()
 
 
+def _multilingual(settings: EmbeddingSettings) -> Embedder:
+    from shared.embeddings.multilingual import MODEL_NAME, MultilingualEmbedder
+
+    requested = settings.embedding_model
+    if requested and requested.lower() != MODEL_NAME:
+        raise EmbeddingError(
+            f"EMBEDDING_MODEL={requested} is not available with EMBEDDING_PROVIDER=multilingual, which runs "
+            f"{MODEL_NAME} only; unset EMBEDDING_MODEL, or set EMBEDDING_PROVIDER=ollama to use other models."
+        )
+    return MultilingualEmbedder()
+
+
 def _ollama(settings: EmbeddingSettings) -> Embedder:
     from shared.embeddings.ollama import OllamaEmbedder
 
@@ -37,6 +49,7 @@ def _ollama(settings: EmbeddingSettings) -> Embedder:
 
 PROVIDERS: dict[str, Callable[[EmbeddingSettings], Embedder]] = {
     "local": _local,
+    "multilingual": _multilingual,
     "ollama": _ollama,
 }
 """Provider name → factory. `none` is deliberately absent: it means "no embedder"."""

@@ -18,10 +18,12 @@ from typing import Any, cast
 
 from mcp.types import CallToolResult, TextContent
 
+from orchestrator.callers import Caller
 from orchestrator.commands.registry import CommandContext
 from orchestrator.halt import HaltState
 from orchestrator.settings import OrchestratorSettings
 from shared.agents import AgentDefinition, AgentsConfig
+from shared.contracts.thinker_api import Acknowledgement
 from shared.envelope import ErrorCode, fail, ok
 from shared.settings import load_settings
 
@@ -79,7 +81,17 @@ class FakeHub:
     gate: FakeGate = field(default_factory=lambda: FakeGate(FakeGuardian({})))
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
-    async def call(self, name: str, arguments: dict[str, Any], **_: Any) -> dict[str, Any]:
+    callers: list[Caller] = field(default_factory=list)
+
+    async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
+        self.callers.append(caller)
+        guardian = self.gate.guardian
+        if name.startswith("guardian_") and caller.privileged:
+            # Guardian's tools are the hub's privileged routes: only its own features reach them.
+            if guardian is None:
+                return fail(ErrorCode.MCP_UNAVAILABLE, "Guardian is not running.")
+            result = await guardian.call_tool(name.removeprefix("guardian_"), arguments)
+            return json.loads(result.content[0].text)  # type: ignore[union-attr]
         self.calls.append((name, arguments))
         script = self.tools.get(name)
         if script is None:
@@ -109,7 +121,9 @@ class FakeAgents:
         ]
     )
     cleared: list[tuple[str, str]] = field(default_factory=list)
-    clear_answer: dict[str, Any] = field(default_factory=lambda: {"success": True, "message": "Session x cleared."})
+    clear_answer: Acknowledgement = field(
+        default_factory=lambda: Acknowledgement(success=True, message="Session x cleared.")
+    )
 
     def describe(self) -> list[dict[str, Any]]:
         return self.states
@@ -123,7 +137,7 @@ class FakeAgents:
     def resolve(self, channel: str, chat_id: str) -> str:
         return self.config.agents[0].agentId
 
-    async def clear_session(self, agent_id: str, chat_id: str) -> dict[str, Any]:
+    async def clear_session(self, agent_id: str, chat_id: str) -> Acknowledgement:
         self.cleared.append((agent_id, chat_id))
         return self.clear_answer
 

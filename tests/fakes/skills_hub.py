@@ -18,9 +18,13 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from orchestrator.callers import Caller
 from orchestrator.halt import HaltState
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.scheduler import SkillScheduler
+from orchestrator.turns import TurnLedger
+from shared.agents import AgentsConfig
+from shared.contracts.thinker_api import ExecuteSkillRequest, SkillAnswer
 from shared.envelope import ErrorCode, fail, ok
 from shared.settings import load_settings
 
@@ -53,12 +57,15 @@ class FakeNotifier:
 class FakeAgents:
     answer: Script = field(default_factory=lambda: {"success": True, "summary": "Done by the agent."})
     bodies: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
-    agents: dict[str, object] = field(default_factory=lambda: {"annabelle": object()})
+    agents: dict[str, object] = field(
+        default_factory=lambda: {"annabelle": SimpleNamespace(definition=AgentsConfig.default().agents[0])}
+    )
 
-    async def execute_skill(self, agent_id: str, body: dict[str, Any]) -> dict[str, Any]:
+    async def execute_skill(self, agent_id: str, request: ExecuteSkillRequest) -> SkillAnswer:
+        body = request.model_dump(exclude_none=True)
         self.bodies.append((agent_id, body))
         value = self.answer(body) if callable(self.answer) else self.answer
-        return dict(value)
+        return SkillAnswer.model_validate(value)
 
 
 class _Router:
@@ -81,11 +88,12 @@ class SkillsHub:
         self.store: dict[int, dict[str, Any]] = {}
         self._ids = itertools.count(1)
         self.calls: list[tuple[str, dict[str, Any]]] = []
+        self.callers: list[tuple[str, Caller]] = []
         self.notifier = FakeNotifier()
         self.agents: FakeAgents | None = FakeAgents()
         self.router = _Router(self)
+        self.turns = TurnLedger()
         self.skills: SkillScheduler | None = None
-        self.mcps: dict[str, object] = {}  # no real MCPs: the scheduler's unscanned writes fall back to call()
 
     def routable(self) -> set[str]:
         return set(self.tools) | (set(_SKILL_TOOLS) if self.memory else set())
@@ -127,10 +135,9 @@ class SkillsHub:
     def tool_calls(self, name: str) -> list[dict[str, Any]]:
         return [args for called, args in self.calls if called == name]
 
-    async def call(
-        self, name: str, arguments: dict[str, Any], *, privileged: bool = False, agent: object = None
-    ) -> dict[str, Any]:
+    async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
         self.calls.append((name, dict(arguments)))
+        self.callers.append((name, caller))
         if self.memory and name in _SKILL_TOOLS:
             return self._memory(name, arguments)
         if name not in self.tools:

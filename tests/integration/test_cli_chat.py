@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -13,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAI
-from tests.hub_process import REPO_ROOT, RunningHub, free_port, start_hub
+from tests.hub_process import REPO_ROOT, RunningHub, fake_llm_agent_env, free_port, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -29,10 +28,7 @@ def llm() -> Iterator[FakeOpenAI]:
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("cli-chat")
-    config = workdir / "agents.json"
-    agent = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": llm.api_base}
-    config.write_text(json.dumps({"agents": [agent]}))
-    env = {"AGENTS_CONFIG": str(config), "OPENAI_API_KEY": "test", "FACT_EXTRACTION_ENABLED": "false"}
+    env = fake_llm_agent_env(workdir, llm.api_base)
     with start_hub(workdir, workdir / "home", ["echo_mcp"], env=env) as running:
         yield running
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAI, Reply
-from tests.hub_process import REPO_ROOT, RunningHub, free_port, start_hub
+from tests.hub_process import REPO_ROOT, RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -51,20 +51,13 @@ def test_the_thinker_is_offered_a_tool_of_an_external_mcp_added_while_it_runs(tm
     config = tmp_path / "external-mcps.json"
     write_config(config, {})
     with FakeOpenAI() as llm:
-        agents = tmp_path / "agents.json"
-        agent = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": llm.api_base}
-        agents.write_text(json.dumps({"agents": [agent]}))
         env = {
-            "AGENTS_CONFIG": str(agents),
+            **fake_llm_agent_env(tmp_path, llm.api_base),
             "EXTERNAL_MCPS_CONFIG": str(config),
             "EXTERNAL_MCPS_POLL_SECONDS": "0.1",
             "EXTERNAL_MCPS_DEBOUNCE_SECONDS": "0.1",
             "THINKER_TOOL_CACHE_SECONDS": "1",
-            "EMBEDDING_PROVIDER": "none",
-            "OPENAI_API_KEY": "test",
             "GUARDIAN_FAIL_MODE": "open",
-            "UTILITY_MODEL": "",
-            "FACT_EXTRACTION_ENABLED": "false",
             "DIAGNOSE_INTERVAL_MINUTES": "0",
         }
         with start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env=env) as hub:

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from orchestrator.app import create_app
 from orchestrator.settings import OrchestratorSettings
 from shared.settings import load_settings
-from tests.hub_process import TEST_MCPS, launch_hub
+from tests.hub_process import TEST_MCPS, launch_hub, wait_until_serving
 
 AGENTS = {
     "agents": [
@@ -30,6 +30,7 @@ def client(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[TestClie
     monkeypatch.setenv("ANNABELLE_MCPS_ROOT", str(TEST_MCPS))
     app = create_app(load_settings(OrchestratorSettings))
     with TestClient(app) as test_client:
+        wait_until_serving(test_client)
         test_client.headers["X-Annabelle-Token"] = (
             (Path(app.state.hub.settings.annabelle_home) / "annabelle.token").read_text().strip()
         )
@@ -82,8 +83,8 @@ def test_the_agent_list_shows_each_agent_stopped_until_first_use(client: TestCli
 def test_unknown_agents_and_bad_bodies_get_clear_answers(client: TestClient) -> None:
     unknown = client.post("/agents/ghost/execute-skill", json={"instructions": "x"}).json()
     assert unknown["success"] is False and "ghost" in unknown["error"] and "narrow" in unknown["error"]
-    assert client.post("/agents/narrow/execute-skill", json={"maxSteps": 3}).status_code == 400
-    assert client.post("/message", json={"message": ""}).status_code == 400
+    assert client.post("/agents/narrow/execute-skill", json={"maxSteps": 3}).status_code == 422
+    assert client.post("/message", json={"message": ""}).status_code == 422
 
 
 def test_an_invalid_agents_file_stops_the_hub_with_a_sentence_naming_the_agent(tmp_path: Path) -> None:

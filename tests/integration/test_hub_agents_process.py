@@ -19,7 +19,7 @@ from tests.hub_process import RunningHub, free_port, start_hub
 
 pytestmark = pytest.mark.slow
 
-ENV = {"EMBEDDING_PROVIDER": "none", "OPENAI_API_KEY": "test", "GUARDIAN_FAIL_MODE": "open", "UTILITY_MODEL": ""}
+ENV = {"EMBEDDING_PROVIDER": "none", "OPENAI_API_KEY": "test", "GUARDIAN_FAIL_MODE": "open", "UTILITY_MODEL": "off"}
 
 
 @pytest.fixture

@@ -67,14 +67,18 @@ def test_the_tool_list_has_prefixed_tagged_tools_and_mcp_metadata(hub: RunningHu
     ("body", "status", "fragment"),
     [
         (b"{not json", 400, "not valid JSON"),
-        (b"{}", 400, "name: Field required"),
-        (b'{"name": ""}', 400, "name"),
-        (b'{"name": "echo_echo", "arguments": [1, 2]}', 400, "arguments"),
-        (b'{"name": "echo_echo", "extra": 1}', 400, "extra"),
+        (b"\xff\xfe", 400, "not valid JSON"),
         (b"", 400, "needs a JSON body"),
+        (b"{}", 422, "name: Field required"),
+        (b'{"name": ""}', 422, "name"),
+        (b'{"name": "echo_echo", "arguments": [1, 2]}', 422, "arguments"),
+        (b'{"name": "echo_echo", "extra": 1}', 422, "'extra'"),
+        (b'{"name": "echo_echo", "arguments": {"text": NaN}}', 422, "NaN is not a JSON number"),
+        (b'{"name": "echo_echo", "arguments": {"text": -Infinity}}', 422, "-Infinity is not a JSON number"),
+        (b'{"name": "echo_echo", "arguments": {"repeat": 1e999}}', 422, "too large"),
     ],
 )
-def test_malformed_requests_get_a_readable_400(hub: RunningHub, body: bytes, status: int, fragment: str) -> None:
+def test_malformed_requests_get_a_readable_4xx(hub: RunningHub, body: bytes, status: int, fragment: str) -> None:
     with hub.client() as client:
         response = client.post("/tools/call", content=body)
     assert response.status_code == status
@@ -86,6 +90,23 @@ def test_a_body_over_the_cap_is_refused_with_413(hub: RunningHub) -> None:
     with hub.client() as client:
         response = client.post("/tools/call", content=payload)
     assert response.status_code == 413 and "larger than" in response.json()["error"]
+
+
+@pytest.mark.parametrize("where", ["request", "arguments"])
+def test_a_hostile_body_gets_a_bounded_answer_and_bounded_log_lines(hub: RunningHub, where: str) -> None:
+    """300,000 unknown keys (5.5 MB, under the size cap) once gave a 12 MB answer and a 12 MB log line."""
+    keys = {f"key_{n:06d}_{'x' * 4}": 1 for n in range(300_000)}
+    body = {"name": "echo_echo", **keys} if where == "request" else {"name": "echo_echo", "arguments": keys}
+    payload = json.dumps(body)
+    assert 5_000_000 < len(payload) < 10 * 1024 * 1024
+    with hub.client(timeout=120) as client:
+        response = client.post("/tools/call", content=payload)
+    assert len(response.content) < 2_500, response.content[:300]
+    error = response.json()["error"]
+    assert "Unknown argument" in error and "more" in error
+    assert response.status_code == (422 if where == "request" else 200)
+    longest = max(len(line) for log in (hub.home / "logs").glob("*.log") for line in log.read_bytes().splitlines())
+    assert longest <= 16 * 1024
 
 
 def test_a_round_trip_returns_the_bare_envelope(hub: RunningHub) -> None:

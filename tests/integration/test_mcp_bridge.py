@@ -14,7 +14,7 @@ from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
 
 from tests.fakes.openai_server import FakeOpenAI
-from tests.hub_process import REPO_ROOT, RunningHub, free_port, start_hub
+from tests.hub_process import REPO_ROOT, RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -28,14 +28,8 @@ def llm() -> Iterator[FakeOpenAI]:
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("bridge")
-    agents = workdir / "agents.json"
-    agent = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": llm.api_base}
-    agents.write_text(json.dumps({"agents": [agent], "bindings": [{"channel": "*", "agentId": "annabelle"}]}))
     env = {
-        "AGENTS_CONFIG": str(agents),
-        "EMBEDDING_PROVIDER": "none",
-        "OPENAI_API_KEY": "test",
-        "UTILITY_MODEL": "",
+        **fake_llm_agent_env(workdir, llm.api_base, bindings=[{"channel": "*", "agentId": "annabelle"}]),
         "EXTERNAL_MCPS_CONFIG": str(workdir / "none.json"),
     }
     with start_hub(workdir, workdir / "home", ["echo_mcp"], env=env) as running:

@@ -125,12 +125,12 @@ async def test_an_unreachable_model_still_stores_the_conversation_and_says_why(
 async def test_without_a_utility_model_the_llm_tools_say_which_variable_to_set(
     monkeypatch: pytest.MonkeyPatch, embedder: FakeEmbedder
 ) -> None:
-    monkeypatch.setenv("UTILITY_MODEL", "")
+    monkeypatch.setenv("UTILITY_MODEL", "off")
     async with Client(server) as client:
         stored = await ok(client, "store_conversation", **EXCHANGE)
         error = await refused(client, "backfill_extract_facts", "TOOL_ERROR")
     assert stored["extraction"]["status"] == "skipped"
-    assert "UTILITY_MODEL is empty" in stored["extraction"]["reason"]
+    assert "UTILITY_MODEL=off" in stored["extraction"]["reason"]
     assert "Set UTILITY_MODEL" in error
 
 

@@ -19,10 +19,10 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from searcher_mcp.addresses import IPAddress
 from searcher_mcp.fetch import Fetcher, FetchLimits
 from searcher_mcp.server import server
 from shared.mcp_tools import NotAllowed, ToolFailure
+from shared.netguard import IPAddress
 from tests.fakes.loopback import LoopbackServer
 
 PARAGRAPH = "The red panda is a small mammal native to the eastern Himalayas and south-western China. "

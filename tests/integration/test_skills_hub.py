@@ -5,7 +5,6 @@ sync, seeds, and the /skills endpoints."""
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
@@ -23,7 +22,7 @@ from orchestrator.skills.scheduler import SkillScheduler
 from shared.settings import load_settings
 from tests.fakes.openai_server import FakeOpenAI, Reply
 from tests.fakes.skills_hub import FakeClock
-from tests.hub_process import free_port, package_dir, start_hub
+from tests.hub_process import fake_llm_agent_env, package_dir, start_hub, wait_until_serving
 
 pytestmark = pytest.mark.slow
 
@@ -40,17 +39,10 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, llm: FakeOpenAI) -> Pat
     root.mkdir()
     for name in ("memorizer_mcp", "echo_mcp"):
         (root / name).symlink_to(package_dir(name), target_is_directory=True)
-    agents = {
-        "agents": [{"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": llm.api_base}]
-    }
-    (tmp_path / "agents.json").write_text(json.dumps(agents))
     for key, value in {
+        **fake_llm_agent_env(tmp_path, llm.api_base),
         "ANNABELLE_MCPS_ROOT": str(root),
-        "AGENTS_CONFIG": str(tmp_path / "agents.json"),
         "GUARDIAN_FAIL_MODE": "open",
-        "EMBEDDING_PROVIDER": "none",
-        "OPENAI_API_KEY": "test",
-        "UTILITY_MODEL": "",
         "ANNABELLE_TIMEZONE": "UTC",
     }.items():
         monkeypatch.setenv(key, value)
@@ -87,6 +79,7 @@ def running_hub(clock: FakeClock) -> Iterator[Hub]:
     app.state.skills.clock = clock
     app.state.skills.run_loop = False
     with TestClient(app) as client:
+        wait_until_serving(client)
         client.headers["X-Annabelle-Token"] = (
             (Path(app.state.hub.settings.annabelle_home) / "annabelle.token").read_text().strip()
         )

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAI
-from tests.hub_process import RunningHub, free_port, start_hub
+from tests.hub_process import RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -26,16 +26,7 @@ def llm() -> Iterator[FakeOpenAI]:
 
 
 def hub_env(workdir: Path, llm: FakeOpenAI) -> dict[str, str]:
-    config = workdir / "agents.json"
-    agent = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": llm.api_base}
-    config.write_text(json.dumps({"agents": [agent]}))
-    return {
-        "AGENTS_CONFIG": str(config),
-        "EMBEDDING_PROVIDER": "none",
-        "OPENAI_API_KEY": "test",
-        "FACT_EXTRACTION_ENABLED": "false",
-        "UTILITY_MODEL": "",
-    }
+    return fake_llm_agent_env(workdir, llm.api_base)
 
 
 @pytest.fixture(scope="module")
@@ -123,10 +114,10 @@ def test_post_kill_and_resume(hub: RunningHub) -> None:
         assert killed["success"] is True and killed["message"] == "scheduler halted"
         assert killed["halted"]["targets"] == ["scheduler"] and killed["halted"]["reason"] == "maintenance"
         unknown = client.post("/kill", json={"target": "telegram"})
-        assert unknown.status_code == 400
+        assert unknown.status_code == 422
         assert "'all', 'thinker', 'channel' or 'scheduler'" in unknown.json()["error"]
         missing = client.post("/resume", json={})
-        assert missing.status_code == 400 and "target" in missing.json()["error"]
+        assert missing.status_code == 422 and "target" in missing.json()["error"]
         assert client.post("/resume", content=b"").status_code == 400
         resumed = client.post("/resume", json={"target": "all"}).json()
         assert resumed == {"success": True, "message": "all resumed", "halted": resumed["halted"]}

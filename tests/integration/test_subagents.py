@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAI, RecordedRequest, Reply
-from tests.hub_process import RunningHub, free_port, start_hub
+from tests.hub_process import RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -24,22 +24,14 @@ def llm() -> Iterator[FakeOpenAI]:
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("subagents")
-    agent = {
-        "agentId": "annabelle",
-        "port": free_port(),
-        "model": "openai/fake",
-        "apiBase": llm.api_base,
-        "allowedTools": ["echo_*", "get_status", "spawn_subagent"],
-        "deniedTools": ["echo_sleep"],
-    }
-    config = workdir / "agents.json"
-    config.write_text(json.dumps({"agents": [agent]}))
     env = {
-        "AGENTS_CONFIG": str(config),
-        "EMBEDDING_PROVIDER": "none",
-        "OPENAI_API_KEY": "test",
+        **fake_llm_agent_env(
+            workdir,
+            llm.api_base,
+            allowedTools=["echo_*", "get_status", "spawn_subagent"],
+            deniedTools=["echo_sleep"],
+        ),
         "GUARDIAN_FAIL_MODE": "open",
-        "UTILITY_MODEL": "",
     }
     with start_hub(workdir, workdir / "home", ["echo_mcp"], env=env) as running:
         yield running

@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAI, Reply
-from tests.hub_process import RunningHub, free_port, start_hub
+from tests.hub_process import RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -24,22 +24,15 @@ def llm() -> Iterator[FakeOpenAI]:
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("thinker-stack")
-    config = workdir / "agents.json"
-    agent = {
-        "agentId": "annabelle",
-        "port": free_port(),
-        "model": "openai/fake",
-        "apiBase": llm.api_base,
-        "allowedTools": ["echo_*", "memory_*"],
-        "deniedTools": ["echo_sleep"],
-    }
-    config.write_text(json.dumps({"agents": [agent], "bindings": [{"channel": "*", "agentId": "annabelle"}]}))
     env = {
-        "AGENTS_CONFIG": str(config),
-        "EMBEDDING_PROVIDER": "none",
-        "OPENAI_API_KEY": "test",
+        **fake_llm_agent_env(
+            workdir,
+            llm.api_base,
+            bindings=[{"channel": "*", "agentId": "annabelle"}],
+            allowedTools=["echo_*", "memory_*"],
+            deniedTools=["echo_sleep"],
+        ),
         "GUARDIAN_FAIL_MODE": "open",
-        "UTILITY_MODEL": "",
     }
     with start_hub(workdir, workdir / "home", ["echo_mcp", "memorizer_mcp"], env=env) as running:
         yield running

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAI, Reply
-from tests.hub_process import RunningHub, free_port, start_hub
+from tests.hub_process import RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
 
@@ -26,16 +26,7 @@ def llm() -> Iterator[FakeOpenAI]:
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("traces-stack")
-    config = workdir / "agents.json"
-    agent = {"agentId": "annabelle", "port": free_port(), "model": "openai/fake", "apiBase": llm.api_base}
-    config.write_text(json.dumps({"agents": [agent], "bindings": [{"channel": "*", "agentId": "annabelle"}]}))
-    env = {
-        "AGENTS_CONFIG": str(config),
-        "EMBEDDING_PROVIDER": "none",
-        "OPENAI_API_KEY": "test",
-        "UTILITY_MODEL": "",
-        "THINKER_FACT_EXTRACTION_ENABLED": "false",
-    }
+    env = fake_llm_agent_env(workdir, llm.api_base, bindings=[{"channel": "*", "agentId": "annabelle"}])
     with start_hub(workdir, workdir / "home", ["guardian_mcp", "echo_mcp"], env=env) as running:
         yield running
 

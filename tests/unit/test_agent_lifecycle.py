@@ -17,7 +17,8 @@ import anyio
 import httpx
 import pytest
 
-from orchestrator.agents import AgentError, AgentManager, free_port, pause_announcement
+from orchestrator.agents import AgentError, AgentManager, free_port
+from orchestrator.agents.notices import pause_announcement
 from orchestrator.backoff import RestartPolicy
 from shared.agents import AgentsConfig
 
@@ -112,7 +113,7 @@ async def wait_gone(pid: int, seconds: float = 5) -> bool:
 
 
 async def chat(agents: AgentManager, text: str) -> dict[str, Any]:
-    return await agents.process_message("a", text=text, chat_id="c", channel="http")
+    return (await agents.process_message("a", text=text, chat_id="c", channel="http")).wire()
 
 
 async def test_the_first_message_starts_the_thinker_and_later_ones_reuse_it(manager: AgentManager) -> None:
@@ -273,8 +274,11 @@ async def test_a_cost_pause_is_announced_once_and_the_paused_agent_gets_no_messa
         assert refused == {
             "success": False,
             "paused": True,
-            "error": "The agent 'a' is paused by its cost controls and gets no messages until resumed: "
-            "POST /agents/a/resume or /resume.",
+            "error": "The agent 'a' is paused by its cost controls. It answers nothing until resumed: send /resume "
+            "or POST /agents/a/resume.",
+            "response": "",
+            "toolsUsed": [],
+            "totalSteps": 0,
         }
         await anyio.sleep(0.3)
         assert len(notifier.sent) == 1
@@ -282,7 +286,7 @@ async def test_a_cost_pause_is_announced_once_and_the_paused_agent_gets_no_messa
         assert (chat_id, kind) == ("99", "cost_pause")
         assert "260,000 of a 250,000 cap" in text and "9,000 tokens/min against a baseline of 1,200" in text
         assert agents.describe()[0]["paused"] is True
-        assert (await agents.resume("a", reset_window=True))["success"] is True
+        assert (await agents.resume("a", reset_window=True)).success is True
         assert (await chat(agents, "hello"))["response"] == "echo hello"
         await chat(agents, "expensive")
         await anyio.sleep(0.3)
@@ -291,7 +295,7 @@ async def test_a_cost_pause_is_announced_once_and_the_paused_agent_gets_no_messa
 
 
 def test_the_pause_announcement_without_figures_still_says_how_to_resume() -> None:
-    text = pause_announcement("work", {}, "Spike detected.")
+    text = pause_announcement("work", None, "Spike detected.")
     assert text == (
         "The agent 'work' is paused by its cost controls: Spike detected. It answers no messages until resumed: "
         "send /resume or POST /agents/work/resume."

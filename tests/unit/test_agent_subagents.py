@@ -11,7 +11,7 @@ import anyio
 import pytest
 
 from orchestrator.agents import AgentError, AgentManager
-from orchestrator.subagents import (
+from orchestrator.agents.subagents import (
     MAX_SUBAGENTS_PER_PARENT,
     SubagentRequest,
     required_tools,
@@ -93,15 +93,16 @@ async def test_a_subagent_runs_its_task_and_leaves_nothing_behind(tmp_path: Path
     agents, _ = manager(tmp_path)
     async with running(agents):
         request = SubagentRequest("look it up", allowed_tools=("echo_echo",))
-        answer = await agents.run_subagent("a", request, ["echo_echo"])
+        subagent, reply = await agents.run_subagent("a", request, ["echo_echo"])
+        answer = {"agentId": subagent, **reply.wire()}
         assert answer["success"] is True and answer["response"] == "did look it up"
         assert answer["agentId"] == answer["agent"] == "a-sub-1" and answer["requiredTools"] == ["echo_echo"]
         assert await wait_gone(answer["pid"])
         assert not (tmp_path / "sessions" / "a-sub-1").exists()
         assert list((tmp_path / "agents" / "subagents").iterdir()) == []
         assert [agent["agentId"] for agent in agents.describe()] == ["a"]
-        second = await agents.run_subagent("a", SubagentRequest("again"), [])
-        assert second["agentId"] == "a-sub-2" and second["requiredTools"] is None
+        subagent, second = await agents.run_subagent("a", SubagentRequest("again"), [])
+        assert subagent == "a-sub-2" and second.wire().get("requiredTools") is None
 
 
 async def test_a_subagent_is_known_by_its_own_token_while_it_runs(tmp_path: Path) -> None:
@@ -189,5 +190,5 @@ async def test_subagents_are_stopped_with_their_parent_and_their_files_removed(t
 async def test_a_failed_task_comes_back_as_the_thinkers_answer(tmp_path: Path) -> None:
     agents, _ = manager(tmp_path)
     async with running(agents):
-        answer = await agents.run_subagent("a", SubagentRequest("fail"), [])
-        assert answer["success"] is False and answer["error"] == "the model failed"
+        _, answer = await agents.run_subagent("a", SubagentRequest("fail"), [])
+        assert answer.success is False and answer.error == "the model failed"

@@ -8,6 +8,7 @@ from typing import Any
 
 import anyio
 
+from orchestrator.callers import Caller
 from orchestrator.channels.dispatch import InboundMessage, Outcome
 from orchestrator.channels.telegram import MAX_DELIVERY_ATTEMPTS, TelegramChannel
 from orchestrator.halt import HaltState
@@ -25,8 +26,8 @@ class RecordingHub:
         self.reply_fails = 0
         self.notifier = Notifier(self._send)
 
-    async def _send(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-        return await self.call(name, arguments)
+    async def _send(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
+        return await self.call(name, arguments, caller=caller)
 
     def add(self, key: int, text: str, *, chat: int = 1, sender: int = 1, age_s: float = 1) -> None:
         date = (NOW - timedelta(seconds=age_s)).isoformat()
@@ -37,7 +38,7 @@ class RecordingHub:
     def handled(self, keys: list[int]) -> None:
         self.rows = [row for row in self.rows if row["message_key"] not in keys]
 
-    async def call(self, name: str, arguments: dict[str, Any], *, privileged: bool = False) -> dict[str, Any]:
+    async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
         self.calls.append((name, arguments))
         if name == "telegram_intake_pending":
             return {
@@ -98,6 +99,19 @@ async def test_an_undelivered_reply_is_retried_without_asking_the_agent_again(tm
         await poller.poll_once()
     assert len(dispatcher.seen) == 1
     assert len(hub.named("telegram_intake_reply")) == 3 and hub.rows == []
+
+
+async def test_a_later_message_never_overtakes_a_reply_still_waiting_for_delivery(tmp_path: Path) -> None:
+    hub, dispatcher = RecordingHub(), CountingDispatcher()
+    poller = channel(hub, dispatcher, tmp_path)
+    for key, text in ((1, "one"), (2, "two"), (3, "three")):
+        hub.add(key, text)
+    hub.reply_fails = 1  # the Telegram MCP restarts while "one" is delivered
+    await poller.poll_once()
+    assert [m.text for m in dispatcher.seen] == ["one"]  # "two" waits: its reply would arrive before "one"'s
+    await poller.poll_once()
+    delivered = [r["message"] for r in hub.named("telegram_intake_reply")]
+    assert delivered == ["re: one", "re: one", "re: two", "re: three"] and hub.rows == []
 
 
 async def test_a_reply_that_never_gets_through_is_given_up(tmp_path: Path) -> None:

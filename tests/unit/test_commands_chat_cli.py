@@ -8,7 +8,9 @@ import json
 import httpx
 import pytest
 
-from orchestrator.chat_cli import ChatClient, ChatError, Rendered, render_answer, run_chat
+from orchestrator.chat_cli import ChatError, ChatSession, Rendered, render_answer, run_chat
+from shared.contracts.hub_api import MessageAnswer
+from shared.hub_client import HubClient
 
 
 @pytest.mark.parametrize(
@@ -24,7 +26,7 @@ from orchestrator.chat_cli import ChatClient, ChatError, Rendered, render_answer
     ],
 )
 def test_answers_render_as_the_user_should_read_them(answer: dict[str, object], expected: Rendered) -> None:
-    assert render_answer(answer) == expected
+    assert render_answer(MessageAnswer.model_validate(answer)) == expected
 
 
 def hub(sent: list[str], answers: dict[str, dict[str, object]]) -> httpx.MockTransport:
@@ -40,26 +42,30 @@ def hub(sent: list[str], answers: dict[str, dict[str, object]]) -> httpx.MockTra
     return httpx.MockTransport(handle)
 
 
-def test_lines_are_sent_until_exit_and_a_failed_answer_sets_the_exit_code() -> None:
+def session(url: str, transport: httpx.MockTransport) -> ChatSession:
+    return ChatSession(HubClient(url, "tok", transport=transport), "cli")
+
+
+async def test_lines_are_sent_until_exit_and_a_failed_answer_sets_the_exit_code() -> None:
     sent: list[str] = []
-    client = ChatClient("http://hub", "tok", "cli", transport=hub(sent, {"b": {"success": False, "error": "x"}}))
+    chat = session("http://hub", hub(sent, {"b": {"success": False, "error": "x"}}))
     out = io.StringIO()
-    code = run_chat(client, reset=True, interactive=False, lines=["a", "  ", "b", "/EXIT", "c"], out=out)
+    code = await run_chat(chat, reset=True, interactive=False, lines=["a", "  ", "b", "/EXIT", "c"], out=out)
     assert sent == ["/clear", "a", "b"]
     assert out.getvalue().splitlines() == ["ok", "ok", "Error: x"]
     assert code == 1
 
 
-def test_a_refused_token_and_a_missing_hub_stop_the_chat_with_a_sentence() -> None:
+async def test_a_refused_token_and_a_missing_hub_stop_the_chat_with_a_sentence() -> None:
     refused = httpx.MockTransport(
         lambda r: httpx.Response(200 if r.url.path == "/health" else 401, json={"error": "no"})
     )
     with pytest.raises(ChatError, match="rejected the token"):
-        run_chat(ChatClient("http://hub", "tok", "cli", transport=refused), reset=False, interactive=False, lines=["x"])
+        await run_chat(session("http://hub", refused), reset=False, interactive=False, lines=["x"])
 
     def down(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("refused", request=request)
 
-    client = ChatClient("http://127.0.0.1:1", "tok", "cli", transport=httpx.MockTransport(down))
+    chat = session("http://127.0.0.1:1", httpx.MockTransport(down))
     with pytest.raises(ChatError, match=r"not running at http://127.0.0.1:1; start it with `annabelle up`"):
-        run_chat(client, reset=False, interactive=False, lines=["x"])
+        await run_chat(chat, reset=False, interactive=False, lines=["x"])

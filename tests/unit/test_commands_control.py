@@ -11,6 +11,7 @@ import pytest
 from orchestrator.commands.chat import DeleteWindow, parse_window, select_outgoing
 from orchestrator.commands.registry import CommandError, run_command
 from orchestrator.halt import HaltState
+from shared.contracts.thinker_api import Acknowledgement
 from tests.fakes.command_context import fake_context
 
 
@@ -55,7 +56,7 @@ async def test_clear_forgets_the_session_of_the_agent_bound_to_this_chat(tmp_pat
     ctx = fake_context(tmp_path, channel="http", chat_id="cli")
     assert await reply("/clear", ctx) == "Cleared: Session x cleared. (agent annabelle)"
     assert ctx.agents.cleared == [("annabelle", "cli")]  # type: ignore[attr-defined]
-    ctx.agents.clear_answer = {"success": False, "error": "Agent unreachable."}  # type: ignore[attr-defined]
+    ctx.agents.clear_answer = Acknowledgement(success=False, error="Agent unreachable.")  # type: ignore[attr-defined]
     assert await reply("/clear", ctx) == "Could not clear the session: Agent unreachable."
 
 

@@ -9,13 +9,10 @@ from pathlib import Path
 import anyio
 import pytest
 
-from orchestrator.commands import diagnose
-from orchestrator.commands.diagnose import (
-    CHECKS,
-    Check,
-    Finding,
-    check,
-    format_report,
+from orchestrator.commands.registry import CommandContext, run_command
+from orchestrator.diagnostics import checks as _checks  # noqa: F401  (the checks register themselves)
+from orchestrator.diagnostics.findings import MB, Finding
+from orchestrator.diagnostics.judge import (
     judge_agents,
     judge_guardian,
     judge_halt,
@@ -24,9 +21,8 @@ from orchestrator.commands.diagnose import (
     judge_provider_keys,
     judge_size,
     model_key_variable,
-    run_checks,
 )
-from orchestrator.commands.registry import CommandContext, run_command
+from orchestrator.diagnostics.registry import CHECKS, Check, check, format_report, run_checks
 from shared.agents import AgentDefinition
 from tests.fakes.command_context import fake_context, hub_status
 from tests.fakes.ollama_server import FakeOllama
@@ -85,9 +81,9 @@ def test_a_halt_is_a_warning_naming_the_resume_command() -> None:
 
 
 def test_sizes_over_the_limit_warn() -> None:
-    assert judge_size("logs", 60 * diagnose.MB, 50 * diagnose.MB, "prune").severity == "warning"
-    assert judge_size("logs", 10, 50 * diagnose.MB, "prune").severity == "ok"
-    assert judge_size("logs", None, 50 * diagnose.MB, "prune").summary == "logs does not exist yet"
+    assert judge_size("logs", 60 * MB, 50 * MB, "prune").severity == "warning"
+    assert judge_size("logs", 10, 50 * MB, "prune").severity == "ok"
+    assert judge_size("logs", None, 50 * MB, "prune").summary == "logs does not exist yet"
 
 
 def test_secret_files_readable_by_others_are_critical() -> None:

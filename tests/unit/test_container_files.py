@@ -136,6 +136,12 @@ def test_dockerfile_command_runs_the_orchestrator():
     assert not instructions("ENTRYPOINT")
 
 
+def test_chromium_is_installed_only_behind_the_with_browser_build_argument():
+    assert "WITH_BROWSER=0" in instructions("ARG")
+    installs = [run for run in instructions("RUN") if "chromium" in run]
+    assert len(installs) == 1 and installs[0].startswith('if [ "$WITH_BROWSER" = "1" ]; then')
+
+
 # -- docker-compose.yml -------------------------------------------------------------------------------------------
 
 
@@ -147,6 +153,7 @@ def test_compose_builds_annabelle_from_the_dockerfile(annabelle: dict):
     build = annabelle["build"]
     assert build["context"] == "."
     assert build.get("dockerfile", "Dockerfile") == "Dockerfile"
+    assert build["args"] == {"WITH_BROWSER": "${ANNABELLE_WITH_BROWSER:-0}"}
 
 
 def test_compose_publishes_ports_on_host_loopback_only(compose: dict):

@@ -96,7 +96,7 @@ def test_pause_reason(stats: WindowStats, expected: str | None) -> None:
 def test_steady_use_under_the_cap_runs_for_hours_without_a_pause() -> None:
     cost, clock = monitor()
     assert steady(cost, clock, minutes=180, tokens_per_minute=4_000) == []  # 240,000 per hour
-    assert cost.status()["currentHourTokens"] == 236_000  # 59 minutes: the current one has no call yet
+    assert cost.status().model_dump()["currentHourTokens"] == 236_000  # 59 minutes: the current one has no call yet
 
 
 def test_sustained_use_over_the_cap_pauses_when_the_hour_reaches_it() -> None:
@@ -151,7 +151,7 @@ def test_idle_minutes_do_not_lower_the_baseline_into_false_spikes() -> None:
         cost.record(20_000, 0)
         clock.advance(minutes=10)
     assert cost.record(45_000, 0) is False  # 22,500/min is ordinary against 20,000 per active minute
-    assert cost.status()["baselineTokensPerMinute"] == 20_000
+    assert cost.status().model_dump()["baselineTokensPerMinute"] == 20_000
 
 
 def test_the_minimum_baseline_rate_keeps_a_quiet_hour_from_calling_a_normal_chat_a_spike() -> None:
@@ -176,16 +176,16 @@ def test_the_short_window_length_comes_from_the_config() -> None:
     # The last 4 minutes hold 8,000 tokens: (8,000 + 140,000) / 5 = 29,600/min, then 32,000/min > 30,000.
     assert cost.record(140_000, 0) is False
     assert cost.record(12_000, 0) is True
-    assert cost.status()["shortWindowMinutes"] == 5
+    assert cost.status().model_dump()["shortWindowMinutes"] == 5
 
 
 def test_usage_older_than_an_hour_rolls_out_of_the_window() -> None:
     cost, clock = monitor()
     cost.record(200_000, 0)
     clock.advance(minutes=59)
-    assert cost.status()["currentHourTokens"] == 200_000
+    assert cost.status().model_dump()["currentHourTokens"] == 200_000
     clock.advance(minutes=1)
-    assert cost.status()["currentHourTokens"] == 0
+    assert cost.status().model_dump()["currentHourTokens"] == 0
     assert cost.record(100_000, 0) is False
 
 
@@ -194,15 +194,15 @@ def test_a_clock_that_jumps_back_does_not_break_the_count() -> None:
     cost.record(1_000, 0)
     clock.advance(hours=-2)
     cost.record(500, 0)
-    assert cost.status()["currentHourTokens"] == 500
+    assert cost.status().model_dump()["currentHourTokens"] == 500
 
 
 def test_odd_token_counts_are_counted_as_zero_or_whole_numbers() -> None:
     cost, _ = monitor()
     cost.record(-50, -1)
     cost.record(10.9, 0)  # type: ignore[arg-type]
-    assert cost.status()["currentHourTokens"] == 10
-    assert cost.status()["activeBuckets"] == 1
+    assert cost.status().model_dump()["currentHourTokens"] == 10
+    assert cost.status().model_dump()["activeBuckets"] == 1
 
 
 # --- pause and resume ----------------------------------------------------------------------------------------------
@@ -213,7 +213,7 @@ def test_a_paused_monitor_keeps_counting_and_reports_the_pause_once() -> None:
     clock.advance(minutes=3)
     assert cost.record(30_000, 0) is False
     assert (cost.pause_reason, cost.paused_at) == (first_reason, first_at)
-    assert cost.status()["currentHourTokens"] == 280_000
+    assert cost.status().model_dump()["currentHourTokens"] == 280_000
 
 
 def test_resuming_without_a_reset_pauses_again_while_the_cap_is_still_exceeded() -> None:
@@ -230,7 +230,7 @@ def test_resuming_with_a_window_reset_starts_the_hour_afresh() -> None:
     cost, clock = monitor()
     cost.record(260_000, 0)
     cost.resume(reset_window=True)
-    assert cost.status()["currentHourTokens"] == 0 and cost.status()["activeBuckets"] == 0
+    assert cost.status().model_dump()["currentHourTokens"] == 0 and cost.status().model_dump()["activeBuckets"] == 0
     assert steady(cost, clock, minutes=30, tokens_per_minute=2_000) == []
 
 
@@ -238,7 +238,7 @@ def test_a_disabled_monitor_counts_but_never_pauses() -> None:
     cost, clock = monitor(enabled=False)
     assert steady(cost, clock, minutes=90, tokens_per_minute=50_000) == []
     assert not cost.paused
-    status = cost.status()
+    status = cost.status().model_dump()
     assert status["enabled"] is False and status["currentHourTokens"] == 59 * 50_000
 
 
@@ -247,7 +247,7 @@ def test_status_has_the_original_shape() -> None:
     cost, clock = monitor()
     steady(cost, clock, minutes=10, tokens_per_minute=3_000)
     cost.record(1_001, 0)
-    assert cost.status() == {
+    assert cost.status().model_dump() == {
         "enabled": True,
         "paused": False,
         "pauseReason": None,
@@ -265,7 +265,7 @@ def test_status_has_the_original_shape() -> None:
 def test_status_when_paused_gives_the_reason_and_the_time_in_utc() -> None:
     cost, _ = monitor(hardCapTokensPerHour=1_000)
     cost.record(1_000, 0)
-    status = cost.status()
+    status = cost.status().model_dump()
     assert status["paused"] is True
     assert status["pausedAt"] == "2026-02-11T08:00:00.000Z"
     assert (
@@ -276,4 +276,4 @@ def test_status_when_paused_gives_the_reason_and_the_time_in_utc() -> None:
 def test_the_window_has_sixty_buckets_reused_minute_by_minute() -> None:
     cost, clock = monitor()
     steady(cost, clock, minutes=WINDOW_MINUTES * 3, tokens_per_minute=100)
-    assert cost.status()["activeBuckets"] == WINDOW_MINUTES - 1  # the current minute has had no call yet
+    assert cost.status().model_dump()["activeBuckets"] == WINDOW_MINUTES - 1  # the current minute has had no call yet

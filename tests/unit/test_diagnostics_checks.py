@@ -15,12 +15,15 @@ from typing import Any
 
 import pytest
 
-from orchestrator.commands.diagnose import CHECKS, Finding
 from orchestrator.commands.registry import CommandContext
+from orchestrator.diagnostics import checks as _checks  # noqa: F401  (the checks register themselves)
 from orchestrator.diagnostics import judge
 from orchestrator.diagnostics.checks import TOOL_SNAPSHOT_FILENAME
+from orchestrator.diagnostics.findings import Finding
 from orchestrator.diagnostics.judge import LevelCounts, ServerProbe
+from orchestrator.diagnostics.registry import CHECKS
 from shared.agents import AgentDefinition
+from shared.contracts.thinker_api import CostStatus
 from tests.fakes.command_context import fake_context
 from tests.fakes.ollama_server import FakeOllama
 from tests.fakes.openai_server import FakeOpenAI
@@ -86,8 +89,9 @@ class CostAgents:
         self.agents = {agent: SimpleNamespace(state="running", agent=agent) for agent in answers}
         self.answers = answers
 
-    async def cost_status(self, runtime: Any) -> dict[str, Any]:
-        return self.answers[runtime.agent]
+    async def cost_status(self, runtime: Any) -> CostStatus | None:
+        answer = self.answers[runtime.agent]
+        return CostStatus.model_validate(answer) if answer else None
 
 
 async def test_a_cost_paused_or_nearly_capped_agent_is_named(tmp_path: Path) -> None:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from orchestrator.commands.diagnose import Check, Finding
 from orchestrator.commands.registry import CommandContext
-from orchestrator.diagnostics.findings import finding_from_json
+from orchestrator.diagnostics.findings import Finding, finding_from_json
 from orchestrator.diagnostics.periodic import LAST_FILENAME, PeriodicDiagnose, change_message, diagnose_json
+from orchestrator.diagnostics.registry import Check
 from orchestrator.doctor import format_doctor
 from tests.fakes.command_context import fake_context
 

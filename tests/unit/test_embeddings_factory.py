@@ -20,7 +20,7 @@ def test_the_public_surface_is_pinned() -> None:
 
 
 def test_providers_are_a_table_and_none_is_not_a_provider() -> None:
-    assert sorted(PROVIDERS) == ["local", "ollama"]
+    assert sorted(PROVIDERS) == ["local", "multilingual", "ollama"]
 
 
 def test_none_means_no_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -78,5 +78,7 @@ def test_an_unknown_provider_in_the_environment_fails_naming_the_variable(monkey
 
 def test_an_unknown_provider_that_bypassed_validation_is_refused_listing_the_known_ones() -> None:
     settings = EmbeddingSettings.model_construct(embedding_provider="openai")
-    with pytest.raises(EmbeddingError, match="EMBEDDING_PROVIDER=openai is unknown; use one of local, ollama, none"):
+    with pytest.raises(
+        EmbeddingError, match="EMBEDDING_PROVIDER=openai is unknown; use one of local, multilingual, ollama, none"
+    ):
         create_embedder(settings)

@@ -9,7 +9,8 @@ import httpx
 from mcp import Client
 from mcp.types import TextContent
 
-from orchestrator.mcp_bridge import HubConnection, build_server
+from orchestrator.mcp_bridge import build_server
+from shared.hub_client import HubClient
 
 TOOLS = {
     "tools": [
@@ -44,8 +45,8 @@ class ScriptedHub:
 
 
 def bridge(hub: ScriptedHub, token: str | None = "tok") -> Client:
-    connection = HubConnection("http://hub.test", lambda: token, httpx.AsyncClient(transport=httpx.MockTransport(hub)))
-    return Client(build_server(connection))
+    connection = HubClient("http://hub.test", lambda: token, transport=httpx.MockTransport(hub))
+    return Client(build_server(connection, lambda: token))
 
 
 def text(result: Any) -> str:
@@ -114,7 +115,7 @@ async def test_a_hub_that_is_not_running_says_how_to_start_it() -> None:
     def refuse(request: httpx.Request) -> httpx.Response:
         raise httpx.ConnectError("refused", request=request)
 
-    connection = HubConnection("http://hub.test", lambda: "t", httpx.AsyncClient(transport=httpx.MockTransport(refuse)))
-    async with Client(build_server(connection)) as client:
+    connection = HubClient("http://hub.test", lambda: "t", transport=httpx.MockTransport(refuse))
+    async with Client(build_server(connection, lambda: "t")) as client:
         result = await client.call_tool("chat", {"message": "hi"})
     assert result.is_error and "not running at http://hub.test" in text(result) and "annabelle up" in text(result)

@@ -38,12 +38,13 @@ async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
 
 
 async def rejected_by_schema(client: Client, tool: str, **arguments: Any) -> str:
-    """Arguments outside the schema are refused by the SDK itself, in plain text (the hub wraps that text)."""
+    """Arguments outside the schema are an INVALID_ARGUMENTS envelope: one sentence, no pydantic noise."""
     result = await client.call_tool(tool, arguments)
     assert result.is_error
-    text = str(result.content[0].text)  # type: ignore[union-attr]
-    assert "validation error" in text
-    return text
+    envelope = json.loads(str(result.content[0].text))  # type: ignore[union-attr]
+    assert envelope["errorCode"] == "INVALID_ARGUMENTS", envelope
+    assert "pydantic" not in envelope["error"] and "[type=" not in envelope["error"], envelope
+    return str(envelope["error"])
 
 
 def ok(envelope: dict[str, Any]) -> Any:

@@ -11,13 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from shared.logs import (
-    JsonLineFormatter,
-    LogFileSettings,
-    RotatingAppendFile,
-    SharedRotatingFileHandler,
-    rotated_paths,
-)
+from shared.logs import JsonLineFormatter, LogFileSettings, SharedRotatingFileHandler
+from shared.rotating_file import RotatingAppendFile, rotated_paths
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from memorizer_mcp.llm import config_from_settings
-from memorizer_mcp.settings import DEFAULT_UTILITY_MODEL, MemorizerSettings
+from memorizer_mcp.settings import MemorizerSettings
+from shared.agents import DEFAULT_MODEL
 from shared.manifest import load_manifest
 from shared.settings import ConfigError, load_settings
 
@@ -37,13 +38,13 @@ def test_defaults_live_under_annabelle_home(annabelle_home: Path) -> None:
     assert (settings.memory_vector_weight, settings.memory_text_weight) == (0.6, 0.4)
     assert settings.memory_similarity_threshold == 0.6
     assert settings.fact_extraction_enabled is True
-    assert settings.utility_model == DEFAULT_UTILITY_MODEL
-    config = config_from_settings(settings)
-    assert config is not None and config.api_base == "http://localhost:11434"
+    assert settings.utility_model is None
+    config = config_from_settings(settings)  # unset: the default agent's model, on its Ollama
+    assert config is not None and (config.model, config.api_base) == (DEFAULT_MODEL, "http://localhost:11434")
 
 
-def test_an_empty_utility_model_switches_the_llm_tools_off(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("UTILITY_MODEL", "")
+def test_utility_model_off_switches_the_llm_tools_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("UTILITY_MODEL", "off")
     assert config_from_settings(load_settings(MemorizerSettings)) is None
 
 

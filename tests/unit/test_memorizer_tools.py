@@ -50,12 +50,13 @@ async def refused(client: Client, tool: str, code: str, **arguments: Any) -> str
 
 
 async def schema_error(client: Client, tool: str, **arguments: Any) -> str:
-    """Arguments outside the schema are refused by the SDK itself, in plain text (the hub wraps that text)."""
+    """Arguments outside the schema are an INVALID_ARGUMENTS envelope: one sentence, no pydantic noise."""
     result = await client.call_tool(tool, arguments)
     assert result.is_error
-    text = str(result.content[0].text)  # type: ignore[union-attr]
-    assert "validation error" in text
-    return text
+    envelope = json.loads(str(result.content[0].text))  # type: ignore[union-attr]
+    assert envelope["errorCode"] == "INVALID_ARGUMENTS", envelope
+    assert "pydantic" not in envelope["error"] and "[type=" not in envelope["error"], envelope
+    return str(envelope["error"])
 
 
 def db_rows(home: Path, sql: str, *params: Any) -> list[tuple[Any, ...]]:

@@ -17,7 +17,7 @@ from thinker.selection._pipeline import (
     select_tools,
     split_clauses,
     sticky_tools,
-    tool_text,
+    tool_texts,
 )
 
 
@@ -45,6 +45,7 @@ TOOLS = [
 MCPS = [McpInfo("mail", "Mail", "Communication", ("mail",)), McpInfo("files", "Files", "Storage", ("folder",))]
 CONFIG = SelectionConfig()
 CATALOG = build_catalog(TOOLS, MCPS, CONFIG.core_tools)
+"""The English fallback's catalog (built-in routes and concepts): what runs without embeddings."""
 
 
 def picked(names: tuple[str, ...]) -> list[str]:
@@ -82,6 +83,11 @@ def test_pick_keeps_the_least_then_the_close_ones_up_to_the_most(
         ("lunch with Tom and Anna", []),
         ("book a table", []),
         ("search the news, and then summarise it", ["search the news", "summarise it"]),
+        ("Найди письмо от бухгалтера и перешли его жене", ["Найди письмо от бухгалтера", "перешли его жене"]),
+        ("Lies die Datei einkauf.md und schick sie an Eva", ["Lies die Datei einkauf.md", "schick sie an Eva"]),
+        ("Lis le fichier puis envoie-le à Paul", ["Lis le fichier", "envoie-le à Paul"]),
+        ("先查一下天气然后提醒我带伞", ["先查一下天气", "提醒我带伞"]),
+        ("what is 3.5 times 2", []),
     ],
 )
 def test_split_clauses_finds_the_parts_of_a_request(message: str, expected: list[str]) -> None:
@@ -160,8 +166,8 @@ def test_a_tool_of_another_mcp_or_without_an_mcp_is_no_companion() -> None:
     assert lookup_companions(tools) == {}
 
 
-def test_the_embedded_text_is_name_and_description_without_the_hub_tag() -> None:
-    assert tool_text(TOOLS[11]) == "files_read_file: Read a file from storage."
+def test_the_embedded_texts_are_the_name_as_words_with_the_description_without_the_hub_tag() -> None:
+    assert tool_texts(TOOLS[11], "Files") == ["read file: Read a file from storage.", "Files: read file"]
 
 
 # -- select_tools ----------------------------------------------------------------------------------------------
@@ -172,8 +178,8 @@ def test_core_tools_come_first_and_are_never_candidates() -> None:
     assert selection.names[: len(CORE_TOOLS)] == CORE_TOOLS
     assert picked(selection.names)[0] == "reminders_create_reminder"
     assert not set(CORE_TOOLS) & set(CATALOG.names)
-    # send_telegram is a candidate like any tool, picked on evidence.
-    assert "send_telegram" in CATALOG.names and "get_status" not in CATALOG.names
+    # The essentials and the hub's status are candidates like any tool, picked on evidence.
+    assert "send_telegram" in CATALOG.names and "get_status" in CATALOG.names
     assert "send_telegram" not in selection.names
     assert selection.method == "regex"
     assert selection.top_score is None
@@ -184,8 +190,8 @@ def test_telegram_is_picked_when_asked_for() -> None:
     assert "send_telegram" in picked(select_tools(CATALOG, "send a telegram message to Anna", CONFIG).names)
 
 
-def test_the_core_is_the_meta_tools_the_memory_essentials_and_the_status() -> None:
-    assert set(CORE_TOOLS) == {"store_fact", "search_memories", "get_status", "browse_tools", "load_tools"}
+def test_the_core_is_the_meta_tools_alone() -> None:
+    assert CORE_TOOLS == ("browse_tools", "load_tools")
 
 
 def test_a_message_without_evidence_gets_only_the_core_tools() -> None:
@@ -315,3 +321,53 @@ def test_an_empty_catalog_selects_the_core_tools() -> None:
     selection = select_tools(empty, "remind me at 6", CONFIG, cosine=np.zeros(0))
     assert selection.names == CORE_TOOLS
     assert selection.top_score is None
+
+
+def _cosines(**values: float) -> np.ndarray:
+    out = np.zeros(CATALOG.size)
+    for name, value in values.items():
+        out[CATALOG.index[name]] = value
+    return out
+
+
+def test_a_followup_takes_the_meaning_of_the_request_it_follows() -> None:
+    config = replace(CONFIG, min_tools=1, top_k=1, clause_top=0, context_top=0, lookup_companions=False)
+    alone = _cosines(mail_send_email=0.3)
+    with_request = _cosines(calendar_update_event=0.6)
+    selection = select_tools(
+        CATALOG,
+        "auf 16 Uhr bitte",
+        config,
+        cosine=alone,
+        context_cosine=with_request,
+        recent_user_messages=["Verschieb den Termin"],
+    )
+    assert picked(selection.names) == ["calendar_update_event"]
+    # A message that stands on its own ignores the earlier turn's meaning.
+    standalone = "send the quarterly report to our finance team before lunch on Thursday"
+    selection = select_tools(
+        CATALOG, standalone, config, cosine=alone, context_cosine=with_request, recent_user_messages=["x"]
+    )
+    assert picked(selection.names) == ["mail_send_email"]
+
+
+def test_each_clause_brings_its_own_best_tool_by_meaning() -> None:
+    config = replace(CONFIG, min_tools=1, top_k=1, context_top=0, lookup_companions=False)
+    message = "zeig mir die Termine und schick Eva eine Nachricht"
+    clauses = split_clauses(message)
+    selection = select_tools(
+        CATALOG,
+        message,
+        config,
+        cosine=_cosines(calendar_list_events=0.5),
+        clause_cosines={clauses[0]: _cosines(calendar_list_events=0.5), clauses[1]: _cosines(send_telegram=0.5)},
+    )
+    assert picked(selection.names) == ["calendar_list_events", "send_telegram"]
+
+
+def test_the_mcp_cosine_lifts_every_tool_of_the_mcp_the_message_is_about() -> None:
+    config = replace(CONFIG, min_tools=2, top_k=2, clause_top=0, context_top=0, lookup_companions=False)
+    cosine = _cosines(mail_send_email=0.40, files_read_file=0.41, mail_reply_email=0.35)
+    mail = np.array([0.5 if name.startswith("mail_") else 0.0 for name in CATALOG.names])
+    selection = select_tools(CATALOG, "x", config, cosine=cosine, mcp_cosine=mail)
+    assert picked(selection.names) == ["mail_send_email", "mail_reply_email"]

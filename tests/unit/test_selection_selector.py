@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Sequence
+
+import numpy as np
 import pytest
 
 import thinker.selection as selection_package
 from shared.embeddings import EmbeddingError
 from tests.fakes.embedder import FakeEmbedder
 from thinker.selection import CORE_TOOLS, McpInfo, SelectionConfig, ToolInfo, ToolSelector
-from thinker.selection._pipeline import tool_text
+from thinker.selection._pipeline import mcp_text, tool_texts
 
 TOOLS = [
     ToolInfo("files_read_file", "Read a file from the workspace.", {"properties": {"path": {}}}, "files"),
@@ -23,54 +27,92 @@ def embedded_texts(embedder: FakeEmbedder) -> list[str]:
     return [text for batch in embedder.calls for text in batch]
 
 
-async def test_refresh_embeds_each_candidate_once_and_never_the_core_tools() -> None:
+def texts_of(tools: list[ToolInfo], mcps: list[McpInfo] = MCPS) -> list[str]:
+    """What a refresh of `tools` embeds: each candidate's texts, then one text per MCP (core tools never)."""
+    labels = {mcp.name: mcp.label for mcp in mcps}
+    core = set(CORE_TOOLS)
+    candidates = [t for t in tools if t.name not in core]
+    texts = [text for t in candidates for text in tool_texts(t, labels.get(t.mcp or ""))]
+    servers = list(dict.fromkeys(t.mcp for t in candidates if t.mcp))
+    by_name = {mcp.name: mcp for mcp in mcps}
+    texts += [mcp_text(by_name.get(m), m, [t for t in tools if t.mcp == m]) for m in servers]
+    return list(dict.fromkeys(texts))
+
+
+async def test_a_refresh_embeds_nothing_until_prepare_which_embeds_each_text_once() -> None:
     embedder = FakeEmbedder()
     selector = ToolSelector(SelectionConfig(), embedder)
     await selector.refresh(TOOLS, MCPS)
-    assert embedder.calls == [[tool_text(t) for t in TOOLS[:3]]]
-    assert selector.tool_names == ("files_read_file", "files_delete_file", "mail_send_email")
+    assert embedder.calls == []  # a refresh on the start-up path loads no model
+    assert await selector.prepare()
+    assert embedder.calls == [texts_of(TOOLS)]
+    assert selector.tool_names == ("files_read_file", "files_delete_file", "mail_send_email", "search_memories")
 
     await selector.refresh(TOOLS, MCPS)
+    assert await selector.prepare()
     assert len(embedder.calls) == 1
 
 
-async def test_refresh_re_embeds_only_new_or_changed_tool_texts() -> None:
+async def test_refresh_re_embeds_only_new_or_changed_texts() -> None:
     embedder = FakeEmbedder()
     selector = ToolSelector(SelectionConfig(), embedder)
     await selector.refresh(TOOLS, MCPS)
+    await selector.prepare()
     changed = ToolInfo("mail_send_email", "Send an email, with attachments.", {}, "mail")
     added = ToolInfo("mail_list_emails", "List the inbox.", {}, "mail")
-    await selector.refresh([TOOLS[0], TOOLS[1], changed, added], MCPS)
-    assert embedder.calls[1:] == [[tool_text(changed), tool_text(added)]]
+    tools = [TOOLS[0], TOOLS[1], changed, added]
+    await selector.refresh(tools, MCPS)
+    await selector.prepare()
+    before = set(texts_of(TOOLS))
+    assert embedder.calls[1:] == [[text for text in texts_of(tools) if text not in before]]
 
-    # Removing a tool embeds nothing; bringing back a forgotten text embeds it again.
+    # Removing a tool embeds only its MCP's text again (the MCP's list of tools changed).
     await selector.refresh([TOOLS[0]], MCPS)
-    assert len(embedder.calls) == 2
-    await selector.refresh([TOOLS[0], TOOLS[1]], MCPS)
-    assert embedder.calls[2:] == [[tool_text(TOOLS[1])]]
+    await selector.prepare()
+    assert embedder.calls[2:] == [[mcp_text(MCPS[0], "files", [TOOLS[0]])]]
+
+
+async def test_a_tool_is_embedded_as_its_description_its_sentences_and_its_name_with_the_mcp_label() -> None:
+    tool = ToolInfo("mail_send_email", "[Mail | Communication] Send an email. Use it for new messages.", {}, "mail")
+    assert tool_texts(tool, "Mail") == [
+        "send email: Send an email. Use it for new messages.",
+        "Mail: send email",
+        "send email: Send an email.",
+        "send email: Use it for new messages.",
+    ]
+    assert mcp_text(MCPS[1], "mail", [tool]) == "Mail (Communication): send email"
 
 
 async def test_tools_sharing_a_text_are_embedded_once() -> None:
     embedder = FakeEmbedder()
     twins = [ToolInfo("a_x", "Same.", {}, "a"), ToolInfo("a_x", "Same.", {}, "a")]
-    await ToolSelector(SelectionConfig(), embedder).refresh(twins, [])
-    assert embedder.calls == [["a_x: Same."]]
+    selector = ToolSelector(SelectionConfig(), embedder)
+    await selector.refresh(twins, [])
+    await selector.prepare()
+    assert embedder.calls == [["x: Same.", "x", "a: x"]]
 
 
-async def test_select_embeds_only_the_message() -> None:
+async def test_select_embeds_the_message_its_clauses_and_a_followup_with_its_request_in_one_batch() -> None:
     embedder = FakeEmbedder()
     selector = ToolSelector(SelectionConfig(), embedder)
     await selector.refresh(TOOLS, MCPS)
+    await selector.prepare()
+    message = "read the file notes.txt from the workspace folder right now"
     selection = await selector.select(
-        "please read the file notes.txt",
-        recent_user_messages=["earlier question"],
-        recent_assistant_messages=["earlier answer"],
+        message, recent_user_messages=["earlier question"], recent_assistant_messages=["earlier answer"]
     )
-    assert embedder.calls[1:] == [["please read the file notes.txt"]]
+    assert embedder.calls[1:] == [[message]]  # long and self-contained: not a follow-up
     assert selection.method == "hybrid"
     assert selection.names[: len(CORE_TOOLS)] == CORE_TOOLS
     assert selection.names[len(CORE_TOOLS)] == "files_read_file"
     assert selection.top_score is not None and 0.0 < selection.top_score <= 1.0
+
+    await selector.select("send it to her too", recent_user_messages=["read notes.txt"])
+    await selector.select("read notes.txt and then email it to Tom")
+    assert embedder.calls[2:] == [
+        ["send it to her too", "read notes.txt send it to her too"],
+        ["read notes.txt and then email it to Tom", "read notes.txt", "email it to Tom"],
+    ]
 
 
 async def test_without_an_embedder_selection_uses_words_and_routes() -> None:
@@ -89,11 +131,12 @@ async def test_before_any_refresh_only_core_tools_are_selected() -> None:
     assert embedder.calls == [["read the file"]]
 
 
-async def test_a_failed_refresh_falls_back_to_regex_and_recovers_later(caplog: pytest.LogCaptureFixture) -> None:
+async def test_a_failed_prepare_falls_back_to_regex_and_recovers_later(caplog: pytest.LogCaptureFixture) -> None:
     embedder = FakeEmbedder()
     embedder.fail_with = EmbeddingError("embedding server down")
     selector = ToolSelector(SelectionConfig(), embedder)
     await selector.refresh(TOOLS, MCPS)
+    assert not await selector.prepare()
     assert "tool embeddings unavailable" in caplog.text
 
     assert (await selector.select("read the file")).method == "regex"
@@ -102,13 +145,14 @@ async def test_a_failed_refresh_falls_back_to_regex_and_recovers_later(caplog: p
     recovered = await selector.select("read the file")
     assert recovered.method == "hybrid"
     # The missing tool vectors were embedded before the message.
-    assert embedder.calls[-2:] == [[tool_text(t) for t in TOOLS[:3]], ["read the file"]]
+    assert embedder.calls[-2:] == [texts_of(TOOLS), ["read the file"]]
 
 
 async def test_a_failed_message_embedding_selects_without_it(caplog: pytest.LogCaptureFixture) -> None:
     embedder = FakeEmbedder()
     selector = ToolSelector(SelectionConfig(), embedder)
     await selector.refresh(TOOLS, MCPS)
+    await selector.prepare()
     embedder.fail_with = EmbeddingError("timeout")
     selection = await selector.select("read the file")
     assert selection.method == "regex"
@@ -123,9 +167,9 @@ async def test_allowed_and_history_reach_the_pipeline() -> None:
         "hello",
         recent_tools_used=[["mail_send_email"]],
         playbook_tools=["files_read_file"],
-        allowed=lambda name: name != "get_status",
+        allowed=lambda name: name != "load_tools",
     )
-    assert "get_status" not in selection.names
+    assert "load_tools" not in selection.names
     assert selection.names[-2:] == ("files_read_file", "mail_send_email")
 
 
@@ -140,4 +184,34 @@ def test_the_public_surface_is_pinned() -> None:
         "ToolSelector",
         "match_playbooks",
         "required_selection",
+        "selection_embedder",
     ]
+
+
+async def test_a_refresh_during_a_selection_never_mixes_two_tool_lists() -> None:
+    class Paused(FakeEmbedder):
+        """Holds the first message embedding until released, so a refresh can happen in between."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.release = asyncio.Event()
+            self.waiting = asyncio.Event()
+
+        async def embed(self, texts: Sequence[str]) -> np.ndarray:
+            if texts == ["read the file from the workspace"]:
+                self.waiting.set()
+                await self.release.wait()
+            return await super().embed(texts)
+
+    embedder = Paused()
+    selector = ToolSelector(SelectionConfig(), embedder)
+    await selector.refresh(TOOLS, MCPS)
+    await selector.prepare()
+    task = asyncio.create_task(selector.select("read the file from the workspace"))
+    await embedder.waiting.wait()
+    other = [ToolInfo(f"mail_tool_{i}", f"Mail tool number {i}. Second sentence.", {}, "mail") for i in range(6)]
+    await selector.refresh(other, MCPS)
+    embedder.release.set()
+    selection = await task
+    assert set(selection.names) - set(CORE_TOOLS) <= {t.name for t in TOOLS}
+    assert "files_read_file" in selection.names

@@ -11,6 +11,7 @@ import pytest
 
 from orchestrator.skills.runs import WAITING_FOR_TOOLS
 from orchestrator.skills.scheduler import SkillScheduler
+from shared.contracts.thinker_api import ExecuteSkillRequest, SkillAnswer
 from shared.envelope import ErrorCode, fail
 from tests.fakes.skills_hub import FakeAgents, FakeClock, SkillsHub, make_scheduler
 
@@ -79,6 +80,7 @@ async def test_the_agent_tier_gets_the_required_tools_as_its_sandbox_and_the_own
                 "skillName": "Digest",
                 "instructions": "Do it.",
                 "maxSteps": 4,
+                "noTools": False,
                 "requiredTools": ["echo_echo"],
                 "chatId": "4242",
             },
@@ -192,13 +194,13 @@ async def test_no_more_than_the_concurrency_limit_run_at_once(hub: SkillsHub, tm
     peak = 0
 
     class SlowAgents(FakeAgents):
-        async def execute_skill(self, agent_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        async def execute_skill(self, agent_id: str, request: ExecuteSkillRequest) -> SkillAnswer:
             nonlocal running, peak
             running += 1
             peak = max(peak, running)
             await anyio.sleep(0.01)
             running -= 1
-            return {"success": True, "summary": "ok"}
+            return SkillAnswer(success=True, summary="ok")
 
     hub.agents = SlowAgents()
     for number in range(8):

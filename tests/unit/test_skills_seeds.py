@@ -180,11 +180,18 @@ def test_an_empty_store_gets_every_seed_created_in_the_memorizers_format():
 
 def test_seeds_with_missing_tools_are_created_disabled_with_a_warning_naming_them_and_their_origin():
     upserts = {u.name: u for u in plan_seed(SEEDS, [], now=NOW, default_tz=TZ, available_tools=TOOLS)}
-    browsing = upserts["web-browsing"]
-    assert browsing.args["enabled"] is False
-    assert "web_browser_navigate" in browsing.warnings[0] and "browser_mcp" in browsing.warnings[0]
-    assert upserts["vercel-deployments"].args["enabled"] is False
+    vercel = upserts["vercel-deployments"]
+    assert vercel.args["enabled"] is False
+    assert "vercel_getDeployments" in vercel.warnings[0] and "external-mcps.json" in vercel.warnings[0]
     assert upserts["email-triage"].args["enabled"] is True and upserts["email-triage"].warnings == ()
+
+
+def test_the_web_browsing_playbook_is_enabled_now_that_the_browser_tools_exist():
+    browsing = next(
+        u for u in plan_seed(SEEDS, [], now=NOW, default_tz=TZ, available_tools=TOOLS) if u.name == "web-browsing"
+    )
+    assert browsing.args["enabled"] is True and browsing.warnings == ()
+    assert {t for t in browsing.args["required_tools"] if t.startswith("web_browser_")} <= TOOLS
 
 
 def test_scheduled_seeds_start_disabled_even_when_their_tools_exist():

@@ -1,4 +1,4 @@
-"""The hub client (thinker/hub_client.py) over httpx.MockTransport: token, cache TTL, refresh, errors."""
+"""The hub client (thinker/hub_tools.py) over httpx.MockTransport: token, cache TTL, refresh, errors."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from thinker.hub_client import HubClient, HubUnavailable
+from thinker.hub_tools import HubTools, HubUnavailable
 
 
 class Clock:
@@ -46,8 +46,8 @@ def hub() -> FakeHub:
     return FakeHub()
 
 
-def client(hub: FakeHub, clock: Clock, token: str | None = "agent-token") -> HubClient:
-    return HubClient(
+def client(hub: FakeHub, clock: Clock, token: str | None = "agent-token") -> HubTools:
+    return HubTools(
         "http://hub.test", lambda: token, agent_id="a", ttl=60, clock=clock, transport=httpx.MockTransport(hub)
     )
 

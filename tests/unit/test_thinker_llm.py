@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from shared.litellm_loader import ModelEndpoint
 from thinker.llm import CircuitBreaker, CircuitOpen, CircuitState, ModelClient, ModelUnavailable
-from thinker.settings import ModelSettings
 
 
 class Clock:
@@ -51,7 +51,7 @@ def response(content: str | None = "hi", tool_calls: list[Any] | None = None, us
     return body
 
 
-SETTINGS = ModelSettings("openai/fake", "http://127.0.0.1:1/v1", "test", timeout=5)
+SETTINGS = ModelEndpoint("openai/fake", "http://127.0.0.1:1/v1", "test", timeout=5)
 
 
 async def test_a_reply_carries_text_tool_calls_and_usage_and_the_usage_is_recorded() -> None:
@@ -100,7 +100,9 @@ async def test_no_tool_choice_is_sent_without_tools() -> None:
 async def test_a_provider_error_becomes_one_sentence_naming_the_model() -> None:
     client = ModelClient(SETTINGS, completion=Scripted(ConnectionError("refused")))
     with pytest.raises(
-        ModelUnavailable, match=r"openai/fake at http://127.0.0.1:1/v1 did not answer \(ConnectionError"
+        ModelUnavailable,
+        match=r"^The model openai/fake at http://127.0.0.1:1/v1 cannot be reached: start that server, or fix the "
+        r"apiBase in agents.json\.$",
     ):
         await client.complete([])
 

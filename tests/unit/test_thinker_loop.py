@@ -12,13 +12,15 @@ from typing import Any
 import httpx
 import pytest
 
+from shared.contracts.hub_api import ToolListing
+from shared.litellm_loader import ModelEndpoint
+from thinker.catalog import catalog_of
 from thinker.essentials import available_essentials
 from thinker.guards import HONEST_FAILURE
-from thinker.hub_client import HubClient, parse_catalog
+from thinker.hub_tools import HubTools
 from thinker.llm import ModelClient
 from thinker.loop import AgentLoop, LoopLimits, StopReason
 from thinker.sessions.messages import system_message, user_message
-from thinker.settings import ModelSettings
 from thinker.tiers import BROWSE_TOOLS, LOAD_TOOLS, ToolSet
 
 LISTING = {
@@ -46,7 +48,7 @@ LISTING = {
         "telegram": {"label": "Telegram", "toolGroup": "Chat", "toolCount": 1},
     },
 }
-CATALOG = parse_catalog(LISTING)
+CATALOG = catalog_of(ToolListing.model_validate(LISTING))
 
 
 class Hub:
@@ -114,8 +116,8 @@ def model() -> Model:
 
 
 def make_loop(model: Model, hub: Hub, **limits: Any) -> AgentLoop:
-    client = ModelClient(ModelSettings("openai/fake", "http://127.0.0.1:9/v1", "k"), completion=model, temperature=0.7)
-    hub_client = HubClient("http://hub.test", lambda: "t", agent_id="bob", transport=httpx.MockTransport(hub))
+    client = ModelClient(ModelEndpoint("openai/fake", "http://127.0.0.1:9/v1", "k"), completion=model, temperature=0.7)
+    hub_client = HubTools("http://hub.test", lambda: "t", agent_id="bob", transport=httpx.MockTransport(hub))
     return AgentLoop(client, hub_client, agent_id="bob", limits=LoopLimits(**limits))
 
 
@@ -138,11 +140,11 @@ async def test_a_tool_call_runs_on_the_hub_and_its_result_goes_back_to_the_model
     assert result.usage.prompt_tokens == 20 and result.usage.completion_tokens == 10
 
 
-async def test_the_model_sees_relaxed_schemas_and_the_hub_gets_exact_arguments(model: Model, hub: Hub) -> None:
+async def test_the_model_sees_compact_schemas_and_the_hub_gets_exact_arguments(model: Model, hub: Hub) -> None:
     model.calls(("echo_echo", {"text": "hi", "repeat": "2", "invented": 1, "extra": None})).text("ok")
     await make_loop(model, hub).run(START, toolset())
     sent = next(t for t in model.requests[0]["tools"] if t["function"]["name"] == "echo_echo")
-    assert sent["function"]["parameters"]["properties"]["repeat"]["type"] == ["integer", "string", "null"]
+    assert sent["function"]["parameters"]["properties"]["repeat"] == {"type": "integer"}
     assert hub.calls[0]["arguments"] == {"text": "hi", "repeat": 2}
 
 
@@ -295,11 +297,11 @@ async def test_a_model_that_fails_ends_the_turn_with_its_sentence(hub: Hub) -> N
     async def down(**_: Any) -> Any:
         raise ConnectionError("refused")
 
-    client = ModelClient(ModelSettings("openai/fake", "http://127.0.0.1:9/v1", "k"), completion=down)
-    hub_client = HubClient("http://hub.test", lambda: "t", agent_id="bob", transport=httpx.MockTransport(hub))
+    client = ModelClient(ModelEndpoint("openai/fake", "http://127.0.0.1:9/v1", "k"), completion=down)
+    hub_client = HubTools("http://hub.test", lambda: "t", agent_id="bob", transport=httpx.MockTransport(hub))
     result = await AgentLoop(client, hub_client, agent_id="bob").run(START, toolset())
     assert result.stop is StopReason.MODEL_ERROR and not result.success
-    assert "did not answer" in (result.error or "") and result.messages == ()
+    assert "cannot be reached" in (result.error or "") and result.messages == ()
 
 
 async def test_an_empty_answer_after_successful_tools_says_what_was_done(model: Model, hub: Hub) -> None:

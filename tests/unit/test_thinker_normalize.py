@@ -1,4 +1,4 @@
-"""Argument normalisation and relaxed schemas (thinker/normalize.py): pure functions, no I/O."""
+"""Argument normalisation (thinker/normalize.py): pure functions, no I/O."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from thinker.normalize import normalize_arguments, relax_schema
+from thinker.normalize import normalize_arguments
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -28,38 +28,14 @@ SCHEMA: dict[str, Any] = {
 }
 
 
-def test_numbers_and_booleans_also_accept_strings_in_the_relaxed_schema() -> None:
-    relaxed = relax_schema(SCHEMA)
-    props = relaxed["properties"]
-    assert props["limit"]["type"] == ["integer", "string", "null"]
-    assert props["score"]["type"] == ["number", "string", "null"]
-    assert props["exact"]["type"] == ["boolean", "string", "null"]
-
-
-def test_a_required_property_does_not_accept_null_but_an_optional_one_does() -> None:
-    props = relax_schema(SCHEMA)["properties"]
-    assert props["query"]["type"] == "string"
-    assert props["tags"]["type"] == ["array", "null"]
-
-
-def test_relaxing_reaches_array_items_nested_objects_and_any_of() -> None:
-    props = relax_schema(SCHEMA)["properties"]
-    assert props["tags"]["items"]["type"] == ["integer", "string"]
-    assert props["filter"]["properties"]["enabled"]["type"] == ["boolean", "string"]  # required inside
-    assert props["filter"]["properties"]["name"]["type"] == ["string", "null"]
-    assert {"type": "null"} in props["mode"]["anyOf"]
-    assert props["mode"]["anyOf"][1]["type"] == ["integer", "string"]
-
-
-def test_relaxing_reaches_definitions_and_leaves_the_original_untouched() -> None:
-    schema = {
-        "type": "object",
-        "properties": {"item": {"$ref": "#/$defs/Item"}},
-        "$defs": {"Item": {"type": "object", "properties": {"n": {"type": "number"}}, "required": ["n"]}},
-    }
-    relaxed = relax_schema(schema)
-    assert relaxed["$defs"]["Item"]["properties"]["n"]["type"] == ["number", "string"]
-    assert schema["$defs"]["Item"]["properties"]["n"]["type"] == "number"
+def test_a_tool_taking_an_agent_id_gets_this_agents_whatever_the_model_sent() -> None:
+    schema = {"type": "object", "properties": {"fact": {"type": "string"}, "agent_id": {"type": "string"}}}
+    given = normalize_arguments("memory_store_fact", {"fact": "x"}, schema, agent_id="work")
+    assert given.arguments == {"fact": "x", "agent_id": "work"} and not given.notes
+    other = normalize_arguments("memory_store_fact", {"fact": "x", "agent_id": "annabelle"}, schema, agent_id="work")
+    assert other.arguments["agent_id"] == "work" and other.notes == ("agent_id set to this agent's",)
+    # A tool without the parameter gets none.
+    assert "agent_id" not in normalize_arguments("t", {"query": "x"}, SCHEMA, agent_id="work").arguments
 
 
 @pytest.mark.parametrize(

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
+from shared.contracts.hub_api import ToolListing
+from thinker.catalog import catalog_of
 from thinker.essentials import ESSENTIALS, available_essentials
-from thinker.hub_client import parse_catalog
 from thinker.tiers import BROWSE_TOOLS, LOAD_TOOLS, ToolKind, ToolSet, build_categories
 
 
@@ -32,7 +33,7 @@ LISTING = {
         "gmail": {"label": "Gmail", "toolGroup": "Email", "keywords": [], "toolCount": 0, "available": False},
     },
 }
-CATALOG = parse_catalog(LISTING)
+CATALOG = catalog_of(ToolListing.model_validate(LISTING))
 
 
 def test_each_tool_knows_its_mcp_and_hub_tools_have_none() -> None:
@@ -57,10 +58,10 @@ def test_the_model_is_offered_what_was_selected_that_this_interaction_can_call()
     assert names == toolset.offered
 
 
-def test_offered_schemas_are_relaxed() -> None:
+def test_offered_schemas_are_compact() -> None:
     toolset = ToolSet(CATALOG, ["echo_echo"])
     echo = next(d for d in toolset.definitions() if d["function"]["name"] == "echo_echo")
-    assert echo["function"]["parameters"]["properties"]["repeat"]["type"] == ["integer", "string", "null"]
+    assert echo["function"]["parameters"]["properties"]["repeat"] == {"type": "integer"}
     # ... while normalisation uses the real one
     assert toolset.schema("echo_echo") == CATALOG.tools["echo_echo"].input_schema
 

@@ -1,7 +1,8 @@
 """Tool selection: which of the hub's tools the model sees for one message.
 
-    selector = ToolSelector(SelectionConfig(), embedder)      # embedder may be None (EMBEDDING_PROVIDER=none)
-    await selector.refresh(tools, mcps)                       # whenever the hub's tool list changes
+    selector = ToolSelector(SelectionConfig(), selection_embedder(settings))   # None: EMBEDDING_PROVIDER=none
+    await selector.refresh(tools, mcps)                       # whenever the hub's tool list changes (no I/O)
+    await selector.prepare()                                  # in the background: load the model, embed tools
     selection = await selector.select(message, recent_user_messages=..., recent_tools_used=...)
     selection.names                                           # core tools first, then the picks, best first
 
@@ -10,7 +11,7 @@ a message contains: `match_playbooks(message, playbooks)`. The pipeline is descr
 """
 
 from thinker.selection._playbooks import match_playbooks, required_selection
-from thinker.selection._selector import ToolSelector
+from thinker.selection._selector import ToolSelector, selection_embedder
 from thinker.selection._types import CORE_TOOLS, McpInfo, Playbook, Selection, SelectionConfig, ToolInfo
 
 __all__ = [
@@ -23,4 +24,5 @@ __all__ = [
     "ToolSelector",
     "match_playbooks",
     "required_selection",
+    "selection_embedder",
 ]

@@ -35,7 +35,7 @@ def parameter_names(schema: Mapping[str, object]) -> list[str]:
     return [str(name) for name in properties] if isinstance(properties, Mapping) else []
 
 
-def tool_terms(tool: ToolInfo, mcp: McpInfo | None) -> dict[str, float]:
+def tool_terms(tool: ToolInfo, mcp: McpInfo | None, *, concepts: bool = True) -> dict[str, float]:
     """Term → field-weighted frequency for one tool."""
     fields: list[tuple[str, float]] = [
         (tool.name, NAME_WEIGHT),
@@ -46,7 +46,7 @@ def tool_terms(tool: ToolInfo, mcp: McpInfo | None) -> dict[str, float]:
         fields.append((f"{mcp.label} {mcp.tool_group}", DESCRIPTION_WEIGHT))
     bag: dict[str, float] = {}
     for text, weight in fields:
-        for term, strength in expand(stems(text)).items():
+        for term, strength in expand(stems(text), concepts=concepts).items():
             bag[term] = bag.get(term, 0.0) + weight * strength
     return bag
 
@@ -54,8 +54,9 @@ def tool_terms(tool: ToolInfo, mcp: McpInfo | None) -> dict[str, float]:
 class LexicalIndex:
     """Scores a text against a fixed list of tools."""
 
-    def __init__(self, bags: Sequence[Mapping[str, float]]) -> None:
+    def __init__(self, bags: Sequence[Mapping[str, float]], *, concepts: bool = True) -> None:
         self.size = len(bags)
+        self.concepts = concepts
         document_frequency: dict[str, int] = {}
         for bag in bags:
             for term in bag:
@@ -73,7 +74,7 @@ class LexicalIndex:
     def score(self, text: str) -> np.ndarray:
         """One BM25 score per tool (0 where the text shares no term with it)."""
         total = np.zeros(self.size, dtype=np.float64)
-        for term, weight in expand(stems(text)).items():
+        for term, weight in expand(stems(text), concepts=self.concepts).items():
             row = self._rows.get(term)
             if row is not None:
                 total += weight * row

@@ -36,8 +36,24 @@ PREVIOUS_ASSISTANT_SHARE = 0.5
 the user's, the assistant's question only narrows it."""
 
 _ID_PARAMETER = re.compile(r"(^|_)(id|ids|number)$")
-_CONNECTIVES = r"(?:and then|then|and also|also|and|plus|after that)"
-_CLAUSE_BREAK = re.compile(rf"[.;!?]+\s+(?:{_CONNECTIVES}\s+)?|,?\s+\b{_CONNECTIVES}\b\s+", re.IGNORECASE)
+# Words that join two requests in one message, in the languages the embedder reads (longest first, so that
+# "and then" wins over "and"). Splitting too often costs a pick, never a tool: clauses only add.
+_CONNECTIVES = (
+    r"(?:and then|and also|after that|then|also|plus|and"  # English
+    r"|und dann|danach|außerdem|und|dann"  # German
+    r"|et puis|ensuite|puis|et"  # French
+    r"|y luego|después|luego|también|y"  # Spanish
+    r"|e depois|depois|também|e poi|poi|anche|e"  # Portuguese, Italian
+    r"|en dan|daarna|en"  # Dutch
+    r"|a potem|potem|oraz|i"  # Polish
+    r"|ve sonra|sonra|ve"  # Turkish
+    r"|а потом|и потом|а также|потом|затем|и|а|також|потім|і|та)"  # Russian, Ukrainian
+)
+_CLAUSE_BREAK = re.compile(
+    rf"(?:[.;!?]+\s+|[。！？；]+\s*)(?:{_CONNECTIVES}\s+)?|,?\s+(?<!\w){_CONNECTIVES}(?!\w)\s+|[，、]?(?:然后|并且|而且|再|そして|それから)",
+    re.IGNORECASE,
+)
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
 _REFERENCE_WORDS = frozenset(
     str.split(
         "it its that this them those these him her his their there one ones same too also again instead else "
@@ -48,9 +64,39 @@ FOLLOWUP_MAX_WORDS = 8
 """A message this short leans on the conversation before it."""
 
 
-def tool_text(tool: ToolInfo) -> str:
-    """What is embedded for a tool: `name: description`, the hub's tag removed."""
-    return f"{tool.name}: {plain_description(tool.description)}"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z(\"'`])")
+MAX_TOOL_SENTENCES = 6
+"""Sentences of a description embedded one by one; the rest count only through the whole description."""
+
+
+def tool_texts(tool: ToolInfo, label: str | None = None) -> list[str]:
+    """What is embedded for a tool; its cosine to a message is the best of these texts'.
+
+    The name as words with the whole description (the hub's tag removed), the MCP's label with the name, and
+    the name with each sentence of the description: a message usually asks for what one sentence says, and a
+    long description's average drowns it.
+    """
+    action = " ".join(name_words(tool.name, tool.mcp)) or tool.name
+    description = plain_description(tool.description)
+    texts = [f"{action}: {description}" if description else action]
+    texts.append(f"{label}: {action}" if label else action)
+    sentences = [part.strip() for part in _SENTENCE_END.split(description) if part.strip()]
+    if len(sentences) > 1:
+        texts.extend(f"{action}: {sentence}" for sentence in sentences[:MAX_TOOL_SENTENCES])
+    return list(dict.fromkeys(texts))
+
+
+def mcp_text(mcp: McpInfo | None, name: str, tools: Sequence[ToolInfo]) -> str:
+    """What is embedded for an MCP: its label, group and keywords, then its tools' names as words."""
+    label = f"{mcp.label} ({mcp.tool_group})" if mcp is not None and mcp.label else name
+    keywords = ", ".join(mcp.keywords) if mcp is not None else ""
+    actions = ", ".join(dict.fromkeys(" ".join(name_words(tool.name, tool.mcp)) for tool in tools))
+    return f"{label}: {keywords}. {actions}" if keywords else f"{label}: {actions}"
+
+
+def context_text(previous_user_message: str, message: str) -> str:
+    """A follow-up read together with the request it follows."""
+    return f"{previous_user_message.strip()[:500]} {message.strip()}"
 
 
 @dataclass(frozen=True)
@@ -103,17 +149,24 @@ def lookup_companions(tools: Sequence[ToolInfo]) -> dict[int, tuple[tuple[int, .
     return companions
 
 
-def build_catalog(tools: Sequence[ToolInfo], mcps: Sequence[McpInfo], core: Collection[str]) -> Catalog:
+def build_catalog(
+    tools: Sequence[ToolInfo],
+    mcps: Sequence[McpInfo],
+    core: Collection[str],
+    *,
+    builtin_routes: bool = True,
+    concepts: bool = True,
+) -> Catalog:
     candidates = [tool for tool in tools if tool.name not in core]
     by_name = {mcp.name: mcp for mcp in mcps}
-    bags = [tool_terms(tool, by_name.get(tool.mcp) if tool.mcp else None) for tool in candidates]
+    bags = [tool_terms(tool, by_name.get(tool.mcp) if tool.mcp else None, concepts=concepts) for tool in candidates]
     names = tuple(tool.name for tool in candidates)
     return Catalog(
         names=names,
         index={name: i for i, name in enumerate(names)},
-        lexical=LexicalIndex(bags),
+        lexical=LexicalIndex(bags, concepts=concepts),
         members=group_members(names, [tool.mcp for tool in candidates]),
-        routes=(*BUILTIN_ROUTES, *auto_routes(mcps)),
+        routes=(*(BUILTIN_ROUTES if builtin_routes else ()), *auto_routes(mcps)),
         lookups=lookup_companions(candidates),
     )
 
@@ -146,8 +199,13 @@ def split_clauses(message: str) -> list[str]:
     Splits at sentence ends and at "and", "then", "also", "plus", "after that"; fragments under two words are
     dropped (so "Tom and Anna" does not become two requests).
     """
-    parts = [part.strip() for part in _CLAUSE_BREAK.split(message) if part and len(part.split()) >= 2]
+    parts = [part.strip() for part in _CLAUSE_BREAK.split(message) if part and _is_request(part)]
     return parts if len(parts) >= 2 else []
+
+
+def _is_request(part: str) -> bool:
+    """Two words or more (four characters or more in scripts written without spaces)."""
+    return len(part.split()) >= 2 or len(_CJK.findall(part)) >= 4
 
 
 def looks_like_followup(message: str) -> bool:
@@ -207,6 +265,9 @@ def select_tools(
     config: SelectionConfig,
     *,
     cosine: np.ndarray | None = None,
+    clause_cosines: Mapping[str, np.ndarray] | None = None,
+    context_cosine: np.ndarray | None = None,
+    mcp_cosine: np.ndarray | None = None,
     recent_user_messages: Sequence[str] = (),
     recent_assistant_messages: Sequence[str] = (),
     recent_tools_used: Sequence[Sequence[str]] = (),
@@ -218,8 +279,15 @@ def select_tools(
     core = [name for name in config.core_tools if allowed is None or allowed(name)]
 
     scores = text_scores(catalog, message, config)
+    meaning = None
     if cosine is not None:
-        scores += config.embedding_weight * cosine
+        meaning = cosine
+        if context_cosine is not None and looks_like_followup(message):
+            # A follow-up's meaning is partly in the turn it follows: "and in Porto?" after a weather question.
+            meaning = np.maximum(meaning, config.context_weight * context_cosine)
+        scores += config.embedding_weight * meaning
+    if mcp_cosine is not None and config.mcp_weight:
+        scores += config.mcp_weight * mcp_cosine
     if recent_assistant_messages and config.assistant_context_weight:
         scores += config.assistant_context_weight * text_scores(catalog, recent_assistant_messages[-1], config)
     scores[~permitted] = -np.inf
@@ -232,6 +300,8 @@ def select_tools(
     if config.clause_top > 0:
         for clause in split_clauses(message):
             clause_scores = text_scores(catalog, clause, config)
+            if clause_cosines and clause in clause_cosines:
+                clause_scores += config.embedding_weight * clause_cosines[clause]
             clause_scores[~permitted] = -np.inf
             add(pick(clause_scores, gap=config.clause_gap, least=1, most=config.clause_top, floor=config.threshold))
 

@@ -1,24 +1,66 @@
 """`ToolSelector`: the one part of tool selection that talks to the embedder.
 
-It keeps the prepared catalog and one vector per tool text (keyed by the text's hash, so a refresh re-embeds
-only tools that are new or whose description changed), embeds each message once, and hands the cosine
-similarities to the pure pipeline in `_pipeline`. When the embedder is missing or fails, selection goes on
-without it (method "regex"): lexical and route evidence alone still pick tools.
+It keeps the prepared catalog and one vector per embedded text (keyed by the text's hash, so a refresh
+re-embeds only texts that are new or changed): several texts per tool (`tool_texts`: the description, its
+sentences, the name with the MCP's label) and one per MCP (`mcp_text`). Each message is embedded once, in one
+batch with its clauses and, for a follow-up, with the turn it follows; a tool's cosine is the best of its
+texts'. The cosines go to the pure pipeline in `_pipeline`. When the embedder is missing or fails, selection
+goes on without it (method "regex") on the English fallback: words, manifest keywords, built-in routes and the
+concept lexicon.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from shared.embeddings import Embedder, EmbeddingError
-from thinker.selection._pipeline import build_catalog, select_tools, tool_text
+from shared.embeddings import Embedder, EmbeddingError, EmbeddingSettings
+from thinker.selection._pipeline import (
+    Catalog,
+    build_catalog,
+    context_text,
+    looks_like_followup,
+    mcp_text,
+    select_tools,
+    split_clauses,
+    tool_texts,
+)
 from thinker.selection._types import McpInfo, Selection, SelectionConfig, ToolInfo
 
 log = logging.getLogger(__name__)
+
+
+def selection_embedder(settings: EmbeddingSettings) -> Embedder | None:
+    """The embedder tool selection's weights and thresholds were fitted on (multilingual USE), whatever
+    `EMBEDDING_PROVIDER` names for memory; None when it is `none` (selection then runs on the English fallback).
+
+    Nothing loads here: `ToolSelector.prepare` (or the first message) loads it, about 0.5 s on a quiet machine.
+    """
+    if settings.embedding_provider == "none":
+        return None
+    from shared.embeddings.multilingual import MultilingualEmbedder
+
+    return MultilingualEmbedder()
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """One refresh's catalogs and embedded texts: a select reads one layout from start to end, so a refresh
+    running meanwhile (another chat's turn) can never pair one catalog with another's vectors."""
+
+    catalog: Catalog
+    fallback: Catalog
+    texts: tuple[str, ...]
+    starts: np.ndarray
+    """Tool index → its first text row; a tool's rows are contiguous, MCP rows come after all tools'
+    (plus, when there are MCP rows, where they begin, so `reduceat` stops the last tool there)."""
+    mcp_of: np.ndarray
+    """Tool index → row of its MCP's text, or -1."""
 
 
 def _text_key(text: str) -> bytes:
@@ -31,62 +73,80 @@ class ToolSelector:
     def __init__(self, config: SelectionConfig, embedder: Embedder | None) -> None:
         self.config = config
         self.embedder = embedder
-        self._catalog = build_catalog((), (), config.core_tools)
-        self._texts: list[str] = []
+        self._layout = _layout((), (), config.core_tools)
         self._vectors: dict[bytes, np.ndarray] = {}
         self._matrix: np.ndarray | None = None
+        """The vectors of `_layout.texts`, row for row; None until embedded (and after each refresh)."""
+        self._embedding = asyncio.Lock()
+        """One embedding of the tool texts at a time (`prepare` in the background and a first `select`)."""
 
     @property
     def tool_names(self) -> tuple[str, ...]:
         """The candidate tools (core tools excluded) as of the last refresh."""
-        return self._catalog.names
+        return self._layout.catalog.names
 
     async def refresh(self, tools: Sequence[ToolInfo], mcps: Sequence[McpInfo]) -> None:
-        """Prepare a new tool list; embeds only the tool texts not embedded before."""
-        catalog = build_catalog(tools, mcps, self.config.core_tools)
-        by_name = {tool.name: tool for tool in tools}
-        self._catalog = catalog
-        self._texts = [tool_text(by_name[name]) for name in catalog.names]
+        """Take a new tool list. Nothing is embedded here: `prepare` (or the next `select`) embeds the texts
+        not embedded before, so a refresh on the start-up path costs no model load."""
+        self._layout = _layout(tools, mcps, self.config.core_tools)
         # Forget vectors of tools that are gone, so a long-running Thinker does not accumulate them.
-        wanted = {_text_key(text) for text in self._texts}
+        wanted = {_text_key(text) for text in self._layout.texts}
         self._vectors = {key: vector for key, vector in self._vectors.items() if key in wanted}
         self._matrix = None
-        await self._embed_tools()
+
+    async def prepare(self) -> bool:
+        """Load the embedder and embed the tool texts now (start it in the background after a refresh, so the
+        first message does not wait for them). False when there is no embedder or it failed."""
+        return await self._embed_tools()
 
     async def _embed_tools(self) -> bool:
         """Fill in missing tool vectors and build the matrix; False when there is no embedder or it failed."""
         if self.embedder is None:
             return False
-        missing = list(dict.fromkeys(text for text in self._texts if _text_key(text) not in self._vectors))
-        if missing:
-            try:
-                vectors = await self.embedder.embed(missing)
-            except EmbeddingError as exc:
-                log.warning("tool embeddings unavailable, selecting without them", extra={"reason": str(exc)})
-                return False
-            for text, vector in zip(missing, vectors, strict=True):
-                self._vectors[_text_key(text)] = np.asarray(vector, dtype=np.float32)
-        if self._texts:
-            self._matrix = np.stack([self._vectors[_text_key(text)] for text in self._texts])
-        else:
-            self._matrix = np.zeros((0, self.embedder.dimension), dtype=np.float32)
-        return True
+        async with self._embedding:
+            if self._matrix is not None:
+                return True
+            return await self._embed_missing()
 
-    async def _cosine(self, message: str) -> np.ndarray | None:
+    async def _embed_missing(self) -> bool:
+        assert self.embedder is not None
+        while True:
+            layout = self._layout  # a refresh while the embedder works replaces it: then go round again
+            texts = layout.texts
+            missing = list(dict.fromkeys(text for text in texts if _text_key(text) not in self._vectors))
+            if missing:
+                try:
+                    vectors = await self.embedder.embed(missing)
+                except EmbeddingError as exc:
+                    log.warning("tool embeddings unavailable, selecting without them", extra={"reason": str(exc)})
+                    return False
+                for text, vector in zip(missing, vectors, strict=True):
+                    self._vectors[_text_key(text)] = np.asarray(vector, dtype=np.float32)
+            if layout is not self._layout:
+                continue
+            if texts:
+                self._matrix = np.stack([self._vectors[_text_key(text)] for text in texts])
+            else:
+                self._matrix = np.zeros((0, self.embedder.dimension), dtype=np.float32)
+            return True
+
+    async def _cosines(self, texts: Sequence[str]) -> tuple[_Layout, np.ndarray | None]:
+        """The layout, and the cosine of each text to each of its rows (tools, then MCPs), or None without vectors."""
+        layout = self._layout
         if self.embedder is None:
-            return None
+            return layout, None
         if self._matrix is None:
             await self._embed_tools()
-        matrix = self._matrix
+        layout, matrix = self._layout, self._matrix
         if matrix is None:
-            return None
+            return layout, None
         try:
-            vector = (await self.embedder.embed([message]))[0]
+            vectors = await self.embedder.embed(list(texts))
         except EmbeddingError as exc:
             log.warning("message embedding failed, selecting without it", extra={"reason": str(exc)})
-            return None
-        # Rows and the message vector are unit length: the dot product is the cosine similarity.
-        return (matrix @ np.asarray(vector, dtype=np.float32)).astype(np.float64)
+            return layout, None
+        # Rows and the message vectors are unit length: the dot product is the cosine similarity.
+        return layout, (np.asarray(vectors, dtype=np.float32) @ matrix.T).astype(np.float64)
 
     async def select(
         self,
@@ -105,12 +165,32 @@ class ToolSelector:
         `playbook_tools` are the required tools of the playbooks that matched; `allowed` filters everything,
         core tools included.
         """
-        cosine = await self._cosine(message)
+        clauses = split_clauses(message) if self.config.clause_top > 0 else []
+        context = None
+        if self.config.context_weight and recent_user_messages and looks_like_followup(message):
+            context = context_text(recent_user_messages[-1], message)
+        texts = [message, *clauses, *([context] if context else [])]
+        layout, cosines = await self._cosines(texts)
+        size = layout.catalog.size
+        cosine = clause_cosines = context_cosine = mcp_cosine = None
+        if cosines is not None and size:
+            # A tool's cosine is the best of its texts' (its whole description, each sentence, its name).
+            per_tool = np.maximum.reduceat(cosines, layout.starts, axis=1)[:, :size]
+            cosine = per_tool[0]
+            clause_cosines = {clause: per_tool[1 + i] for i, clause in enumerate(clauses)}
+            if context:
+                context_cosine = per_tool[-1]
+            if self.config.mcp_weight:
+                with_mcp = np.append(cosines[0], 0.0)  # index -1 (no MCP) reads the appended 0
+                mcp_cosine = with_mcp[layout.mcp_of]
         selection = select_tools(
-            self._catalog,
+            layout.catalog if cosine is not None else layout.fallback,
             message,
             self.config,
             cosine=cosine,
+            clause_cosines=clause_cosines,
+            context_cosine=context_cosine,
+            mcp_cosine=mcp_cosine,
             recent_user_messages=recent_user_messages,
             recent_assistant_messages=recent_assistant_messages,
             recent_tools_used=recent_tools_used,
@@ -122,9 +202,40 @@ class ToolSelector:
             extra={
                 "method": selection.method,
                 "selected": len(selection.names),
-                "candidates": self._catalog.size,
+                "candidates": size,
                 "top_score": None if selection.top_score is None else round(selection.top_score, 3),
                 "dropped": list(selection.dropped),
             },
         )
         return selection
+
+
+def _layout(tools: Sequence[ToolInfo], mcps: Sequence[McpInfo], core: Sequence[str]) -> _Layout:
+    # With embeddings: meaning, the tools' own words and the MCPs' keywords, in any language. Without them, the
+    # English fallback adds the built-in keyword routes and the concept lexicon.
+    catalog = build_catalog(tools, mcps, core, builtin_routes=False, concepts=False)
+    by_name = {tool.name: tool for tool in tools}
+    servers = {mcp.name: mcp for mcp in mcps}
+    texts: list[str] = []
+    starts: list[int] = []
+    for name in catalog.names:
+        tool = by_name[name]
+        server = servers.get(tool.mcp) if tool.mcp else None
+        starts.append(len(texts))
+        texts.extend(tool_texts(tool, server.label if server is not None else None))
+    tool_rows = len(texts)
+    # One text per MCP (label, group, keywords, tool names), after the tool texts.
+    mcp_rows: dict[str, int] = {}
+    for name in catalog.names:
+        server_name = by_name[name].mcp
+        if server_name is not None and server_name not in mcp_rows:
+            members = [tool for tool in tools if tool.mcp == server_name]
+            mcp_rows[server_name] = len(texts)
+            texts.append(mcp_text(servers.get(server_name), server_name, members))
+    return _Layout(
+        catalog=catalog,
+        fallback=build_catalog(tools, mcps, core),
+        texts=tuple(texts),
+        starts=np.array(starts + ([tool_rows] if len(texts) > tool_rows else []), dtype=np.intp),
+        mcp_of=np.array([mcp_rows.get(by_name[name].mcp or "", -1) for name in catalog.names], dtype=np.intp),
+    )

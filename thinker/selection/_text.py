@@ -134,11 +134,11 @@ def terms(text: str) -> dict[str, float]:
     return expand(stems(text))
 
 
-def expand(stemmed: Iterable[str]) -> dict[str, float]:
+def expand(stemmed: Iterable[str], *, concepts: bool = True) -> dict[str, float]:
     out: dict[str, float] = {}
     for item in stemmed:
         out[item] = 1.0
-        for concept in _CONCEPT_INDEX.get(item, ()):
+        for concept in _CONCEPT_INDEX.get(item, ()) if concepts else ():
             out[concept] = max(out.get(concept, 0.0), SYNONYM_WEIGHT)
     return out
 

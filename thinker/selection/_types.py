@@ -6,18 +6,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-CORE_TOOLS: tuple[str, ...] = (
-    "store_fact",
-    "search_memories",
-    "get_status",
-    "browse_tools",
-    "load_tools",
-)
-"""Sent with every message when they exist, because no message's words can say they are needed: the meta-tools
-(the model's way to reach any tool the selection missed), the two memory essentials (personal context can
-matter to any request, and a fact worth keeping can come up in any message) and the hub's status (the model's
-way to explain a tool that fails, whatever the message asked). `send_telegram` is an ordinary candidate: a
-message asks for it in words ("text Anna on Telegram")."""
+CORE_TOOLS: tuple[str, ...] = ("browse_tools", "load_tools")
+"""Sent with every message when they exist: the meta-tools, the model's way to any tool the selection missed
+(`browse_tools` lists the categories, `load_tools` adds one for the rest of the turn). Everything else earns its
+place on evidence, the memory essentials and the hub's status included: the memories relevant to a message are
+already in the system prompt, facts are also extracted after a conversation goes quiet, and a message asks for
+a memory search, a fact to keep or the status in words ("what do you know about...", "remember that...")."""
 
 Method = Literal["hybrid", "regex", "embedding", "required"]
 
@@ -61,20 +55,21 @@ class Playbook:
 class SelectionConfig:
     """Every knob of tool selection. The defaults are the shipped pipeline (see docs/tool-selection.md).
 
-    Scores are sums: `embedding_weight` × cosine(message, tool) + `lexical_weight` × BM25 over words and
-    concepts + `route_weight` × the strongest keyword route that names the tool's group.
+    Scores are sums: `embedding_weight` × cosine(message, tool) + `mcp_weight` × cosine(message, the tool's MCP)
+    + `lexical_weight` × BM25 over words + `route_weight` × the strongest manifest-keyword route to the tool's
+    MCP. Without embeddings the English fallback also reads the built-in routes and the concept lexicon.
     """
 
     core_tools: tuple[str, ...] = CORE_TOOLS
-    max_tools: int = 16
+    max_tools: int = 10
     """Hard cap on everything sent, core included (`TOOL_SELECTOR_MAX_TOOLS`)."""
     top_k: int = 8
     """At most this many tools from the message's ranking (`TOOL_SELECTOR_TOP_K`)."""
-    min_tools: int = 4
+    min_tools: int = 7
     """At least this many from the ranking when any tool clears `threshold` (`TOOL_SELECTOR_MIN_TOOLS`)."""
-    threshold: float = 0.2
+    threshold: float = 0.05
     """A tool scoring below this is never picked from the ranking (`TOOL_SELECTOR_THRESHOLD`)."""
-    score_gap: float = 0.15
+    score_gap: float = 0.05
     """Beyond `min_tools`, keep tools scoring within this distance of the best one."""
     embedding_weight: float = 1.0
     lexical_weight: float = 0.1
@@ -87,6 +82,10 @@ class SelectionConfig:
     context_top: int = 1
     """Tools the previous exchange points at (its user turn, half its assistant turn) added to a follow-up."""
     context_gap: float = 0.1
+    context_weight: float = 0.9
+    """A follow-up's cosine is the larger of its own and this times that of (previous user turn + message)."""
+    mcp_weight: float = 0.3
+    """Weight of the cosine between the message and each tool's MCP (its label, group, keywords and tool names)."""
     lookup_companions: bool = True
     """A tool that needs an id (`event_id`) brings the tool that finds such ids (`list_events`)."""
     sticky_lookback: int = 3

@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from shared.timeutil import as_utc
 from thinker.sessions.errors import SessionWriteError
 from thinker.sessions.store import Compaction, Session, SessionStore, Turn
-from thinker.sessions.timeutil import as_utc
 from thinker.sessions.utility_llm import DEFAULT_TIMEOUT, TextCompletion
 
 log = logging.getLogger(__name__)

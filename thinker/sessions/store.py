@@ -35,6 +35,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from shared.timeutil import Clock, as_utc, format_timestamp, parse_timestamp, utc_now
 from thinker.sessions.errors import InvalidChatId, SessionWriteError
 from thinker.sessions.messages import (
     ChatMessage,
@@ -43,7 +44,6 @@ from thinker.sessions.messages import (
     text_of,
     user_message,
 )
-from thinker.sessions.timeutil import Clock, as_utc, format_timestamp, parse_timestamp, utc_now
 
 log = logging.getLogger(__name__)
 

@@ -81,34 +81,19 @@ def playbook(
 
 
 TOOLS_FROM_ELSEWHERE: Mapping[str, str] = {
-    **{
-        f"web_browser_{tool}": "browser_mcp (headless Chromium), a later part of this project"
-        for tool in (
-            "navigate",
-            "navigate_back",
-            "snapshot",
-            "click",
-            "type",
-            "fill_form",
-            "take_screenshot",
-            "tabs",
-            "wait_for",
-        )
-    },
-    **{
-        f"vercel_{tool}": "an external Vercel MCP server added to external-mcps.json"
-        for tool in (
-            "getDeployments",
-            "getDeployment",
-            "getDeploymentEvents",
-            "listDeploymentFiles",
-            "getDeploymentFileContents",
-        )
-    },
+    f"vercel_{tool}": "an external Vercel MCP server added to external-mcps.json"
+    for tool in (
+        "getDeployments",
+        "getDeployment",
+        "getDeploymentEvents",
+        "listDeploymentFiles",
+        "getDeploymentFileContents",
+    )
 }
 """Tools some seeds name that no first-party MCP provides today, and where they come from.
 
 A seed that needs one is stored disabled with a warning naming it; the scheduler enables it once the tool is
 routable. The original's other missing names were mapped to real tools here: `telegram_list_contacts` (the Bot API
-has no contact list) → `memory_list_contacts`.
+has no contact list) → `memory_list_contacts`. The `web_browser_*` tools of the web-browsing playbook come from
+`browser_mcp` (mcpName `web`).
 """

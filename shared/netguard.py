@@ -1,6 +1,7 @@
-"""Pure SSRF decisions for `web_fetch`: which URLs are fetchable and which addresses may be connected to.
+"""Pure SSRF decisions: which URLs may be fetched and which addresses may be connected to.
 
-No I/O here. `parse_target` normalises a URL (http/https only, no user info, host lower-cased, trailing dot
+Shared by everything that reaches the web on the model's behalf (the Searcher's `web_fetch`, the browser's egress
+guard), so one rule and one setting, `WEB_FETCH_ALLOWED_HOSTS`, decide for all of them. No I/O here. `parse_target` normalises a URL (http/https only, no user info, host lower-cased, trailing dot
 dropped) and recognises hosts that are IP literals in any form a resolver would accept: dotted, IPv6, and the
 WHATWG/inet_aton forms (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`). `refusal_reason` says why an address
 must not be reached (loopback, private, link-local, multicast, unspecified, reserved, CGNAT, cloud metadata,
@@ -24,11 +25,11 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 class BadURL(ValueError):
-    """The text is not a URL web_fetch can fetch; the message says why."""
+    """The text is not an http(s) URL that may be fetched; the message says why."""
 
 
 class AddressRefused(ValueError):
-    """The URL's host is, or resolves to, an address web_fetch must not reach."""
+    """The URL's host is, or resolves to, an address that must not be reached."""
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,6 @@ def check_addresses(host: str, addresses: list[IPAddress], patterns: list[str]) 
         if reason is not None and not is_exempt(host, address, patterns):
             shown = host if host == str(address) else f"{host} ({address})"
             raise AddressRefused(
-                f"Refused to fetch {shown}: it is {reason}. web_fetch only reaches public addresses; "
+                f"Refused to reach {shown}: it is {reason}. Only public addresses are reached; "
                 "add the host to WEB_FETCH_ALLOWED_HOSTS to allow it."
             )

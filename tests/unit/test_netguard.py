@@ -1,4 +1,4 @@
-"""Pure SSRF decisions of web_fetch: URL normalisation, literal hosts in every form, refused addresses.
+"""Pure SSRF decisions shared by web_fetch and the browser: URL normalisation, literal hosts in every form, refused addresses.
 
 Nothing here touches the network: addresses are only classified.
 """
@@ -9,7 +9,7 @@ import ipaddress
 
 import pytest
 
-from searcher_mcp.addresses import (
+from shared.netguard import (
     AddressRefused,
     BadURL,
     check_addresses,

