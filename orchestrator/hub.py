@@ -277,6 +277,7 @@ class Hub:
                 "failMode": self.gate.fail_mode,
                 "scans": self.gate.stats.scans,
                 "blocked": self.gate.stats.blocked,
+                "marked": self.gate.stats.marked,
                 "unavailable": self.gate.stats.unavailable,
             },
         }
@@ -314,6 +315,7 @@ class Hub:
             scanned=scanned,
             unscanned=unscanned,
             blocked=bool(envelope.get("blocked")),
+            suspicious=envelope.get("suspicious") or None,
             ms=elapsed_ms,
         )
         where = {"tool": name, "caller": caller.label, "ms": elapsed_ms}
