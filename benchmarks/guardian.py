@@ -5,7 +5,12 @@ Two evaluation sets, reported side by side, neither ever trained or tuned on:
 - the corpus given with `--corpus` (`shared/bench/guardian/corpus.jsonl`: other authors' texts; its records
   carry no surface, so they are scanned as surface `other`, whose bars come from all surfaces' calibration);
 - the never-tuned holdout (`datasets/guardian/holdout.txt`, or `--holdout PATH`), scanned with each record's
-  surface as its source, so the per-surface bars apply; benign false-positive rates are also given per surface.
+  surface as its source, so the per-surface bars apply; benign false-positive rates are also given per surface;
+- the second never-tuned set (`datasets/guardian/fresh.txt`, or `--fresh PATH`), written after the shipped model
+  and its bars were fixed, scored the same way (summary key `fresh`).
+
+On the corpus, `hard_negatives` is the benign rate on its texts that talk about instructions and security
+without addressing the assistant (NotInject's trigger-word prompts and the corpus's authored hard negatives).
 
 For each layer (`rules`, `classifier`, and `judge` when `--judge-model` is given) and for the layered scanner,
 every record is scanned by the real scanner object. `*_recall` and `benign_fpr` count *blocked* records
@@ -20,7 +25,7 @@ layer's p50 in the same run (these machines are shared and noisy). `load_seconds
 classifier (spec, hashes, ONNX session) and scan a first text (the tokeniser is built then).
 
     python benchmarks/guardian.py --corpus ../shared/bench/guardian/corpus.jsonl [--split holdout]
-        [--holdout PATH] [--judge-model MODEL --judge-api-base URL]
+        [--holdout PATH] [--fresh PATH] [--judge-model MODEL --judge-api-base URL]
 
 The last line printed is the JSON summary `{"layered": G, "layers": {name: G}, "holdout": {...}, ...}`.
 """
@@ -47,9 +52,10 @@ from guardian_mcp.classifier import load_classifier  # noqa: E402
 from guardian_mcp.judge import JudgeConfig, Message, style_for_model  # noqa: E402
 from guardian_mcp.scanner import ClassifierScanner, JudgeScanner, LayeredScanner, RuleScanner, Scanner  # noqa: E402
 from guardian_mcp.segment import SURFACES  # noqa: E402
-from guardian_mcp.training.evaluation import HOLDOUT, KINDS, Record, read_corpus, read_holdout  # noqa: E402
+from guardian_mcp.training.evaluation import FRESH, HOLDOUT, KINDS, Record, read_corpus, read_holdout  # noqa: E402
 
 LATENCY_SAMPLES = 40
+HARD_NEGATIVE_SOURCES = ("NotInject", "authored hard negative")
 
 
 def wilson(hits: int, total: int, z: float = 1.96) -> list[float]:
@@ -121,6 +127,24 @@ def per_surface(outcomes: Sequence[tuple[Record, str]]) -> dict[str, Any]:
     return out
 
 
+def hard_negatives(outcomes: Sequence[tuple[Record, str]]) -> dict[str, Any]:
+    """Blocked and flagged rates on the corpus's benign texts that merely talk about instructions or security."""
+    actions = [
+        action
+        for record, action in outcomes
+        if record.kind == "benign" and record.source.startswith(HARD_NEGATIVE_SOURCES)
+    ]
+    blocked = sum(action == "block" for action in actions)
+    flagged = sum(action != "pass" for action in actions)
+    return {
+        "n": len(actions),
+        "fpr": round(blocked / len(actions), 4) if actions else None,
+        "fpr_ci95": wilson(blocked, len(actions)),
+        "flagged": round(flagged / len(actions), 4) if actions else None,
+        "flagged_ci95": wilson(flagged, len(actions)),
+    }
+
+
 async def outcomes(scanner: Scanner, records: Sequence[Record], by_surface: bool) -> list[tuple[Record, str]]:
     out = []
     for record in records:
@@ -158,6 +182,7 @@ def corpus_split(records: list[Record], split: str | None) -> list[Record]:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     records = corpus_split(read_corpus(args.corpus), args.split)
     holdout = read_holdout(args.holdout)
+    fresh = read_holdout(args.fresh)
     rules = RuleScanner()
     started = time.perf_counter()
     loaded = load_classifier(max_windows=args.max_windows)
@@ -177,19 +202,25 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     layered = LayeredScanner(rules, classifier, judge)
 
     short, long = slices(records, 200, LATENCY_SAMPLES), slices(records, 2000, LATENCY_SAMPLES)
-    summary: dict[str, Any] = {"layers": {}, "holdout": {"layers": {}}}
+    summary: dict[str, Any] = {"layers": {}, "holdout": {"layers": {}}, "fresh": {"layers": {}}}
     rules_p50: dict[int, float] = {}
     for name, scanner in [*layers.items(), ("layered", layered)]:
-        print(f"scanning {len(records)} corpus and {len(holdout)} holdout records with {name}...", file=sys.stderr)
+        print(
+            f"scanning {len(records)} corpus, {len(holdout)} holdout and {len(fresh)} fresh records with {name}...",
+            file=sys.stderr,
+        )
         calls_before, tokens_before = counter.calls, counter.tokens
         began = time.perf_counter()
-        result = rates(await outcomes(scanner, records, by_surface=False))
+        scored = await outcomes(scanner, records, by_surface=False)
+        result = {**rates(scored), "hard_negatives": hard_negatives(scored)}
         result["scan_seconds"] = round(time.perf_counter() - began, 1)
         calls, tokens = counter.calls - calls_before, counter.tokens - tokens_before
         result["judge_tokens_per_1000"] = round(1000 * tokens / len(records), 1)
         result["judge_calls_per_1000"] = round(1000 * calls / len(records), 1)
         held = await outcomes(scanner, holdout, by_surface=True)
         held_result = {**rates(held), "per_surface": per_surface(held)}
+        new = await outcomes(scanner, fresh, by_surface=True)
+        fresh_result = {**rates(new), "per_surface": per_surface(new)}
         loaded.clear_cache()  # latency of fresh texts, not of the cache
         for size, texts in ((200, short), (2000, long)):
             p50, p99 = await latency(scanner, texts)
@@ -198,14 +229,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result[f"p50_ms_{size}"], result[f"p99_ms_{size}"] = p50, p99
             result[f"p50_ratio_to_rules_{size}"] = round(p50 / rules_p50[size], 1) if rules_p50[size] else None
         if name == "layered":
-            summary["layered"], summary["holdout"]["layered"] = result, held_result
+            summary["layered"], summary["holdout"]["layered"], summary["fresh"]["layered"] = (
+                result,
+                held_result,
+                fresh_result,
+            )
         else:
             summary["layers"][name], summary["holdout"]["layers"][name] = result, held_result
+            summary["fresh"]["layers"][name] = fresh_result
         print(f"{name}: {json.dumps(result)}", file=sys.stderr)
-        print(f"{name} holdout: {json.dumps(held_result)}", file=sys.stderr, flush=True)
+        print(f"{name} holdout: {json.dumps(held_result)}", file=sys.stderr)
+        print(f"{name} fresh: {json.dumps(fresh_result)}", file=sys.stderr, flush=True)
     summary["split"] = args.split or "all"
     summary["records"] = len(records)
     summary["holdout"]["records"] = len(holdout)
+    summary["fresh"]["records"] = len(fresh)
     summary["load_seconds"] = load_seconds
     summary["thresholds"] = {
         "rules": rules.threshold,
@@ -215,16 +253,40 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     return summary
 
 
+def report(summary: dict[str, Any]) -> list[str]:
+    """The figures a reader looks for, one line per scanner and set: blocked (flagged) per kind, and latency."""
+    lines = ["set / scanner: direct, indirect, jailbreak recall, benign FPR; blocked (blocked or marked)"]
+    for set_name, part in (("corpus", summary), ("holdout", summary["holdout"]), ("fresh", summary["fresh"])):
+        for name, result in [*part["layers"].items(), ("layered", part["layered"])]:
+            cells = [
+                f"{result[f'{kind}_recall']} ({result[f'{kind}_flagged']})"
+                for kind in ("direct", "indirect", "jailbreak")
+            ]
+            cells.append(f"{result['benign_fpr']} ({result['benign_flagged']})")
+            lines.append(f"{set_name} / {name}: " + ", ".join(cells))
+    hard = summary["layered"]["hard_negatives"]
+    lines.append(f"corpus hard negatives (n={hard['n']}), layered: FPR {hard['fpr']} (flagged {hard['flagged']})")
+    for name, result in [*summary["layers"].items(), ("layered", summary["layered"])]:
+        lines.append(
+            f"latency {name}: p50 {result['p50_ms_2000']} ms per 2,000 characters "
+            f"({result['p50_ratio_to_rules_2000']} x rules), p50 {result['p50_ms_200']} ms per 200"
+        )
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--split", choices=["holdout", "train"], help="score only this part of the corpus")
     parser.add_argument("--holdout", type=Path, default=HOLDOUT, help="the never-tuned set (holdout.txt format)")
+    parser.add_argument("--fresh", type=Path, default=FRESH, help="the second never-tuned set (same format)")
     parser.add_argument("--max-windows", type=int, default=classifier_module.DEFAULT_MAX_WINDOWS)
     parser.add_argument("--judge-model", help="litellm model of an LLM judge to include (costs tokens)")
     parser.add_argument("--judge-api-base", help="the judge's server")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args))))
+    summary = asyncio.run(run(args))
+    print("\n".join(report(summary)))
+    print(json.dumps(summary))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,8 @@ from pathlib import Path
 
 KINDS = ("direct", "indirect", "jailbreak", "benign")
 HOLDOUT = Path(__file__).resolve().parents[2] / "datasets" / "guardian" / "holdout.txt"
+FRESH = HOLDOUT.with_name("fresh.txt")
+"""The second never-tuned set, written after the shipped model and its bars were fixed."""
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,8 @@ class Record:
     kind: str
     surface: str = "other"
     lang: str = ""
+    source: str = ""
+    """Where a corpus record comes from (its `source` field); empty for the held-out sets."""
 
     @property
     def attack(self) -> bool:
@@ -26,7 +30,7 @@ class Record:
 
 
 def read_corpus(path: Path) -> list[Record]:
-    """`{"text", "label", "kind"}` lines; the surface is unknown (`other`)."""
+    """`{"text", "label", "kind", "source"?}` lines; the surface is unknown (`other`)."""
     records = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -35,7 +39,7 @@ def read_corpus(path: Path) -> list[Record]:
         kind = data.get("kind") or ("benign" if data["label"] == "benign" else "direct")
         if kind not in KINDS:
             raise ValueError(f"{path}:{number}: unknown kind {kind!r}")
-        records.append(Record(data["text"], kind))
+        records.append(Record(data["text"], kind, source=str(data.get("source", ""))))
     return records
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from guardian_mcp.training.evaluation import KINDS, parse_holdout, read_corpus, read_holdout
+from guardian_mcp.training.evaluation import FRESH, HOLDOUT, KINDS, parse_holdout, read_corpus, read_holdout
 
 
 def test_a_holdout_record_runs_from_its_header_to_the_next() -> None:
@@ -27,8 +27,9 @@ def test_a_malformed_holdout_is_refused(text: str) -> None:
         parse_holdout(text)
 
 
-def test_the_shipped_holdout_covers_every_kind_surface_and_language() -> None:
-    records = read_holdout()
+@pytest.mark.parametrize("path", [HOLDOUT, FRESH], ids=["holdout", "fresh"])
+def test_each_shipped_held_out_set_covers_every_kind_surface_and_language(path: Path) -> None:
+    records = read_holdout(path)
     assert {r.kind for r in records} == set(KINDS)
     assert {r.surface for r in records if r.kind == "benign"} == {"chat", "email", "web", "file", "tool"}
     assert {r.lang for r in records} == {"en", "es", "de", "fr", "pl", "pt"}
@@ -39,7 +40,7 @@ def test_corpus_records_take_their_kind_or_default_from_the_label(tmp_path: Path
     lines = [
         {"text": "a", "label": "benign"},
         {"text": "b", "label": "injection"},
-        {"text": "c", "label": "injection", "kind": "jailbreak"},
+        {"text": "c", "label": "injection", "kind": "jailbreak", "source": "NotInject_one"},
     ]
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
     assert [(r.kind, r.surface) for r in read_corpus(path)] == [
@@ -47,3 +48,4 @@ def test_corpus_records_take_their_kind_or_default_from_the_label(tmp_path: Path
         ("direct", "other"),
         ("jailbreak", "other"),
     ]
+    assert [r.source for r in read_corpus(path)] == ["", "", "NotInject_one"]
