@@ -4,9 +4,11 @@
 - `ClassifierScanner`: the fine-tuned encoder (`classifier.py`) over structure-aware windows; offline. It blocks
   at its surface's `block` bar and marks (safe, with `marks`) at its `mark` bar.
 - `JudgeScanner`: an LLM guard model through a `CompletionFn` seam (`judge.py`).
-- `LayeredScanner` (the default): rules first, a certain catch ends the scan; then the classifier, which blocks
-  or marks by its surface's bars; the judge, when one is configured, decides only the texts the classifier
-  marks (without a classifier, everything the rules clear), which keeps its token cost low.
+- `LayeredScanner` (the default): rules first; a rule block on attack *wording* alone (injection, jailbreak,
+  social-engineering phrasing) stands only if the classifier agrees, else it becomes a mark; other rule blocks
+  (commands, exfiltration) end the scan. Then the classifier blocks or marks by its surface's bars; the judge,
+  when one is configured, decides only the marked texts (without a classifier, everything the rules clear),
+  which keeps its token cost low.
 
 `scan_many(texts, source=...)` scans the strings of one content together (the classifier reads all their
 windows in one batch); `scan` is one text.
@@ -144,8 +146,23 @@ class ClassifierScanner:
         return (await self.scan_many([text], source=source, context=context))[0]
 
 
+# Rule findings about *phrasing* (override idioms, personas, claimed authority) that texts merely talking about
+# attacks also contain: articles, detection code, security alerts, screenplays. With a classifier in the cascade
+# they block only when it agrees. Commands, exfiltration URLs and the like block on the rules alone.
+NEEDS_CONFIRMATION = frozenset({ThreatType.PROMPT_INJECTION, ThreatType.JAILBREAK, ThreatType.SOCIAL_ENGINEERING})
+CONFIRM_RISK = 0.5
+"""The classifier confirms a rule block when its calibrated risk says "more likely an attack than not". Lower than
+its own `mark` bars (0.87-0.94), which are set for the model deciding alone: here a second, independent signal (the
+rules) already points the same way."""
+
+
 class LayeredScanner:
-    """Rules, then the classifier for what the rules clear, then the judge (if any) for what the classifier marks.
+    """Rules, then the classifier, then the judge (if any) for what is marked.
+
+    The classifier reads what the rules clear, and also what they block on phrasing alone (`NEEDS_CONFIRMATION`):
+    such a rule block stands when the classifier's risk reaches `CONFIRM_RISK` (two independent signals), and
+    becomes a mark when it does not (the rules saw attack wording; the model, reading the context, did not see an
+    instruction to the assistant). Without a classifier the rules decide alone, as before.
 
     A judge that finds a marked text unsafe blocks it; one that finds it safe clears the mark; one that cannot
     answer leaves the mark standing (the classifier's decision, logged by the judge scanner).
@@ -166,19 +183,28 @@ class LayeredScanner:
     async def scan_many(self, texts: list[str], *, source: str = "", context: str = "") -> list[Verdict]:
         results: list[Verdict] = [await self.first.scan(text, source=source, context=context) for text in texts]
         cleared = [index for index, verdict in enumerate(results) if verdict.safe]
-        if not cleared:
-            return results
         if self.classifier is None:
             if self.judge is not None:
                 for index in cleared:
                     results[index] = await self.judge.scan(texts[index], source=source, context=context)
             return results
-        judged = await self.classifier.scan_many([texts[i] for i in cleared], source=source, context=context)
-        for index, verdict in zip(cleared, judged, strict=True):
+        worded = [index for index, verdict in enumerate(results) if _on_wording_alone(verdict)]
+        read = cleared + worded
+        if not read:
+            return results
+        judged = await self.classifier.scan_many([texts[i] for i in read], source=source, context=context)
+        for index, verdict in zip(read, judged, strict=True):
             risk = max(results[index].attack_risk, verdict.attack_risk)
-            results[index] = _with_risk(verdict, risk)
-            if verdict.marks and self.judge is not None:
-                results[index] = await self._judge_mark(texts[index], verdict, risk, source, context)
+            if not results[index].safe:
+                if verdict.attack_risk < CONFIRM_RISK:
+                    results[index] = _unconfirmed(results[index], verdict, risk)
+                else:
+                    results[index] = _with_risk(results[index], risk)
+                    continue
+            else:
+                results[index] = _with_risk(verdict, risk)
+            if results[index].marks and self.judge is not None:
+                results[index] = await self._judge_mark(texts[index], results[index], risk, source, context)
         return results
 
     async def _judge_mark(self, text: str, marked: Verdict, risk: float, source: str, context: str) -> Verdict:
@@ -189,6 +215,24 @@ class LayeredScanner:
         if any(threat.type is ThreatType.SCAN_ERROR for threat in second.threats):
             return _with_risk(marked, risk, note=" (the judge could not be asked)")
         return _with_risk(second, max(risk, second.confidence))
+
+
+def _on_wording_alone(verdict: Verdict) -> bool:
+    """A rule block whose every threat is of a kind that honest texts about attacks also trigger."""
+    return not verdict.safe and all(threat.type in NEEDS_CONFIRMATION for threat in verdict.threats)
+
+
+def _unconfirmed(rules_verdict: Verdict, model: Verdict, risk: float) -> Verdict:
+    """A rule block the classifier did not confirm: passed, marked with the rules' findings."""
+    note = f"; not confirmed by the classifier ({model.explanation} < {CONFIRM_RISK}), so marked, not blocked"
+    return Verdict(
+        safe=True,
+        confidence=model.confidence,
+        explanation=f"rules: {rules_verdict.explanation}{note}",
+        scanner=rules_verdict.scanner,
+        risk=round(risk, 4),
+        marks=rules_verdict.threats,
+    )
 
 
 def _with_risk(verdict: Verdict, risk: float, note: str = "") -> Verdict:
