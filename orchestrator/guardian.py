@@ -152,10 +152,15 @@ class GuardianGate:
 class GuardedEndpoint:
     """Scan arguments before and results after the wrapped endpoint, per the MCP's `guardianScan`."""
 
-    def __init__(self, inner: ToolEndpoint, gate: GuardianGate, scan: GuardianScan) -> None:
+    def __init__(
+        self, inner: ToolEndpoint, gate: GuardianGate, scan: GuardianScan, *, own_errors: bool = False
+    ) -> None:
         self.inner = inner
         self.gate = gate
         self.scan = scan
+        self.own_errors = own_errors
+        """A first-party MCP: its `error` sentences are written by our code (how to set a key, what to fix), which
+        the classifier reads as orders; they get the rule layer, like tool inputs. An external MCP's get everything."""
 
     def scans(self, tool: str) -> bool:
         """Whether a call of `tool` passes Guardian in either direction."""
@@ -171,18 +176,28 @@ class GuardedEndpoint:
             if not decision.allowed:
                 return fail(ErrorCode.BLOCKED, f"Input blocked by Guardian: {decision.reason}", blocked=True)
         envelope = await self.inner.call(tool, arguments, exposed=exposed)
-        if self.scan.output:
-            scanned = {key: envelope[key] for key in ("data", "error") if envelope.get(key) is not None}
-            if scanned:
-                decision = await self.gate.scan(scanned, source=f"{exposed}:output", mode=mode)
-                _record(exposed, "output", decision)
-                if not decision.allowed:
-                    return fail(ErrorCode.BLOCKED, f"Output blocked by Guardian: {decision.reason}", blocked=True)
-                if decision.suspicious:
-                    # Passed on as data the model is told to distrust; the turn is tainted by it (the hub taints
-                    # on `untrusted`), so the approval policy holds any side effect that follows.
-                    envelope = {**envelope, "untrusted": True, "suspicious": list(decision.threat_types)}
+        if not self.scan.output:
+            return envelope
+        suspicious: list[str] = []
+        for scanned, layers in self._output_scans(envelope):
+            decision = await self.gate.scan(scanned, source=f"{exposed}:output", layers=layers, mode=mode)
+            _record(exposed, "output", decision)
+            if not decision.allowed:
+                return fail(ErrorCode.BLOCKED, f"Output blocked by Guardian: {decision.reason}", blocked=True)
+            suspicious.extend(decision.threat_types if decision.suspicious else ())
+        if suspicious:
+            # Passed on as data the model is told to distrust; the turn is tainted by it (the hub taints on
+            # `untrusted`), so the approval policy holds any side effect that follows.
+            envelope = {**envelope, "untrusted": True, "suspicious": list(dict.fromkeys(suspicious))[:_MAX_TYPES]}
         return envelope
+
+    def _output_scans(self, envelope: dict[str, Any]) -> list[tuple[dict[str, Any], Layers]]:
+        """What of a result Guardian reads, and with which layers: one scan, or two for a first-party error."""
+        scanned = {key: envelope[key] for key in ("data", "error") if envelope.get(key) is not None}
+        if not self.own_errors or "error" not in scanned:
+            return [(scanned, "all")] if scanned else []
+        error = {"error": scanned.pop("error")}
+        return [*([(scanned, "all")] if scanned else []), (error, "rules")]
 
 
 def _record(tool: str, direction: str, decision: ScanDecision) -> None:

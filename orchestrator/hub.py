@@ -86,7 +86,7 @@ def wrap_endpoint(spec: McpSpec, direct: ToolEndpoint, gate: GuardianGate) -> To
     """The MCP's endpoint with Guardian around it in the directions its `guardianScan` asks for (externals: both)."""
     scan = spec.manifest.guardianScan
     scanned = scan.output or scan.input is not False
-    return GuardedEndpoint(direct, gate, scan) if scanned else direct
+    return GuardedEndpoint(direct, gate, scan, own_errors=not spec.external) if scanned else direct
 
 
 class Hub:

@@ -180,3 +180,14 @@ async def test_threat_types_outside_guardians_vocabulary_never_reach_the_envelop
     guarded = GuardedEndpoint(inner, GuardianGate(ScriptedGuardian(odd)), GuardianScan(input=False))  # type: ignore[arg-type]
     envelope = await guarded.call("read_file", {"path": "a"}, exposed="filer_read_file")
     assert envelope["suspicious"] == ["malicious_content"]
+
+
+@pytest.mark.parametrize(("own_errors", "layers"), [(True, ["rules"]), (False, ["all"])], ids=["ours", "external"])
+async def test_a_first_party_error_sentence_gets_the_rule_layer_and_an_external_one_everything(
+    own_errors: bool, layers: list[str]
+) -> None:
+    guardian = ScriptedGuardian(SAFE)
+    inner = RecordingEndpoint({"success": False, "error": "Set BRAVE_API_KEY and restart.", "errorCode": "TOOL_ERROR"})
+    guarded = GuardedEndpoint(inner, GuardianGate(guardian), GuardianScan(input=False), own_errors=own_errors)  # type: ignore[arg-type]
+    await guarded.call("web_search", {"query": "tea"}, exposed="searcher_web_search")
+    assert guardian.scanned == [{"error": "Set BRAVE_API_KEY and restart."}] and guardian.layers == layers
