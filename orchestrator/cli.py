@@ -205,7 +205,8 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="Print the raw J
     guardian = data["guardian"]
     typer.echo(
         f"Guardian: {'available' if guardian['available'] else 'UNAVAILABLE'}, fail mode "
-        f"{guardian['failMode']}, {guardian['scans']} scans, {guardian['blocked']} blocked"
+        f"{guardian['failMode']}, {guardian['scans']} scans, {guardian['blocked']} blocked, "
+        f"{guardian.get('marked', 0)} marked"
     )
 
 

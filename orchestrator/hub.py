@@ -88,7 +88,7 @@ def wrap_endpoint(spec: McpSpec, direct: ToolEndpoint, gate: GuardianGate) -> To
     """The MCP's endpoint with Guardian around it in the directions its `guardianScan` asks for (externals: both)."""
     scan = spec.manifest.guardianScan
     scanned = scan.output or scan.input is not False
-    return GuardedEndpoint(direct, gate, scan) if scanned else direct
+    return GuardedEndpoint(direct, gate, scan, own_errors=not spec.external) if scanned else direct
 
 
 class Hub:
@@ -279,6 +279,7 @@ class Hub:
                 "failMode": self.gate.fail_mode,
                 "scans": self.gate.stats.scans,
                 "blocked": self.gate.stats.blocked,
+                "marked": self.gate.stats.marked,
                 "unavailable": self.gate.stats.unavailable,
             },
         }
@@ -316,6 +317,7 @@ class Hub:
             scanned=scanned,
             unscanned=unscanned,
             blocked=bool(envelope.get("blocked")),
+            suspicious=envelope.get("suspicious") or None,
             ms=elapsed_ms,
         )
         where = {"tool": name, "caller": caller.label, "ms": elapsed_ms}

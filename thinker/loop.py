@@ -363,7 +363,10 @@ class AgentLoop:
         cap = self.limits.max_result_chars
         if len(text) > cap:
             text = text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
-        return as_data(text, tool) if envelope.get("untrusted") else text
+        if not envelope.get("untrusted"):
+            return text
+        # The hub's envelope passed the contract's check, so these are Guardian's threat-type names, not content.
+        return as_data(text, tool, envelope.get("suspicious") or ())
 
     # -- FinishText ----------------------------------------------------------------------------------------
 
