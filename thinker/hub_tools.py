@@ -129,9 +129,14 @@ class HubTools:
         self.connected = True
         return catalog_of(listing)
 
-    async def call(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """Run a tool through the hub; always an envelope `{success, data?, error?, errorCode?, blocked?}`."""
-        envelope = await self._client.call_tool(name, arguments, seconds=call_timeout(name, arguments, self._timeout))
+    async def call(self, name: str, arguments: Mapping[str, Any], *, within: float | None = None) -> dict[str, Any]:
+        """Run a tool through the hub; always an envelope `{success, data?, error?, errorCode?, blocked?}`.
+
+        `within` shortens the wait to what is left of the turn's time (never below a second)."""
+        seconds = call_timeout(name, arguments, self._timeout)
+        if within is not None:
+            seconds = max(1.0, min(seconds, within))
+        envelope = await self._client.call_tool(name, arguments, seconds=seconds)
         self.connected = envelope.get("errorCode") not in (ErrorCode.MCP_UNAVAILABLE, ErrorCode.TIMEOUT)
         if envelope.get("errorCode") == ErrorCode.UNKNOWN_TOOL:
             # The tool list this agent holds is out of date: fetch it again before the next selection.

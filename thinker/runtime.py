@@ -42,7 +42,7 @@ from thinker.essentials import Essential, available_essentials
 from thinker.extraction import ExtractedFact, ExtractionConfig, FactExtractionScheduler, extract_and_store
 from thinker.hub_tools import HubTools, HubUnavailable
 from thinker.llm import ModelClient, load_litellm, warm_up
-from thinker.loop import AgentLoop, LoopLimits, TurnResult
+from thinker.loop import AgentLoop, LoopLimits, TurnDeadline, TurnResult
 from thinker.selection import McpInfo, Selection, ToolInfo, ToolSelector, match_playbooks, required_selection
 from thinker.sessions import (
     CompactionConfig,
@@ -136,6 +136,7 @@ class ThinkerRuntime:
         self.agent_id = agent.agentId
         self.wall_clock = wall_clock
         self.state = RuntimeState()
+        self.monotonic = monotonic
         self.cost = CostMonitor(agent.costControls, clock=wall_clock)
         self.model = ModelClient(
             agent_model(settings, agent), usage=self.cost, clock=monotonic, temperature=agent.temperature
@@ -169,6 +170,7 @@ class ThinkerRuntime:
                 max_result_chars=settings.thinker_max_tool_result_chars,
             ),
             paused=lambda: self.cost.paused,
+            clock=monotonic,
         )
         self.extraction_config = ExtractionConfig(
             enabled=settings.thinker_fact_extraction_enabled,
@@ -286,7 +288,13 @@ class ThinkerRuntime:
 
     # -- a chat turn ---------------------------------------------------------------------------------------
 
+    def _deadline(self) -> TurnDeadline:
+        """A turn's time starts when its request arrives (waiting for the chat's previous turn counts): the hub
+        waits `turnTimeoutSeconds` plus a grace from the moment it sent the request."""
+        return TurnDeadline.starting(self.monotonic(), self.agent.turnTimeoutSeconds)
+
     async def process_message(self, message: MessageIn) -> TurnAnswer:
+        deadline = self._deadline()
         if self.cost.paused:
             return TurnAnswer.paused_refusal(self._paused_reason())
         try:
@@ -294,7 +302,7 @@ class ThinkerRuntime:
         except InvalidChatId as exc:
             raise BadRequest(str(exc)) from None
         async with self._lock(message.chat_id):
-            result = await self._chat_turn(message)
+            result = await self._chat_turn(message, deadline)
         return TurnAnswer(
             success=result.success,
             response=result.response,
@@ -304,7 +312,7 @@ class ThinkerRuntime:
             paused=result.paused or self.cost.paused or None,
         )
 
-    async def _chat_turn(self, message: MessageIn) -> TurnResult:
+    async def _chat_turn(self, message: MessageIn, deadline: TurnDeadline) -> TurnResult:
         catalog = await self._catalog_or_empty()
         session = self.sessions.load(message.chat_id)
         profile, memories, library = await asyncio.gather(
@@ -346,7 +354,9 @@ class ThinkerRuntime:
             )
         )
         messages: list[ChatMessage] = [system_message(system), *history, user_message(message.text)]
-        result = await self.loop.run(messages, toolset, chat_id=message.chat_id, temperature=self.agent.temperature)
+        result = await self.loop.run(
+            messages, toolset, chat_id=message.chat_id, temperature=self.agent.temperature, deadline=deadline
+        )
         if result.response:
             self._save_turn(message, result)
         self.extraction.schedule(message.chat_id)
@@ -406,6 +416,7 @@ class ThinkerRuntime:
     # -- a skill run ---------------------------------------------------------------------------------------
 
     async def execute_skill(self, skill: SkillIn) -> SkillAnswer:
+        deadline = self._deadline()
         if self.cost.paused:
             return SkillAnswer.paused_refusal(self._paused_reason())
         catalog = await self._catalog_or_empty()
@@ -423,7 +434,12 @@ class ThinkerRuntime:
         )
         messages: list[ChatMessage] = [system_message(system), user_message(skill.instructions)]
         result = await self.loop.run(
-            messages, toolset, chat_id=skill.chat_id, max_steps=skill.max_steps, temperature=self.agent.temperature
+            messages,
+            toolset,
+            chat_id=skill.chat_id,
+            max_steps=skill.max_steps,
+            temperature=self.agent.temperature,
+            deadline=deadline,
         )
         summary = " ".join(result.response.split())
         return SkillAnswer(
