@@ -18,7 +18,9 @@
   by the subagent's own limit, as the hub does). Results longer than the cap are cut.
 - `FinishText` looks at a text answer: a tool call written as text (for an offered tool) is run for real; a
   claimed action with no tool called in the whole turn gets ONE retry with `tool_choice="required"` at a lower
-  temperature, then an honest failure; anything else is sanitised and returned.
+  temperature, then an honest failure; a claim of having no real-time access while a search tool is offered
+  (the original's TOOL_REFUSAL) gets ONE forced tool call at temperature ≤ 0.2, after which the turn goes on
+  as usual; anything else is sanitised and returned.
 
 The loop returns a `TurnResult` with the messages it added (for the session), the tools used, steps and usage.
 """
@@ -40,6 +42,9 @@ from thinker.guards import (
     HONEST_FAILURE,
     find_leaked_call,
     is_hallucinated_action,
+    is_tool_refusal,
+    offers_search,
+    refusal_temperature,
     retry_temperature,
     sanitize,
 )
@@ -170,6 +175,7 @@ class _Run:
     failed_tools: set[str] = field(default_factory=set)
     retries_left: int = 0
     guard_used: bool = False
+    refusal_guard_used: bool = False
     call_ids: set[str] = field(default_factory=set)
     deadline: TurnDeadline | None = None
     model_calls: int = 0
@@ -440,6 +446,14 @@ class AgentLoop:
             return ModelRequest(
                 tool_choice="required", temperature=retry_temperature(run.temperature), guard_retry=True
             )
+        if (
+            not run.refusal_guard_used
+            and run.steps < max_steps
+            and is_tool_refusal(text, search_offered=offers_search(run.toolset.offered))
+        ):
+            run.refusal_guard_used = True
+            log.warning("refusal guard: no real-time access claimed with search tools offered, forcing a tool call")
+            return ModelRequest(tool_choice="required", temperature=refusal_temperature(run.temperature))
         answer = sanitize(text)
         if not answer:
             return self._empty_answer(run)
