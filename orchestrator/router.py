@@ -11,12 +11,12 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp.types import Tool
 
-from shared.manifest import McpManifest
+from shared.manifest import McpManifest, ToolEffects
 
 DESTRUCTIVE = re.compile(r"^(.*_)?(delete|remove|destroy)(_.*)?$", re.IGNORECASE)
 
@@ -29,9 +29,18 @@ class Route:
     description: str
     input_schema: dict[str, Any]
     hidden: bool = False
+    effects: ToolEffects = field(default_factory=ToolEffects)
+    """What calling it can change (its MCP annotations, corrected by the manifest); unknown: the worst."""
+    untrusted_output: bool = False
+    """Its results come from outside the owner's control: reading them taints the turn."""
 
     def listing(self) -> dict[str, Any]:
-        return {"name": self.exposed, "description": self.description, "inputSchema": self.input_schema}
+        return {
+            "name": self.exposed,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "annotations": self.effects.model_dump(),
+        }
 
 
 def tag(manifest: McpManifest, description: str) -> str:
@@ -49,6 +58,8 @@ def build_routes(manifest: McpManifest, tools: list[Tool]) -> list[Route]:
             hidden=manifest.role == "guardian"
             or (bool(DESTRUCTIVE.match(tool.name)) and not manifest.allowDestructiveTools)
             or any(fnmatch.fnmatchcase(tool.name, pattern) for pattern in manifest.privilegedTools),
+            effects=ToolEffects.declared(tool.annotations, manifest.toolAnnotations.get(tool.name)),
+            untrusted_output=manifest.output_untrusted(tool.name),
         )
         for tool in tools
     ]

@@ -40,6 +40,7 @@ from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
     EMPTY_ANSWER,
     HONEST_FAILURE,
+    as_data,
     find_leaked_call,
     is_hallucinated_action,
     is_tool_refusal,
@@ -338,7 +339,7 @@ class AgentLoop:
             envelope, counted = await self._run_call(run, call)
             if not counted:
                 malformed += 1
-            run.messages.append(tool_message(call.id, self._result_text(envelope), call.name))
+            run.messages.append(tool_message(call.id, self._result_text(envelope, call.name), call.name))
         if malformed:
             run.retries_left -= malformed
             if run.retries_left < 0:
@@ -413,15 +414,26 @@ class AgentLoop:
                 hub_arguments = essential.hub_arguments(arguments, self.agent_id)
             except ValueError as exc:
                 return fail(ErrorCode.INVALID_ARGUMENTS, str(exc))
-            return await self.hub.call(essential.hub_tool, hub_arguments, within=remaining)
-        return await self.hub.call(name, arguments, within=remaining)
+            return await self._hub_call(run, essential.hub_tool, hub_arguments, remaining)
+        return await self._hub_call(run, name, arguments, remaining)
 
-    def _result_text(self, envelope: dict[str, Any]) -> str:
+    async def _hub_call(
+        self, run: _Run, name: str, arguments: dict[str, Any], remaining: float | None
+    ) -> dict[str, Any]:
+        started = self.clock()
+        envelope = await self.hub.call(name, arguments, within=remaining)
+        if run.deadline is not None and self.hub.may_be_held(name):
+            # A call the hub held for the owner's approval: the wait was the owner's time, not the turn's (the hub
+            # waits that much longer for the turn too).
+            run.deadline.at += min(self.clock() - started, self.hub.approval_timeout)
+        return envelope
+
+    def _result_text(self, envelope: dict[str, Any], tool: str) -> str:
         text = json.dumps(envelope, ensure_ascii=False, default=str)
         cap = self.limits.max_result_chars
-        if len(text) <= cap:
-            return text
-        return text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
+        if len(text) > cap:
+            text = text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
+        return as_data(text, tool) if envelope.get("untrusted") else text
 
     # -- FinishText ----------------------------------------------------------------------------------------
 

@@ -41,6 +41,7 @@ from orchestrator.agents.supervisor import (
 )
 from orchestrator.backoff import RestartPolicy, RestartTracker
 from orchestrator.policy import resolve_agent
+from orchestrator.turns import Turn
 from shared.agents import (
     DEFAULT_AGENT_ID,
     TURN_GRACE_SECONDS,
@@ -169,7 +170,15 @@ class AgentManager:
     # -- requests ---------------------------------------------------------------------------------------------
 
     async def process_message(
-        self, agent_id: str, *, text: str, chat_id: str, channel: str, tainted: bool = False, message_id: str = ""
+        self,
+        agent_id: str,
+        *,
+        text: str,
+        chat_id: str,
+        channel: str,
+        tainted: bool = False,
+        message_id: str = "",
+        turn_id: str | None = None,
     ) -> TurnAnswer:
         runtime = self.runtime(agent_id)
         if runtime.paused:
@@ -184,6 +193,7 @@ class AgentManager:
             channel=channel,
             agentId=agent_id,
             tainted=tainted,
+            turnId=turn_id,
         )
         answer = await self._request(
             runtime, "/process-message", request, TurnAnswer, wait=turn_wait(runtime.definition)
@@ -229,6 +239,14 @@ class AgentManager:
             if runtime.paused and (await self.resume(agent_id, reset_window)).success:
                 resumed.append(agent_id)
         return resumed
+
+    def keep_waiting(self, agent_id: str, seconds: float) -> None:
+        """A call of `agent_id`'s turn waits (for the owner's approval): wait `seconds` more for that turn, and
+        for its parent's, when it is a subagent."""
+        runtime = self.agents.get(agent_id) or self.subagents.get(agent_id)
+        while runtime is not None:
+            self.client.extend_turns(runtime, seconds + turn_wait(runtime.definition))
+            runtime = self.agents.get(runtime.parent) if runtime.parent is not None else None
 
     async def cost_status(self, runtime: AgentRuntime) -> CostStatus | None:
         return await self.client.cost_status(runtime)
@@ -306,7 +324,7 @@ class AgentManager:
         return [sub for sub in self.subagents.values() if sub.parent == parent_id]
 
     async def run_subagent(
-        self, parent_id: str, request: SubagentRequest, tools: Sequence[str]
+        self, parent_id: str, request: SubagentRequest, tools: Sequence[str], turn: Turn | None = None
     ) -> tuple[str, SkillAnswer]:
         """Run `request.task` in a new temporary Thinker limited to `tools`; it is removed whatever happens.
 
@@ -337,11 +355,15 @@ class AgentManager:
         self.subagents[definition.agentId] = runtime
         seconds = request.timeout_minutes * 60
         self.client.extend_turns(parent, self.supervisor.startup_timeout + seconds + turn_wait(parent.definition))
+        if turn is not None:
+            # What the subagent reads, its parent reads: it works inside the parent's turn, taint and all.
+            turn.agents.add(definition.agentId)
         task = ExecuteSkillRequest(
             instructions=request.task,
             maxSteps=definition.maxSteps,
             skillName=f"subagent of {parent_id}",
             requiredTools=required_tools(request, tools),
+            turnId=turn.id if turn is not None else None,
         )
         try:
             async with runtime.lock:

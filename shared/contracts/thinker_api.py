@@ -62,6 +62,9 @@ class ProcessMessageRequest(Request):
         default=None, max_length=MAX_ID_CHARS, description="The agent meant; must be this Thinker's when given."
     )
     tainted: bool = Field(default=False, description="Guardian flagged the text as possibly untrusted.")
+    turnId: str | None = Field(
+        default=None, max_length=64, description="The hub's turn: send it with every tool call of this turn."
+    )
 
 
 class ExecuteSkillRequest(Request):
@@ -76,6 +79,9 @@ class ExecuteSkillRequest(Request):
         default=None, max_length=MAX_REQUIRED_TOOLS, description="Exactly these tools, nothing else (a strict sandbox)."
     )
     chatId: str | None = Field(default=None, max_length=MAX_ID_CHARS, description="Chat to report to, if any.")
+    turnId: str | None = Field(
+        default=None, max_length=64, description="The hub's turn: send it with every tool call of this run."
+    )
 
 
 class ClearSessionRequest(Request):
