@@ -10,9 +10,14 @@ not in English); one stack serves them all, each in its own chat.
     python benchmarks/agent_tasks.py --model openai/qwen2.5-coder-1.5b --api-base http://127.0.0.1:8088/v1
     python benchmarks/agent_tasks.py --perfect        # a scripted perfect model: must reach 100 %
 
+A call the hub holds for the owner's approval (a side effect in a turn that read untrusted data: mail, web, files)
+is approved, as the owner who asked for it would; the count is printed ("approvals").
+
 `--perfect` answers every model request from the task's script (`Task.script`), loading a tool category with
 `load_tools` first when the selection did not offer the tool it needs: it checks the tasks and their checks,
-not a model. `--tasks id,id` runs some tasks only; `--turn-timeout` sets the agent's turnTimeoutSeconds.
+not a model. `--tasks id,id` runs some tasks only; `--turn-timeout` sets the agent's turnTimeoutSeconds;
+`--max-minutes` starts no task after that time (a slow model on a busy CPU: the figures are then those of the
+tasks run, and `not_run` names the others).
 
 Printed: a line per task (PASS/FAIL, model calls, prompt tokens, seconds, what was wrong), task success per
 category, per language group and overall; the schema-valid tool-call rate (tool calls naming an offered tool
@@ -21,7 +26,7 @@ call (p50 and max, as the model server counted them); model calls per task; wall
 waiting for the model (the baseline of the run: what the rest of the stack costs on top). The last line is the
 JSON summary: `{"success", "passed", "tasks", "per_category", "per_language", "schema_valid_rate", "tool_calls",
 "prompt_tokens_p50", "prompt_tokens_max", "model_calls_per_task", "wall_seconds", "model_seconds",
-"model_share", "failures", ...}`.
+"model_share", "approvals", "failures", ...}`.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 import httpx  # noqa: E402
-from agent_taskset import CATEGORIES, TASKS, Call, Task  # noqa: E402
+from agent_taskset import CATEGORIES, TASKS, Call, Task, task_by_id  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.requests import Request  # noqa: E402
@@ -156,6 +161,8 @@ class Stack:
         self.now = datetime.now(UTC)
         self.marks = Marks()
         self.answers: list[dict[str, Any]] = []
+        self.approved: list[str] = []
+        """Tools whose held calls the owner approved during the run."""
         self._exit = ExitStack()
 
     # -- lifecycle ------------------------------------------------------------------------------------------
@@ -176,9 +183,10 @@ class Stack:
             "model": self.model,
             "apiBase": f"{self.proxy.url}/v1",
             "turnTimeoutSeconds": self.turn_timeout,
-            # The run spends far more tokens in an hour than a person does (its cost is time, not money):
-            # the default cap of 250,000 tokens an hour would pause the agent half-way.
-            "costControls": {"hardCapTokensPerHour": 10_000_000},
+            # The run is a burst of turns by design, each task right after the last: the cost monitor would rightly
+            # pause the agent half-way (its hourly cap, or a spike against its own baseline). The run measures
+            # what gets done, and its cost is time, not money.
+            "costControls": {"enabled": False},
         }
         agents.write_text(json.dumps({"agents": [agent], "bindings": [{"channel": "*", "agentId": "annabelle"}]}))
         env = {
@@ -222,10 +230,30 @@ class Stack:
         )
 
     def say(self, text: str, chat_id: str) -> dict[str, Any]:
+        """One message of the owner's; a call the hub holds for approval (a side effect after untrusted input)
+        is approved, as the owner who asked for it would, and counted."""
         assert self.hub is not None
-        with self.hub.client(timeout=self.turn_timeout + 120) as client:
-            response = client.post("/message", json={"message": text, "chatId": chat_id})
-        answer = response.json() if response.status_code == 200 else {"success": False, "error": response.text}
+        hub = self.hub
+        answer: dict[str, Any] = {}
+
+        def send() -> None:
+            try:
+                with hub.client(timeout=self.turn_timeout + 120) as client:
+                    response = client.post("/message", json={"message": text, "chatId": chat_id})
+                ok = response.status_code == 200
+                answer.update(response.json() if ok else {"success": False, "error": response.text})
+            except httpx.HTTPError as exc:
+                answer.update({"success": False, "error": repr(exc)})
+
+        turn = threading.Thread(target=send, daemon=True)
+        turn.start()
+        with hub.client() as client:
+            while turn.is_alive():
+                turn.join(0.25)
+                for request in client.get("/approvals").json().get("approvals") or []:
+                    if request.get("status") == "pending":
+                        client.post(f"/approvals/{request['id']}", json={"decision": "approve"})
+                        self.approved.append(str(request.get("tool") or "?"))
         self.answers.append(answer)
         return answer
 
@@ -358,6 +386,8 @@ class TaskResult:
     problem: str | None
     seconds: float
     exchanges: list[Exchange] = field(default_factory=list)
+    approvals: list[str] = field(default_factory=list)
+    """Tools whose calls the hub held and the owner (the benchmark) approved."""
 
     @property
     def prompt_tokens(self) -> list[int]:
@@ -422,6 +452,7 @@ def summary(results: Sequence[TaskResult], wall: float, model: str) -> dict[str,
         "task_seconds_p50": round(statistics.median(r.seconds for r in results), 1) if results else None,
         "model_seconds": round(model_seconds, 1),
         "model_share": round(model_seconds / wall, 3) if wall else None,
+        "approvals": sum(len(r.approvals) for r in results),
         "failures": [{"task": r.task.id, "problem": r.problem} for r in results if not r.passed],
     }
 
@@ -431,6 +462,7 @@ def summary(results: Sequence[TaskResult], wall: float, model: str) -> dict[str,
 
 def run_task(stack: Stack, task: Task, nonce: str, log: Callable[[str], None]) -> TaskResult:
     stack.begin()
+    approved = len(stack.approved)
     started = time.monotonic()
     problem: str | None = None
     try:
@@ -445,7 +477,7 @@ def run_task(stack: Stack, task: Task, nonce: str, log: Callable[[str], None]) -
         problem = f"{type(exc).__name__}: {exc}"
     seconds = time.monotonic() - started
     exchanges = stack.proxy.since(stack.marks.exchanges)
-    return TaskResult(task, problem is None, problem, seconds, exchanges)
+    return TaskResult(task, problem is None, problem, seconds, exchanges, stack.approved[approved:])
 
 
 def run(
@@ -457,8 +489,10 @@ def run(
     turn_timeout: float,
     embeddings: str,
     workdir: Path | None = None,
+    max_minutes: float | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
+    """Run `tasks` on one stack; past `max_minutes` no further task starts (the summary names those not run)."""
     world_ref: list[Stack] = []
     with ExitStack() as scope:
         scratch = workdir or Path(scope.enter_context(tempfile.TemporaryDirectory(prefix="agent-tasks-")))
@@ -476,16 +510,25 @@ def run(
         results: list[TaskResult] = []
         started = time.monotonic()
         for task in tasks:
+            if max_minutes is not None and time.monotonic() - started > max_minutes * 60:
+                log(f"SKIP {task.id:<22} {task.lang}  the run's {max_minutes:g} minutes are over")
+                continue
             result = run_task(stack, task, nonce, log)
             results.append(result)
             tokens = result.prompt_tokens
             log(
                 f"{'PASS' if result.passed else 'FAIL'} {task.id:<22} {task.lang}  calls {len(result.exchanges):>2}  "
                 f"prompt {max(tokens) if tokens else 0:>5}  {result.seconds:6.1f} s"
+                + (f"  approved {','.join(result.approvals)}" if result.approvals else "")
                 + (f"  {result.problem}" if result.problem else "")
             )
         wall = time.monotonic() - started
-    return summary(results, wall, model)
+    ran = {result.task.id for result in results}
+    return {**summary(results, wall, model), "not_run": [task.id for task in tasks if task.id not in ran]}
+
+
+def share(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
 
 
 def report(result: dict[str, Any], log: Callable[[str], None] = print) -> None:
@@ -493,12 +536,14 @@ def report(result: dict[str, Any], log: Callable[[str], None] = print) -> None:
     log(f"{'category':<12} {'passed':>6} {'tasks':>5} {'success':>8}")
     for name, figures in [*result["per_category"].items(), *result["per_language"].items()]:
         if figures["tasks"]:
-            log(f"{name:<12} {figures['passed']:>6} {figures['tasks']:>5} {figures['success']:>8.0%}")
-    log(f"{'overall':<12} {result['passed']:>6} {result['tasks']:>5} {result['success']:>8.0%}")
+            log(f"{name:<12} {figures['passed']:>6} {figures['tasks']:>5} {share(figures['success']):>8}")
+    log(f"{'overall':<12} {result['passed']:>6} {result['tasks']:>5} {share(result['success']):>8}")
+    if result.get("not_run"):
+        log(f"not run (time budget): {len(result['not_run'])} tasks: {', '.join(result['not_run'])}")
     log(
         f"schema-valid tool calls {result['schema_valid_rate']} of {result['tool_calls']}; prompt tokens per model "
         f"call p50 {result['prompt_tokens_p50']}, max {result['prompt_tokens_max']}; model calls per task "
-        f"{result['model_calls_per_task']}; wall {result['wall_seconds']} s, {result['model_share']:.0%} of it "
+        f"{result['model_calls_per_task']}; wall {result['wall_seconds']} s, {share(result['model_share'])} of it "
         "waiting for the model"
     )
     print(json.dumps(result, ensure_ascii=False))
@@ -512,6 +557,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tasks", help="comma-separated task ids (default: all)")
     parser.add_argument("--turn-timeout", type=float, default=240.0, help="the agent's turnTimeoutSeconds")
     parser.add_argument("--embeddings", default="local", help="EMBEDDING_PROVIDER for the stack (default local)")
+    parser.add_argument("--max-minutes", type=float, help="start no task after this many minutes (default: no limit)")
     parser.add_argument("--workdir", type=Path, help="an empty folder to run in and keep (logs, traces, sessions)")
     args = parser.parse_args(argv)
     tasks = list(TASKS)
@@ -520,7 +566,7 @@ def main(argv: list[str] | None = None) -> int:
         unknown = sorted(set(wanted) - {task.id for task in TASKS})
         if unknown:
             parser.error(f"unknown task ids: {', '.join(unknown)}")
-        tasks = [task for task in TASKS if task.id in wanted]
+        tasks = [task_by_id(task_id) for task_id in dict.fromkeys(wanted)]  # in the order given
     result = run(
         tasks,
         model=args.model,
@@ -529,6 +575,8 @@ def main(argv: list[str] | None = None) -> int:
         turn_timeout=args.turn_timeout,
         embeddings=args.embeddings,
         workdir=args.workdir,
+        max_minutes=args.max_minutes,
+        log=lambda line: print(line, flush=True),
     )
     report(result)
     return 0
