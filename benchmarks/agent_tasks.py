@@ -38,7 +38,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -146,8 +146,18 @@ class Marks:
 class Stack:
     """Fakes, proxy and the real hub; implements `agent_taskset.World` for the task that is running."""
 
-    def __init__(self, workdir: Path, *, model: str, api_base: str, turn_timeout: float, embeddings: str) -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        *,
+        model: str,
+        api_base: str,
+        turn_timeout: float,
+        embeddings: str,
+        extra_env: Mapping[str, str] | None = None,
+    ) -> None:
         self.workdir = workdir
+        self.extra_env = dict(extra_env or {})
         self.model = model
         self.api_base = api_base
         self.turn_timeout = turn_timeout
@@ -202,6 +212,7 @@ class Stack:
             "FACT_EXTRACTION_ENABLED": "false",
             "THINKER_FACT_EXTRACTION_ENABLED": "false",
             "THINKER_LLM_TIMEOUT_SECONDS": str(self.turn_timeout),
+            **self.extra_env,
         }
         self.hub = start_hub(self.workdir, self.home, PACKAGES, env=env, timeout=180)
         self._exit.callback(self.hub.stop)
@@ -490,6 +501,7 @@ def run(
     embeddings: str,
     workdir: Path | None = None,
     max_minutes: float | None = None,
+    extra_env: Mapping[str, str] | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Run `tasks` on one stack; past `max_minutes` no further task starts (the summary names those not run)."""
@@ -503,7 +515,14 @@ def run(
             raise SystemExit("give --api-base (the model's OpenAI-compatible server), or --perfect")
         log(f"starting the stack (model {model})...")
         stack = scope.enter_context(
-            Stack(scratch, model=model, api_base=api_base, turn_timeout=turn_timeout, embeddings=embeddings)
+            Stack(
+                scratch,
+                model=model,
+                api_base=api_base,
+                turn_timeout=turn_timeout,
+                embeddings=embeddings,
+                extra_env=extra_env,
+            )
         )
         world_ref.append(stack)
         nonce = f"{int(time.time()) % 100_000}"
