@@ -7,7 +7,8 @@
 - `ModelRequest` calls the model with the tools offered now (a `load_tools` call widens them mid-turn), within
   what is left of the turn's time (`TurnDeadline`: the agent's `turnTimeoutSeconds`, which the hub waits for
   plus a grace, so the hub never gives up on a turn that still works). A turn whose time ran out before or
-  during a model call ends with one sentence saying the model is too slow for the configured limits. Its
+  during a model call ends with one sentence saying the model is too slow for the configured limits; a call
+  a budget refuses (`BudgetExceeded`) ends the turn with the guard's sentence as the answer. Its
   usage is added to the turn's, then the limits are checked: a response that wants more tools after the turn
   passed its token budget, or while the cost monitor has paused the agent, ends the turn. The last allowed
   step asks for an answer (`tool_choice="none"`) so the step limit ends in words, not in silence.
@@ -35,6 +36,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from shared.contracts.thinker_api import BudgetStop
 from shared.envelope import ErrorCode, fail
 from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
@@ -50,7 +52,7 @@ from thinker.guards import (
     sanitize,
 )
 from thinker.hub_tools import SUBAGENT_TOOL, HubTools, call_timeout
-from thinker.llm import LlmError, ModelClient, ModelReply, ModelTimedOut, ToolCall, Usage
+from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ModelTimedOut, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.sessions.messages import (
     ChatMessage,
@@ -81,6 +83,8 @@ class StopReason(StrEnum):
     TOKEN_LIMIT = "token_limit"
     PAUSED = "paused"
     MODEL_ERROR = "model_error"
+    BUDGET = "budget"
+    """A budget refused the next model call (`TurnResult.budget` says which)."""
     MALFORMED_CALLS = "malformed_calls"
     HALLUCINATION = "hallucination"
     TIME_LIMIT = "time_limit"
@@ -123,6 +127,7 @@ class TurnResult:
     messages: tuple[ChatMessage, ...] = ()
     """What the turn added after its input: assistant tool calls, tool results and the final answer."""
     error: str | None = None
+    budget: BudgetStop | None = None
 
     @property
     def paused(self) -> bool:
@@ -295,6 +300,8 @@ class AgentLoop:
                 step=run.steps,
                 time_limit=remaining,
             )
+        except BudgetExceeded as exc:
+            return self._end(run, StopReason.BUDGET, str(exc), error=str(exc), budget=exc.stop)
         except LlmError as exc:
             run.model_seconds += self.clock() - started
             if isinstance(exc, ModelTimedOut) and remaining is not None and remaining < self.model.settings.timeout:
@@ -490,7 +497,9 @@ class AgentLoop:
 
     # -- End -----------------------------------------------------------------------------------------------
 
-    def _end(self, run: _Run, stop: StopReason, response: str, *, error: str | None = None) -> End:
+    def _end(
+        self, run: _Run, stop: StopReason, response: str, *, error: str | None = None, budget: BudgetStop | None = None
+    ) -> End:
         if response:
             run.messages.append(assistant_message(response))
         success = stop in (StopReason.ANSWERED, StopReason.STEP_LIMIT) and error is None
@@ -504,5 +513,6 @@ class AgentLoop:
                 usage=run.usage,
                 messages=run.added(),
                 error=error,
+                budget=budget,
             )
         )
