@@ -14,6 +14,11 @@ DEFAULT_AGENT_ID = "annabelle"
 DEFAULT_MODEL = "ollama_chat/qwen2.5:7b"
 PARENT_WATCH_VARIABLE = "ANNABELLE_PARENT_WATCH"
 """Set to `stdin` by the hub: the Thinker exits when its stdin (a pipe the hub holds open) reaches end of file."""
+DEFAULT_TURN_SECONDS = 300.0
+MAX_TURN_SECONDS = 3_600.0
+TURN_GRACE_SECONDS = 30.0
+"""What the hub waits beyond an agent's `turnTimeoutSeconds`: the Thinker's work before and after its loop
+(context, selection, saving the turn) and the request's way there and back."""
 MODEL_EXAMPLES = "groq/llama-3.3-70b-versatile, ollama_chat/qwen2.5:7b, or openai/<model> with apiBase"
 # A channel is named after its MCP (telegram, http, cli...); "*" matches every channel.
 CHANNEL_PATTERN = r"^(\*|[a-z][a-z0-9_-]{0,63})$"
@@ -83,6 +88,9 @@ class AgentDefinition(BaseModel):
     apiBase: str | None = None
     temperature: float = Field(default=0.6, ge=0, le=2)
     maxSteps: int = Field(default=8, ge=1, le=50)
+    turnTimeoutSeconds: float = Field(default=DEFAULT_TURN_SECONDS, ge=1, le=MAX_TURN_SECONDS)
+    """The time one turn (or skill run) may take in the Thinker, model calls and tool calls together; the hub
+    waits this long plus `TURN_GRACE_SECONDS`. A slow local model needs more than a hosted one."""
     systemPrompt: str = ""
     allowedTools: list[str] = Field(default_factory=list)
     deniedTools: list[str] = Field(default_factory=list)
@@ -113,6 +121,11 @@ class AgentDefinition(BaseModel):
         if self.port is not None and self.url is not None:
             raise ValueError("give either `port` (the hub spawns the Thinker) or `url` (it runs elsewhere), not both")
         return self
+
+
+def turn_wait(agent: AgentDefinition) -> float:
+    """How long the hub waits for one of `agent`'s turns: the Thinker answers before this, whatever the model does."""
+    return agent.turnTimeoutSeconds + TURN_GRACE_SECONDS
 
 
 class Binding(BaseModel):

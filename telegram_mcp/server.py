@@ -113,8 +113,8 @@ async def send_message(
 
     For requests like: text my wife on Telegram, tell the family group I landed.
 
-    Sent as plain text (no formatting is interpreted); text over 4,096 characters is split on paragraph, line or
-    word boundaries into several messages.
+    Markdown (bold, italics, code, links, lists) is shown formatted, or as plain text if Telegram refuses the
+    markup; text over 4,096 characters is split on paragraph, line or word boundaries into several messages.
     """
     return await _service(ctx).send_message(chat_id_of(chat_id), message, reply_to)
 
@@ -294,7 +294,10 @@ async def intake_reply(
     message: Annotated[str, Field(min_length=1, description="The reply; long text is split automatically.")],
     ctx: TelegramContext,
 ) -> dict:
-    """For the hub only: send the reply to an incoming message and mark it handled, together."""
+    """For the hub only: send the reply to an incoming message and mark it handled, together.
+
+    Its Markdown is sent as Telegram HTML (plain text if refused), split like send_message's text.
+    """
     return await _service(ctx).send_reply(message_key, message)
 
 

@@ -185,7 +185,7 @@ async def test_tools_in_process_intake_cursor_and_long_send(env: Path, fake: Fak
     parts = fake.sent_texts(OWNER)
     assert all(len(p) <= 4096 for p in parts)
     assert " ".join(parts).split() == long_text.split()
-    assert all("parse_mode" not in r.params for r in fake.calls("sendMessage"))
+    assert all(r.params["parse_mode"] == "HTML" for r in fake.calls("sendMessage"))
     assert refused["errorCode"] == "NOT_ALLOWED"
     assert [m["outgoing"] for m in history["data"]["messages"]].count(True) == sent["data"]["parts"]
     assert [m["text"] for m in found["data"]["messages"]] == ["hello bot"]
