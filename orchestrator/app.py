@@ -129,8 +129,14 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
     token = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
     master_token = token or load_or_create_token(settings.annabelle_home)
     hub = Hub(settings)
+    agents_config = load_agents_config(settings.agents_config)
+    if agents_config.compatibility_notes:
+        log.warning(
+            "agents.json has keys of the original system: read as shown",
+            extra={"path": str(settings.agents_config), "notes": agents_config.compatibility_notes},
+        )
     agents = AgentManager(
-        load_agents_config(settings.agents_config),
+        agents_config,
         config_path=settings.agents_config,
         hub_url=f"http://127.0.0.1:{settings.orchestrator_port}",
         default_port=settings.thinker_port,

@@ -285,19 +285,19 @@ async def llm_reachable(ctx: CommandContext) -> Finding:
     return judge.judge_servers(sorted(results, key=lambda probe: probe.who))
 
 
-def _agents_file(path: Path) -> tuple[bool, str | None]:
+def _agents_file(path: Path) -> tuple[bool, str | None, list[str]]:
     try:
-        load_agents_config(path)
+        config = load_agents_config(path)
     except AgentsConfigError as exc:
-        return path.exists(), str(exc).removeprefix(f"{path}:").strip().replace("\n  ", "; ")
-    return path.exists(), None
+        return path.exists(), str(exc).removeprefix(f"{path}:").strip().replace("\n  ", "; "), []
+    return path.exists(), None, config.compatibility_notes
 
 
 @check("agents-config", "Config", needs_hub=False)
 async def agents_config(ctx: CommandContext) -> Finding:
     path = ctx.settings.agents_config
-    exists, problem = await anyio.to_thread.run_sync(_agents_file, path)
-    return judge.judge_agents_file(path, exists, problem)
+    exists, problem, notes = await anyio.to_thread.run_sync(_agents_file, path)
+    return judge.judge_agents_file(path, exists, problem, notes)
 
 
 def _external_problems(path: Path, mcps_root: Path) -> list[str]:

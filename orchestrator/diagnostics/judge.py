@@ -226,7 +226,8 @@ def judge_local_model(folder: Path | None, missing: Sequence[str], problem: str 
 # -- configuration files ----------------------------------------------------------------------------------------
 
 
-def judge_agents_file(path: Path, exists: bool, problem: str | None) -> Finding:
+def judge_agents_file(path: Path, exists: bool, problem: str | None, notes: Sequence[str] = ()) -> Finding:
+    """`notes`: keys of the original system's agents.json that were mapped or ignored (a note, not a problem)."""
     if problem is not None:
         return Finding(
             "critical",
@@ -235,6 +236,12 @@ def judge_agents_file(path: Path, exists: bool, problem: str | None) -> Finding:
         )
     if not exists:
         return Finding("ok", f"no {path.name}: the default agent runs")
+    if notes:
+        return Finding(
+            "info",
+            clip(f"{path.name} uses keys of the original system, read as: {'; '.join(notes)}", 400),
+            f"Write the litellm model string (provider/model) in {path} and drop llmProvider/notifyChannel.",
+        )
     return Finding("ok", f"{path.name} is valid")
 
 
