@@ -192,7 +192,8 @@ async def test_tools_in_process_intake_cursor_and_long_send(env: Path, fake: Fak
     assert chats["data"]["chats"][0]["chat_id"] == OWNER
     assert info["data"]["chat_id"] == OWNER
     assert me["data"]["username"] == "annabelle_test_bot"
-    assert read["data"]["marked"] is False
+    # get_new_messages without peek read both; the bot's reply would have read them anyway.
+    assert (read["data"]["marked"], read["data"]["unread"]) == (0, 0)
     assert fake.deleted == [(OWNER, sent["data"]["message_ids"][0])]
     assert deleted["success"] is True
     assert subscribed["data"]["subscribed"] == [OWNER]
@@ -269,3 +270,31 @@ async def test_intake_reply_marks_handled_once_and_done_skips(env: Path, fake: F
     assert done["data"]["marked"] == 1
     assert typing["success"] and fake.calls("sendChatAction")[-1].params["action"] == "typing"
     assert after["messages"] == []
+
+
+async def test_get_new_messages_reads_unless_peeking_and_mark_read_moves_the_read_mark(
+    env: Path, fake: FakeTelegram
+) -> None:
+    for text in ("one", "two", "three"):
+        fake.inject_message(OWNER, text)
+    async with Client(server) as client:
+
+        async def new(**args: Any) -> dict[str, Any]:
+            data: dict[str, Any] = envelope(await client.call_tool("get_new_messages", args))["data"]
+            return data
+
+        for _ in range(250):
+            if len((await new(peek=True))["messages"]) == 3:
+                break
+            await asyncio.sleep(0.02)
+        peeked = await new(peek=True, limit=2)
+        taken = await new(limit=2)
+        rest = await new(peek=True)
+        first_id = taken["messages"][0]["message_id"]
+        marked = envelope(await client.call_tool("mark_read", {"chat_id": str(OWNER), "message_id": first_id + 99}))
+        pending = envelope(await client.call_tool("intake_pending", {}))["data"]["messages"]
+    assert [m["text"] for m in peeked["messages"]] == ["one", "two"] and peeked["remaining"] == 1
+    assert [m["text"] for m in taken["messages"]] == ["one", "two"] and taken["marked_read"] is True
+    assert [m["text"] for m in rest["messages"]] == ["three"]
+    assert marked["data"]["marked"] == 1 and marked["data"]["unread"] == 0
+    assert [m["text"] for m in pending] == ["one", "two", "three"]  # the hub still answers every one
