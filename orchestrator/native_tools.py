@@ -1,9 +1,12 @@
 """The hub's own tools (unprefixed): a name → tool registry, each with a pydantic parameter model.
 
-A native tool is declared with `@native_tool(name, Params)` on an async function `(hub, params, caller) -> data`,
+A native tool is declared with `@native_tool(name, Params, annotations=...)` on an async function
+`(hub, params, caller) -> data`,
 where `hub` is what the tools may use of the hub (`NativeHost`) and `caller` the calling agent's definition (None
 for the master token and the hub's own features); its input schema comes from the model, its description from the
-docstring.
+docstring, its MCP annotations (read-only or not) from the decorator. Tools of other parts of the hub register
+the same way from their own modules (`orchestrator.jobs.tools`, `orchestrator.diagnostics.health`), imported by
+the app.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
+from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.agents import AgentError
@@ -21,10 +25,13 @@ from orchestrator.agents.subagents import SubagentRequest
 from orchestrator.router import ToolRouter
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode
-from shared.mcp_tools import InvalidArguments, ToolFailure, describe_validation
+from shared.mcp_tools import READ_ONLY, InvalidArguments, ToolFailure, describe_validation, effects
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
+    from orchestrator.halt import HaltState
+    from orchestrator.jobs.runner import JobRunner
+    from orchestrator.settings import OrchestratorSettings
 
 
 class NativeHost(Protocol):
@@ -32,6 +39,9 @@ class NativeHost(Protocol):
 
     router: ToolRouter
     agents: AgentManager | None
+    settings: OrchestratorSettings
+    jobs: JobRunner | None
+    halt: HaltState | None
 
     def status(self) -> dict[str, Any]: ...
 
@@ -47,23 +57,36 @@ class NativeTool:
     description: str
     params: type[BaseModel]
     handler: Handler
+    annotations: ToolAnnotations
 
     @functools.cached_property
     def listing(self) -> dict[str, Any]:
         # Building a JSON schema takes a fraction of a millisecond: once per process is enough.
-        return {"name": self.name, "description": self.description, "inputSchema": self.params.model_json_schema()}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "inputSchema": self.params.model_json_schema(),
+            "annotations": self.annotations.model_dump(by_alias=True, exclude_none=True),
+        }
 
 
 NATIVE_TOOLS: dict[str, NativeTool] = {}
 
 
-def native_tool(name: str, params: type[BaseModel]) -> Callable[[Handler], Handler]:
+def native_tool(name: str, params: type[BaseModel], *, annotations: ToolAnnotations) -> Callable[[Handler], Handler]:
+    """Register `handler` as the hub's tool `name`; `annotations` say what calling it can change (as an MCP
+    tool's do: `READ_ONLY`, or `effects(...)` from `shared.mcp_tools`)."""
+
     def register(handler: Handler) -> Handler:
         description = "[Annabelle | System] " + inspect.cleandoc(handler.__doc__ or name)
-        NATIVE_TOOLS[name] = NativeTool(name, description, params, handler)
+        NATIVE_TOOLS[name] = NativeTool(name, description, params, handler, annotations)
         return handler
 
     return register
+
+
+SPAWNS_AGENT = effects(read_only=False, open_world=True)
+"""Starts a helper agent that may use any tool its parent may: its effects are those tools'."""
 
 
 class NoParams(BaseModel):
@@ -82,13 +105,13 @@ def first_sentence(text: str) -> str:
     return text[: end + 1].strip() if end >= 0 else text
 
 
-@native_tool("get_status", NoParams)
+@native_tool("get_status", NoParams, annotations=READ_ONLY)
 async def get_status(hub: NativeHost, _: NoParams, caller: AgentDefinition | None) -> dict[str, Any]:
     """Status of the hub: uptime, each MCP server (up, restarting or down) and tool counts."""
     return hub.status()
 
 
-@native_tool("get_tool_catalog", CatalogParams)
+@native_tool("get_tool_catalog", CatalogParams, annotations=READ_ONLY)
 async def get_tool_catalog(hub: NativeHost, params: CatalogParams, caller: AgentDefinition | None) -> dict[str, Any]:
     """List the available tools by MCP server: counts, or one MCP's tool names with short descriptions.
 
@@ -126,7 +149,7 @@ class SubagentParams(BaseModel):
     model: str | None = Field(default=None, description="litellm model string (provider/model); default yours.")
 
 
-@native_tool("spawn_subagent", SubagentParams)
+@native_tool("spawn_subagent", SubagentParams, annotations=SPAWNS_AGENT)
 async def spawn_subagent(hub: NativeHost, params: SubagentParams, caller: AgentDefinition | None) -> dict[str, Any]:
     """Run a task in a temporary helper agent with its own limited tools and return its answer.
 

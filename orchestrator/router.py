@@ -29,9 +29,14 @@ class Route:
     description: str
     input_schema: dict[str, Any]
     hidden: bool = False
+    annotations: dict[str, Any] | None = None
+    """The tool's MCP annotations as the MCP declared them (`readOnlyHint`, `destructiveHint`, ...), if any."""
 
     def listing(self) -> dict[str, Any]:
-        return {"name": self.exposed, "description": self.description, "inputSchema": self.input_schema}
+        listing = {"name": self.exposed, "description": self.description, "inputSchema": self.input_schema}
+        if self.annotations:
+            listing["annotations"] = self.annotations
+        return listing
 
 
 def tag(manifest: McpManifest, description: str) -> str:
@@ -46,6 +51,7 @@ def build_routes(manifest: McpManifest, tools: list[Tool]) -> list[Route]:
             tool=tool.name,
             description=tag(manifest, (tool.description or "").strip()),
             input_schema=dict(tool.input_schema),
+            annotations=tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else None,
             hidden=manifest.role == "guardian"
             or (bool(DESTRUCTIVE.match(tool.name)) and not manifest.allowDestructiveTools)
             or any(fnmatch.fnmatchcase(tool.name, pattern) for pattern in manifest.privilegedTools),

@@ -37,6 +37,9 @@ class ToolEntry(Answer):
     name: str
     description: str = ""
     inputSchema: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
+    annotations: dict[str, Any] | None = Field(
+        default=None, description="MCP tool annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint)."
+    )
 
 
 class McpEntry(Answer):
