@@ -45,6 +45,8 @@ from shared.validation import unknown_names_message
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
+    from orchestrator.halt import HaltState
+    from orchestrator.jobs.runner import JobRunner
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +105,10 @@ class Hub:
         """Set by the app once built: native tools such as spawn_subagent reach the agents through it."""
         self.skills: SkillCache | None = None
         """Set by the app once built: skill writes through the hub refresh its list and use its clock."""
+        self.jobs: JobRunner | None = None
+        """Set by the app once built: background jobs (queue_task, trigger_backfill), shown in status."""
+        self.halt: HaltState | None = None
+        """Set by the app once built: system_health_check runs the diagnostics, which read it."""
         self._tasks: anyio.abc.TaskGroup | None = None
         self.externals = ExternalMcps(
             self,
@@ -268,6 +274,7 @@ class Hub:
                 "blocked": self.gate.stats.blocked,
                 "unavailable": self.gate.stats.unavailable,
             },
+            "jobs": self.jobs.summary() if self.jobs is not None and self.jobs.started else None,
         }
 
     # -- calls ------------------------------------------------------------------------------------------------

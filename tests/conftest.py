@@ -111,6 +111,9 @@ _BEHAVIOUR_PREFIXES = (
     "BROWSER_",
     "EMBEDDING_",
     "UTILITY_",
+    "JOBS_",
+    "ONEPASSWORD_",
+    "OP_",
 )
 
 
