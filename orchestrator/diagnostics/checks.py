@@ -22,7 +22,9 @@ from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
 from shared.embeddings.base import EmbeddingError, EmbeddingSettings
 from shared.embeddings.factory import OLLAMA_DEFAULT_MODEL, cache_dir
 from shared.embeddings.local import MODEL_FILES, find_model_dir
-from shared.settings import ConfigError, load_settings, process_environment
+from shared.logs import LogFileSettings
+from shared.settings import REPO_ROOT, ConfigError, load_settings, process_environment
+from shared.traces import TRACES_FILENAME
 
 TOOL_SNAPSHOT_FILENAME = "tool-snapshot.json"
 DEFAULT_OLLAMA_HOST = "http://localhost:11434"
@@ -51,6 +53,11 @@ def _now() -> datetime:
 @check("mcp-health", "Services")
 async def mcp_health(ctx: CommandContext) -> Finding:
     return judge.judge_mcps(ctx.hub.status())
+
+
+@check("external-mcp-health", "Services", scope="external")
+async def external_mcp_health(ctx: CommandContext) -> Finding:
+    return judge.judge_mcps(ctx.hub.status(), external=True)
 
 
 @check("guardian-availability", "Services")
@@ -188,6 +195,45 @@ async def threat_rate(ctx: CommandContext) -> Finding:
     return judge.judge_threat_rate(entries, _now())
 
 
+@check("guardian-scan-quality", "Security")
+async def guardian_scan_quality(ctx: CommandContext) -> Finding:
+    envelope = await ctx.hub.call("guardian_get_scan_log", {"limit": 1000}, caller=ctx.caller)
+    if not envelope.get("success"):
+        return Finding("info", f"cannot read Guardian's scan log: {envelope.get('error')}")
+    entries = list((envelope.get("data") or {}).get("entries") or [])
+    return judge.judge_scan_quality(entries, _now())
+
+
+def _first_party_tools(ctx: CommandContext) -> list[tuple[str, str]]:
+    """(exposed, own name) of the hub's own tools and every first-party MCP's."""
+    status = ctx.hub.status().get("mcps", {})
+    pairs = []
+    for tool in ctx.hub.tool_listing():
+        route = ctx.hub.router.resolve(tool["name"])
+        if route is None:
+            pairs.append((tool["name"], tool["name"]))
+        elif not status.get(route.mcp, {}).get("external"):
+            pairs.append((route.exposed, route.tool))
+    return pairs
+
+
+def _documentation() -> tuple[str, Path | None]:
+    folder = REPO_ROOT / "docs"
+    if not folder.is_dir():
+        return "", None
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in sorted(folder.glob("*.md"))]
+    readme = REPO_ROOT / "README.md"
+    if readme.is_file():
+        texts.append(readme.read_text(encoding="utf-8", errors="replace"))
+    return "\n".join(texts), folder
+
+
+@check("doc-freshness", "Tools")
+async def doc_freshness(ctx: CommandContext) -> Finding:
+    docs, folder = await anyio.to_thread.run_sync(_documentation)
+    return judge.judge_doc_coverage(_first_party_tools(ctx), docs, folder)
+
+
 # -- embeddings (local) -----------------------------------------------------------------------------------------
 
 
@@ -240,6 +286,32 @@ async def embedding_cache_size(ctx: CommandContext) -> Finding:
 async def error_rate(ctx: CommandContext) -> Finding:
     counts = await anyio.to_thread.run_sync(probes.log_level_counts, ctx.settings.logs_dir)
     return judge.judge_error_rate(counts)
+
+
+def _modified(path: Path) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    except OSError:
+        return None
+
+
+def _trace_times(home: Path, logs_dir: Path) -> tuple[bool, datetime | None, datetime | None]:
+    enabled = load_settings(LogFileSettings).traces_enabled
+    sessions = home / "sessions"
+    newest = None
+    if sessions.is_dir():
+        times = [moment for path in sessions.rglob("*.json*") if (moment := _modified(path)) is not None]
+        newest = max(times, default=None)
+    return enabled, _modified(logs_dir / TRACES_FILENAME), newest
+
+
+@check("trace-log-freshness", "Logs", needs_hub=False)
+async def trace_log_freshness(ctx: CommandContext) -> Finding:
+    logs_dir = ctx.settings.logs_dir
+    enabled, last_trace, last_activity = await anyio.to_thread.run_sync(
+        _trace_times, ctx.settings.annabelle_home, logs_dir
+    )
+    return judge.judge_trace_freshness(enabled, last_trace, last_activity, logs_dir / TRACES_FILENAME)
 
 
 @check("data-dir-size", "Data", needs_hub=False)
@@ -320,7 +392,7 @@ def _external_problems(path: Path, mcps_root: Path) -> list[str]:
     return parse_config(raw, environ, reserved=reserved, base=path.parent, source=path.name).problems
 
 
-@check("external-mcps-config", "Config", needs_hub=False)
+@check("external-mcps-config", "Config", needs_hub=False, scope="external")
 async def external_mcps_config(ctx: CommandContext) -> Finding:
     path = ctx.settings.external_mcps_config
     problems = await anyio.to_thread.run_sync(_external_problems, path, ctx.settings.annabelle_mcps_root)
