@@ -150,7 +150,9 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
         if body.agentId is not None and body.agentId != runtime.agent_id:
             raise BadRequest(f"This Thinker runs the agent {runtime.agent_id!r}, not {body.agentId!r}.")
         with request_trace(request, "process-message") as trace_id:
-            answer = await runtime.process_message(MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted))
+            answer = await runtime.process_message(
+                MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted, owner=body.owner)
+            )
         return JSONResponse(answer.wire(), headers={TRACE_HEADER: trace_id})
 
     @app.post(

@@ -30,6 +30,7 @@ from enum import StrEnum
 from typing import Any
 
 from shared.envelope import ErrorCode, fail
+from shared.secrets import SecretVault
 from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
     EMPTY_ANSWER,
@@ -86,6 +87,8 @@ class TurnResult:
     messages: tuple[ChatMessage, ...] = ()
     """What the turn added after its input: assistant tool calls, tool results and the final answer."""
     error: str | None = None
+    secrets: SecretVault = field(default_factory=SecretVault)
+    """Sealed secrets the turn's tools returned: the messages and `response` hold only their placeholders."""
 
     @property
     def paused(self) -> bool:
@@ -140,6 +143,7 @@ class _Run:
     retries_left: int = 0
     guard_used: bool = False
     call_ids: set[str] = field(default_factory=set)
+    secrets: SecretVault = field(default_factory=SecretVault)
 
     def added(self) -> tuple[ChatMessage, ...]:
         return tuple(self.messages[self.start :])
@@ -281,7 +285,8 @@ class AgentLoop:
             envelope, counted = await self._run_call(run, call)
             if not counted:
                 malformed += 1
-            run.messages.append(tool_message(call.id, self._result_text(envelope), call.name))
+            # A sealed secret never reaches the model: it reads a placeholder it can only pass on.
+            run.messages.append(tool_message(call.id, self._result_text(run.secrets.mask(envelope)), call.name))
         if malformed:
             run.retries_left -= malformed
             if run.retries_left < 0:
@@ -411,5 +416,6 @@ class AgentLoop:
                 usage=run.usage,
                 messages=run.added(),
                 error=error,
+                secrets=run.secrets,
             )
         )

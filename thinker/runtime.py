@@ -81,6 +81,8 @@ class MessageIn:
     chat_id: str
     text: str
     tainted: bool = False
+    owner: bool = False
+    """The owner wrote it: secrets the turn read may be shown in the reply (see `shared.secrets`)."""
 
 
 @dataclass
@@ -295,9 +297,12 @@ class ThinkerRuntime:
             raise BadRequest(str(exc)) from None
         async with self._lock(message.chat_id):
             result = await self._chat_turn(message)
+        # The reply, and only the reply, shows a secret the model placed in it; the session keeps the placeholder.
+        reveal = message.owner and not message.tainted
+        response = result.secrets.reveal(result.response) if reveal else result.secrets.withhold(result.response)
         return TurnAnswer(
             success=result.success,
-            response=result.response,
+            response=response,
             toolsUsed=list(result.tools_used),
             totalSteps=result.steps,
             error=result.error or None,

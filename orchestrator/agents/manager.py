@@ -162,7 +162,15 @@ class AgentManager:
     # -- requests ---------------------------------------------------------------------------------------------
 
     async def process_message(
-        self, agent_id: str, *, text: str, chat_id: str, channel: str, tainted: bool = False, message_id: str = ""
+        self,
+        agent_id: str,
+        *,
+        text: str,
+        chat_id: str,
+        channel: str,
+        tainted: bool = False,
+        message_id: str = "",
+        owner: bool = False,
     ) -> TurnAnswer:
         runtime = self.runtime(agent_id)
         if runtime.paused:
@@ -177,6 +185,7 @@ class AgentManager:
             channel=channel,
             agentId=agent_id,
             tainted=tainted,
+            owner=owner,
         )
         answer = await self._request(runtime, "/process-message", request, TurnAnswer)
         self._note_pause(runtime, answer)

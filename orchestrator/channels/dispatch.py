@@ -116,6 +116,7 @@ class Dispatcher:
                 channel=message.channel,
                 tainted=tainted,
                 message_id=message.message_id,
+                owner=message.owner,
             )
         except (AgentError, LookupError) as exc:
             return Outcome("failed", f"Sorry, I could not answer: {exc}", tainted=tainted)

@@ -62,6 +62,9 @@ class ProcessMessageRequest(Request):
         default=None, max_length=MAX_ID_CHARS, description="The agent meant; must be this Thinker's when given."
     )
     tainted: bool = Field(default=False, description="Guardian flagged the text as possibly untrusted.")
+    owner: bool = Field(
+        default=False, description="The owner sent it: a secret the turn read may be shown in the reply to it."
+    )
 
 
 class ExecuteSkillRequest(Request):
