@@ -37,6 +37,8 @@ class InboundMessage:
     text: str
     owner: bool
     message_id: str = ""
+    private: bool = True
+    """Only the sender reads this chat (a private chat, the HTTP API): what a secret may be shown in."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,8 @@ class Dispatcher:
                 channel=message.channel,
                 tainted=tainted,
                 message_id=message.message_id,
-                owner=message.owner,
+                # A secret the agent read is shown only to the owner, and only where no one else reads along.
+                owner=message.owner and message.private,
             )
         except (AgentError, LookupError) as exc:
             return Outcome("failed", f"Sorry, I could not answer: {exc}", tainted=tainted)

@@ -63,7 +63,8 @@ class ProcessMessageRequest(Request):
     )
     tainted: bool = Field(default=False, description="Guardian flagged the text as possibly untrusted.")
     owner: bool = Field(
-        default=False, description="The owner sent it: a secret the turn read may be shown in the reply to it."
+        default=False,
+        description="The owner sent it, in a chat only they read: a secret the turn read may be shown in the reply.",
     )
 
 

@@ -169,3 +169,15 @@ async def test_a_busy_chat_is_not_dispatched_twice_while_it_works(tmp_path: Path
         await poller.poll_once()
         release.set()
     assert len(dispatcher.seen) == 1 and len(hub.named("telegram_intake_reply")) == 1
+
+
+async def test_the_owner_in_a_group_is_the_owner_but_not_in_a_private_chat(tmp_path: Path) -> None:
+    hub, dispatcher = RecordingHub(), CountingDispatcher()
+    poller = channel(hub, dispatcher, tmp_path)
+    hub.add(1, "in my own chat", chat=1, sender=1)
+    hub.add(2, "in the family group", chat=-100, sender=1)
+    await poller.poll_once()
+    private, group = dispatcher.seen
+    assert private.owner and private.private
+    # Others read a group: a secret the agent read is never shown there (docs/onepassword.md).
+    assert group.owner and not group.private
