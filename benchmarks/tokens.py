@@ -45,11 +45,11 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 from project_catalog import project_catalog  # noqa: E402
-from thinker.catalog import HubMcp, HubTool, ToolCatalog  # noqa: E402
 from tool_selection import token_counter  # noqa: E402
 
 from shared.embeddings.local import LocalEmbedder  # noqa: E402
 from shared.embeddings.multilingual import MultilingualEmbedder  # noqa: E402
+from thinker.catalog import HubMcp, HubTool, ToolCatalog  # noqa: E402
 from thinker.context import PromptLayers, render_system_prompt, without_comments  # noqa: E402
 from thinker.essentials import ESSENTIALS  # noqa: E402
 from thinker.prompts import prompt  # noqa: E402
