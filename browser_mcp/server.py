@@ -23,7 +23,7 @@ from browser_mcp import models
 from browser_mcp.chromium import find_executable, install_hint
 from browser_mcp.session import BrowserSession, Button, Level, Modifier, SessionConfig
 from browser_mcp.settings import BrowserSettings
-from shared.mcp_tools import READ_ONLY, READ_ONLY_OPEN_WORLD, ServerState, effects, envelope_tool
+from shared.mcp_tools import READ_ONLY, READ_ONLY_OPEN_WORLD, EnvelopeServer, ServerState, effects, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -106,7 +106,7 @@ async def _close_when_idle(session: BrowserSession, idle_seconds: float) -> None
             log.exception("closing the idle browser failed")
 
 
-server: MCPServer[BrowserState] = MCPServer(
+server: EnvelopeServer[BrowserState] = EnvelopeServer(
     "web",
     instructions=(
         "A headless browser for pages that need clicks, forms or screenshots. Open a page with browser_navigate, "

@@ -35,7 +35,7 @@ from filer_mcp.models import (
 from filer_mcp.paths import Permission
 from filer_mcp.service import Filer, SearchIn, SearchType
 from filer_mcp.settings import FilerSettings
-from shared.mcp_tools import EnvelopeServer, ServerState, envelope_tool
+from shared.mcp_tools import LOCAL_OVERWRITE, LOCAL_WRITE, READ_ONLY, EnvelopeServer, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -83,7 +83,7 @@ def _filer(ctx: FilerContext) -> Filer:
     return ctx.request_context.lifespan_context.require()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def create_file(
     path: WorkspacePath,
     content: Annotated[str, Field(description="The full text to write (UTF-8).")],
@@ -99,7 +99,7 @@ def create_file(
     return _filer(ctx).create_file(path, content, overwrite)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def read_file(path: ReadablePath, ctx: FilerContext) -> FileContent:
     """Read a text file from the workspace or a granted folder.
 
@@ -110,7 +110,7 @@ def read_file(path: ReadablePath, ctx: FilerContext) -> FileContent:
     return _filer(ctx).read_file(path)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_files(
     ctx: FilerContext,
     path: Annotated[
@@ -127,7 +127,7 @@ def list_files(
     return _filer(ctx).list_files(path, recursive)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_file(
     path: WorkspacePath,
     content: Annotated[str, Field(description="The new full text of the file (UTF-8).")],
@@ -145,7 +145,7 @@ def update_file(
     return _filer(ctx).update_file(path, content, create_backup)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def delete_file(path: WorkspacePath, ctx: FilerContext) -> Deleted:
     """Delete a file (or an empty folder) in the workspace.
 
@@ -156,7 +156,7 @@ def delete_file(path: WorkspacePath, ctx: FilerContext) -> Deleted:
     return _filer(ctx).delete_file(path)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def move_file(
     source: Annotated[str, Field(description="The file or folder to move, relative to the workspace.")],
     destination: Annotated[str, Field(description="Its new path relative to the workspace; must not exist yet.")],
@@ -171,7 +171,7 @@ def move_file(
     return _filer(ctx).move_file(source, destination)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def copy_file(
     source: Annotated[
         str, Field(description="The file to copy: relative to the workspace, or an absolute granted path.")
@@ -190,7 +190,7 @@ def copy_file(
     return _filer(ctx).copy_file(source, destination)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def search_files(
     query: Annotated[
         str,
@@ -216,7 +216,7 @@ def search_files(
     return _filer(ctx).search_files(query, search_in, search_type, file_types)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def check_grant(
     path: Annotated[str, Field(description="An absolute path (or a workspace path) to check.")],
     ctx: FilerContext,
@@ -230,7 +230,7 @@ def check_grant(
     return _filer(ctx).check_grant(path)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def request_grant(
     path: Annotated[str, Field(description="Absolute path of the folder or file outside the workspace.")],
     permission: Annotated[Permission, Field(description="'read' or 'read-write'.")],
@@ -247,7 +247,7 @@ def request_grant(
     return _filer(ctx).request_grant(path, permission, reason)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_grants(ctx: FilerContext) -> GrantList:
     """List the folders outside the workspace the user has granted.
 
@@ -256,13 +256,13 @@ def list_grants(ctx: FilerContext) -> GrantList:
     return _filer(ctx).list_grants()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_workspace_info(ctx: FilerContext) -> WorkspaceInfo:
     """Show the workspace location, file count, total size and temp file count."""
     return _filer(ctx).get_workspace_info()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_audit_log(
     ctx: FilerContext,
     path_filter: Annotated[str | None, Field(description="Only entries whose path contains this text.")] = None,

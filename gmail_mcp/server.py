@@ -27,7 +27,14 @@ from gmail_mcp.calendar import Reminder
 from gmail_mcp.polling import Poller
 from gmail_mcp.service import Gmail
 from gmail_mcp.settings import GmailSettings
-from shared.mcp_tools import EnvelopeServer, ServerState, envelope_tool
+from shared.mcp_tools import (
+    READ_ONLY_OPEN_WORLD,
+    REMOTE_OVERWRITE,
+    REMOTE_WRITE,
+    EnvelopeServer,
+    ServerState,
+    envelope_tool,
+)
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -128,7 +135,7 @@ Date = Annotated[str | None, Field(description="A date 'YYYY-MM-DD', for all-day
 # --- mail ----------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_emails(
     ctx: GmailContext,
     query: Annotated[
@@ -148,7 +155,7 @@ async def list_emails(
     return await _gmail(ctx).list_emails(query, _clamp(max_results, 1, 100), label_ids, page_token)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_email(message_id: MessageId, ctx: GmailContext) -> dict[str, Any]:
     """Read one email in full: headers, body (plain text preferred over HTML) and its attachments' ids.
 
@@ -157,7 +164,7 @@ async def get_email(message_id: MessageId, ctx: GmailContext) -> dict[str, Any]:
     return await _gmail(ctx).get_email(message_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def send_email(
     to: To, subject: Subject, body: Body, ctx: GmailContext, cc: Cc = None, bcc: Bcc = None, is_html: IsHtml = False
 ) -> dict[str, Any]:
@@ -168,7 +175,7 @@ async def send_email(
     return await _gmail(ctx).send_email(to, subject, body, cc, bcc, is_html)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def reply_email(message_id: MessageId, body: Body, ctx: GmailContext, is_html: IsHtml = False) -> dict[str, Any]:
     """Reply to an email in its thread (to its Reply-To or From address, subject 'Re: …').
 
@@ -177,7 +184,7 @@ async def reply_email(message_id: MessageId, body: Body, ctx: GmailContext, is_h
     return await _gmail(ctx).reply_email(message_id, body, is_html)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_email(message_id: MessageId, ctx: GmailContext) -> dict[str, Any]:
     """Move an email to the trash (Gmail deletes it for good after 30 days).
 
@@ -186,7 +193,7 @@ async def delete_email(message_id: MessageId, ctx: GmailContext) -> dict[str, An
     return await _gmail(ctx).delete_email(message_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def mark_read(
     message_id: MessageId,
     read: Annotated[bool, Field(description="true = mark read, false = mark unread.")],
@@ -199,7 +206,7 @@ async def mark_read(
     return await _gmail(ctx).mark_read(message_id, read)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def modify_labels(
     message_id: MessageId, ctx: GmailContext, add_label_ids: LabelList = None, remove_label_ids: LabelList = None
 ) -> dict[str, Any]:
@@ -210,7 +217,7 @@ async def modify_labels(
     return await _gmail(ctx).modify_labels(message_id, add_label_ids, remove_label_ids)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_new_emails(
     ctx: GmailContext,
     clear: Annotated[
@@ -224,7 +231,7 @@ async def get_new_emails(
 # --- drafts --------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_drafts(
     ctx: GmailContext, max_results: Annotated[int, Field(description="How many (1-100).")] = 20
 ) -> dict[str, Any]:
@@ -235,7 +242,7 @@ async def list_drafts(
     return await _gmail(ctx).list_drafts(_clamp(max_results, 1, 100))
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def create_draft(
     to: To, subject: Subject, body: Body, ctx: GmailContext, cc: Cc = None, bcc: Bcc = None, is_html: IsHtml = False
 ) -> dict[str, Any]:
@@ -246,7 +253,7 @@ async def create_draft(
     return await _gmail(ctx).create_draft(to, subject, body, cc, bcc, is_html)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def update_draft(
     draft_id: DraftId,
     to: To,
@@ -261,7 +268,7 @@ async def update_draft(
     return await _gmail(ctx).update_draft(draft_id, to, subject, body, cc, bcc, is_html)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def send_draft(draft_id: DraftId, ctx: GmailContext) -> dict[str, Any]:
     """Send a draft.
 
@@ -270,7 +277,7 @@ async def send_draft(draft_id: DraftId, ctx: GmailContext) -> dict[str, Any]:
     return await _gmail(ctx).send_draft(draft_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_draft(draft_id: DraftId, ctx: GmailContext) -> dict[str, Any]:
     """Delete a draft for good."""
     return await _gmail(ctx).delete_draft(draft_id)
@@ -279,13 +286,13 @@ async def delete_draft(draft_id: DraftId, ctx: GmailContext) -> dict[str, Any]:
 # --- labels --------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_labels(ctx: GmailContext) -> dict[str, Any]:
     """List the mailbox's labels (system ones like INBOX and the user's own) with their ids."""
     return await _gmail(ctx).list_labels()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def create_label(
     name: Annotated[str, Field(min_length=1, description="The label's name; 'Parent/Child' nests it.")],
     ctx: GmailContext,
@@ -294,7 +301,7 @@ async def create_label(
     return await _gmail(ctx).create_label(name)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_label(
     label_id: Annotated[str, Field(min_length=1, description="The label's id or name.")], ctx: GmailContext
 ) -> dict[str, Any]:
@@ -305,7 +312,7 @@ async def delete_label(
 # --- attachments ---------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_attachments(message_id: MessageId, ctx: GmailContext) -> dict[str, Any]:
     """List an email's attachments: attachment_id, filename, mime_type, size.
 
@@ -314,7 +321,7 @@ async def list_attachments(message_id: MessageId, ctx: GmailContext) -> dict[str
     return await _gmail(ctx).list_attachments(message_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_attachment(
     message_id: MessageId,
     attachment_id: Annotated[str, Field(min_length=1, description="From list_attachments.")],
@@ -337,7 +344,7 @@ class ReminderIn(BaseModel):
     minutes: int = Field(ge=0, le=40320, description="Minutes before the start.")
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_calendars(ctx: GmailContext) -> dict[str, Any]:
     """List the user's calendars, shared ones included.
 
@@ -346,7 +353,7 @@ async def list_calendars(ctx: GmailContext) -> dict[str, Any]:
     return await _gmail(ctx).list_calendars()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_events(
     ctx: GmailContext,
     calendar_id: CalendarId = "primary",
@@ -368,7 +375,7 @@ async def list_events(
     )
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_event(event_id: EventId, ctx: GmailContext, calendar_id: CalendarId = "primary") -> dict[str, Any]:
     """Read one event in full: times, description, organizer, attendees and their answers.
 
@@ -377,7 +384,7 @@ async def get_event(event_id: EventId, ctx: GmailContext, calendar_id: CalendarI
     return await _gmail(ctx).get_event(event_id, calendar_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def create_event(
     summary: Annotated[str, Field(min_length=1, description="The event's title.")],
     ctx: GmailContext,
@@ -418,7 +425,7 @@ async def create_event(
     )
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def update_event(
     event_id: EventId,
     ctx: GmailContext,
@@ -456,7 +463,7 @@ async def update_event(
     )
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_event(event_id: EventId, ctx: GmailContext, calendar_id: CalendarId = "primary") -> dict[str, Any]:
     """Delete (cancel) a calendar event.
 
@@ -465,7 +472,7 @@ async def delete_event(event_id: EventId, ctx: GmailContext, calendar_id: Calend
     return await _gmail(ctx).delete_event(event_id, calendar_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def quick_add_event(
     text: Annotated[str, Field(min_length=1, description="E.g. 'Lunch with Ann tomorrow at 12:30 at Café Nord'.")],
     ctx: GmailContext,
@@ -478,7 +485,7 @@ async def quick_add_event(
     return await _gmail(ctx).quick_add_event(text, calendar_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def find_free_time(
     time_min: Annotated[str, Field(description="Start of the window, RFC 3339 with offset.")],
     time_max: Annotated[str, Field(description="End of the window, RFC 3339 with offset.")],
@@ -527,19 +534,19 @@ class FilterAction(BaseModel):
 FilterId = Annotated[str, Field(min_length=1, description="The filter's id (from list_filters).")]
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_filters(ctx: GmailContext) -> dict[str, Any]:
     """List the mailbox's filters (criteria and actions)."""
     return await _gmail(ctx).list_filters()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_filter(filter_id: FilterId, ctx: GmailContext) -> dict[str, Any]:
     """Read one filter."""
     return await _gmail(ctx).get_filter(filter_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def create_filter(criteria: FilterCriteria, action: FilterAction, ctx: GmailContext) -> dict[str, Any]:
     """Create a filter applied to incoming mail: which messages (criteria) and what to do (action).
 
@@ -548,7 +555,7 @@ async def create_filter(criteria: FilterCriteria, action: FilterAction, ctx: Gma
     return await _gmail(ctx).create_filter(criteria.to_google(), action.to_google())
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_filter(filter_id: FilterId, ctx: GmailContext) -> dict[str, Any]:
     """Delete a filter."""
     return await _gmail(ctx).delete_filter(filter_id)

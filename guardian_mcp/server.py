@@ -17,7 +17,7 @@ from pydantic import Field
 from guardian_mcp.judge import preload_litellm
 from guardian_mcp.scanner import uses_judge
 from guardian_mcp.service import GuardianService, ScanLog, ScanReport, build_service
-from shared.mcp_tools import EnvelopeServer, envelope_tool
+from shared.mcp_tools import READ_ONLY, EnvelopeServer, envelope_tool
 
 
 @asynccontextmanager
@@ -41,7 +41,7 @@ def _service(ctx: GuardianContext) -> GuardianService:
     return ctx.request_context.lifespan_context
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 async def scan_content(
     ctx: GuardianContext,
     content: Annotated[
@@ -63,7 +63,7 @@ async def scan_content(
     return await _service(ctx).scan_content(content, source, context, layers)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 async def get_scan_log(
     ctx: GuardianContext,
     scan_id: Annotated[str | None, Field(description="Return only this scan.")] = None,

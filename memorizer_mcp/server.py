@@ -44,7 +44,7 @@ from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
 from shared.contracts.memory import FactCategory
 from shared.embeddings.base import Embedder
-from shared.mcp_tools import EnvelopeServer, ServerState, envelope_tool
+from shared.mcp_tools import LOCAL_OVERWRITE, LOCAL_WRITE, READ_ONLY, EnvelopeServer, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -168,7 +168,7 @@ OptionalText = Annotated[str | None, Field(description="Optional text (up to 1 M
 # -- facts -----------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def store_fact(
     ctx: MemorizerContext,
     fact: Annotated[
@@ -192,7 +192,7 @@ async def store_fact(
     return await _parts(ctx).memory.store_fact(agent_id, fact, category, source)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_facts(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -206,7 +206,7 @@ def list_facts(
     return _parts(ctx).memory.list_facts(agent_id, category, limit)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def delete_fact(
     ctx: MemorizerContext,
     fact_id: Annotated[RecordId, Field(description="Id of the fact (see list_facts).")],
@@ -219,7 +219,7 @@ async def delete_fact(
     return await _parts(ctx).memory.delete_fact(agent_id, fact_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def update_fact(
     ctx: MemorizerContext,
     fact_id: Annotated[RecordId, Field(description="Id of the fact (see list_facts).")],
@@ -237,7 +237,7 @@ async def update_fact(
 # -- conversations -----------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def store_conversation(
     ctx: MemorizerContext,
     user_message: Annotated[str, Field(min_length=1, description="What the user said.")],
@@ -253,7 +253,7 @@ async def store_conversation(
     return await _parts(ctx).learning.store_conversation(agent_id, user_message, agent_response, session_id, tags)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def search_conversations(
     ctx: MemorizerContext,
     query: Annotated[str, Field(min_length=1, description="Text to find in past exchanges (substring).")],
@@ -272,13 +272,13 @@ def search_conversations(
 # -- profile -------------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_profile(ctx: MemorizerContext, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
     """Get the structured profile of the user (an empty skeleton until something is set)."""
     return _parts(ctx).records.get_profile(agent_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_profile(
     ctx: MemorizerContext,
     updates: Annotated[
@@ -295,7 +295,7 @@ def update_profile(
 # -- search and stats ----------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 async def retrieve_memories(
     ctx: MemorizerContext,
     query: Annotated[str, Field(min_length=1, description="What to look for, in words.")],
@@ -312,7 +312,7 @@ async def retrieve_memories(
     return await _parts(ctx).memory.retrieve(agent_id, query, limit, include_conversations)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_memory_stats(ctx: MemorizerContext, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
     """Show counts of facts and conversations, categories, database size and search capabilities."""
     return _parts(ctx).memory.stats(agent_id)
@@ -321,7 +321,7 @@ def get_memory_stats(ctx: MemorizerContext, agent_id: Agent = DEFAULT_AGENT_ID) 
 # -- export and import ---------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def export_memory(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -342,7 +342,7 @@ async def export_memory(
     return await _parts(ctx).exchange.export(agent_id, format, include_conversations, output_dir)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def import_memory(
     ctx: MemorizerContext,
     file_path: Annotated[
@@ -394,7 +394,7 @@ def _plan(plan: list[ExecutionStep] | None) -> list[dict[str, Any]] | None:
     return None if plan is None else [step.model_dump(exclude_none=True) for step in plan]
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def store_skill(
     ctx: MemorizerContext,
     name: Annotated[str, Field(min_length=1, max_length=200, description='Skill name, e.g. "Morning Briefing".')],
@@ -436,7 +436,7 @@ def store_skill(
     return _parts(ctx).records.store_skill(agent_id, fields)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_skills(
     ctx: MemorizerContext,
     agent_id: Annotated[
@@ -456,13 +456,13 @@ def list_skills(
     return _parts(ctx).records.list_skills(agent_id, enabled, trigger_type)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_skill(ctx: MemorizerContext, skill_id: SkillId, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
     """Get one skill by id."""
     return _parts(ctx).records.get_skill(agent_id, skill_id)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_skill(
     ctx: MemorizerContext,
     skill_id: SkillId,
@@ -519,7 +519,7 @@ def update_skill(
     return _parts(ctx).records.update_skill(agent_id, skill_id, changes)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def delete_skill(ctx: MemorizerContext, skill_id: SkillId, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
     """Delete a skill (a reminder, scheduled task or routine) by id.
 
@@ -531,7 +531,7 @@ def delete_skill(ctx: MemorizerContext, skill_id: SkillId, agent_id: Agent = DEF
 # -- maintenance (LLM and embeddings) ------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def backfill_extract_facts(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -541,7 +541,7 @@ async def backfill_extract_facts(
     return await _parts(ctx).learning.backfill_extract_facts(agent_id, batch_size)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def synthesize_facts(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -554,7 +554,7 @@ async def synthesize_facts(
     return await _parts(ctx).learning.synthesize_facts(agent_id, category, max_facts_per_category)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 async def backfill_embeddings(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -569,7 +569,7 @@ async def backfill_embeddings(
 ContactId = Annotated[RecordId, Field(description="Id of the contact (see list_contacts).")]
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def create_contact(
     ctx: MemorizerContext,
     name: Annotated[str, Field(min_length=1, max_length=500, description="Full name.")],
@@ -588,7 +588,7 @@ def create_contact(
     return _parts(ctx).records.create_contact(agent_id, fields)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_contacts(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -606,7 +606,7 @@ def list_contacts(
     return _parts(ctx).records.list_contacts(agent_id, filters, limit)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_contact(
     ctx: MemorizerContext,
     contact_id: ContactId,
@@ -634,7 +634,7 @@ Participants = Annotated[
 ]
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def create_project(
     ctx: MemorizerContext,
     name: Annotated[str, Field(min_length=1, max_length=500, description="Project name (unique per agent).")],
@@ -664,7 +664,7 @@ def create_project(
     return _parts(ctx).records.create_project(agent_id, fields)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_projects(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -683,7 +683,7 @@ def list_projects(
     return _parts(ctx).records.list_projects(agent_id, filters, limit)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_project(
     ctx: MemorizerContext,
     project_id: ProjectId,
@@ -716,7 +716,7 @@ def update_project(
     return _parts(ctx).records.update_project(agent_id, project_id, changes)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def link_project_source(
     ctx: MemorizerContext,
     project_id: ProjectId,
@@ -736,7 +736,7 @@ def link_project_source(
     return _parts(ctx).records.link_project_source(agent_id, project_id, fields)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def unlink_project_source(
     ctx: MemorizerContext,
     project_id: ProjectId,
@@ -747,7 +747,7 @@ def unlink_project_source(
     return _parts(ctx).records.unlink_project_source(agent_id, project_id, mcp_name)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_project_sources(
     ctx: MemorizerContext,
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -759,7 +759,7 @@ def list_project_sources(
     return _parts(ctx).records.list_project_sources(agent_id, project_id, mcp_name, limit)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_project_source_status(
     ctx: MemorizerContext,
     project_source_id: Annotated[RecordId, Field(description="Id of the link (see list_project_sources).")],
@@ -774,7 +774,7 @@ def update_project_source_status(
 # -- timeline ------------------------------------------------------------------------------------------------------
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def query_timeline(
     ctx: MemorizerContext,
     date_from: Annotated[str, Field(min_length=1, description="Start (YYYY-MM-DD or ISO date-time).")],

@@ -22,6 +22,8 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from orchestrator.agents import AgentError, AgentManager, child_environment
+from orchestrator.approvals.announce import approval_announcer
+from orchestrator.approvals.store import AlreadyDecided, ApprovalNotFound
 from orchestrator.callers import agent_caller
 from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
 from orchestrator.channels.telegram import TelegramChannel
@@ -41,7 +43,9 @@ from orchestrator.skills.scheduler import SkillScheduler
 from shared.agents import AgentDefinition, load_agents_config
 from shared.auth import TOKEN_HEADER, load_or_create_token, tokens_equal
 from shared.contracts.hub_api import (
+    TURN_HEADER,
     AgentResumeRequest,
+    ApprovalDecision,
     HaltAnswer,
     HaltRequest,
     MessageAnswer,
@@ -49,7 +53,7 @@ from shared.contracts.hub_api import (
     ToolCallRequest,
 )
 from shared.contracts.thinker_api import Acknowledgement, ExecuteSkillRequest, SkillAnswer
-from shared.http_api import ERROR_RESPONSES, install_error_handlers, json_body_schema, parse_json_body
+from shared.http_api import ERROR_RESPONSES, ErrorBody, install_error_handlers, json_body_schema, parse_json_body
 from shared.settings import process_environment
 from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
@@ -152,6 +156,8 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
         health_interval=settings.thinker_health_interval_seconds,
     )
     hub.agents = agents
+    hub.approvals.keep_waiting = agents.keep_waiting
+    hub.approvals.announce = approval_announcer(hub)
 
     halt = HaltState(settings.annabelle_home / "data" / "halt.json")
     hub.halt = halt
@@ -170,6 +176,7 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
 
     async def start_services(tasks: anyio.abc.TaskGroup) -> None:
         """MCPs first (Guardian first among them), then what needs them; `app.state.serving` once all are up."""
+        hub.approvals.start()
         try:
             await hub.start(tasks)
         except StartupError as exc:
@@ -285,8 +292,9 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
     async def tools_call(request: Request, agent: Annotated[AgentDefinition | None, Depends(caller)]) -> JSONResponse:
         """Run a tool. Always HTTP 200 with the envelope `{success, data?, error?, errorCode?, blocked?}`."""
         call = await parse_json_body(request, ToolCallRequest, example='{"name": "get_status"}')
+        turn = hub.turns.get(request.headers.get(TURN_HEADER), agent.agentId) if agent is not None else None
         with continue_trace(valid_trace_id(request.headers.get(TRACE_HEADER))):
-            return JSONResponse(await hub.call(call.name, call.arguments, caller=agent_caller(agent)))
+            return JSONResponse(await hub.call(call.name, call.arguments, caller=agent_caller(agent, turn)))
 
     @api.post("/message", tags=["agents"], openapi_extra=json_body_schema(MessageRequest))
     async def message(request: Request) -> JSONResponse:
@@ -330,6 +338,8 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
     async def execute_skill(agent_id: str, request: Request) -> JSONResponse:
         """Run a skill on an agent (its Thinker is started if needed); the Thinker's `/execute-skill` answer."""
         body = await parse_json_body(request, ExecuteSkillRequest)
+        # The owner asked for this run: it starts clean (what it reads may taint it, as in any turn).
+        body = body.model_copy(update={"turnId": hub.turns.mint(agent_id).id})
         try:
             with continue_trace(valid_trace_id(request.headers.get(TRACE_HEADER))):
                 return JSONResponse((await agents.execute_skill(agent_id, body)).wire())
@@ -346,6 +356,29 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
             return JSONResponse((await agents.resume(agent_id, body.resetWindow)).wire())
         except AgentError as exc:
             return JSONResponse(Acknowledgement(success=False, error=str(exc)).wire())
+
+    @api.get("/approvals", tags=["approvals"])
+    async def list_approvals() -> dict[str, Any]:
+        """Calls held for the owner's approval, pending first: `{approvals: [{id, agentId, tool, arguments, reason,
+        createdAt, expiresAt, status}]}`."""
+        return {"approvals": [record.model_dump(exclude_none=True) for record in hub.approvals.list()]}
+
+    @api.post(
+        "/approvals/{approval_id}",
+        tags=["approvals"],
+        openapi_extra=json_body_schema(ApprovalDecision),
+        responses={404: {"model": ErrorBody}, 409: {"model": ErrorBody}},
+    )
+    async def decide_approval(approval_id: str, request: Request) -> JSONResponse:
+        """Approve or deny a held call: the updated record. 404 for an unknown id, 409 when already decided."""
+        body = await parse_json_body(request, ApprovalDecision, example='{"decision": "approve"}')
+        try:
+            record = hub.approvals.decide(approval_id, body.decision, "the owner (HTTP)")
+        except ApprovalNotFound:
+            raise StarletteHTTPException(404, f"No approval {approval_id!r}; GET /approvals lists them.") from None
+        except AlreadyDecided as exc:
+            raise StarletteHTTPException(409, f"Approval {approval_id} is already {exc.record.status}.") from None
+        return JSONResponse(record.model_dump(exclude_none=True))
 
     app.include_router(api)
     app.include_router(tools_api)

@@ -5,6 +5,7 @@ annabelle status                               MCP servers, tools, Guardian
 annabelle tools list [--mcp filer]             routed tools
 annabelle tools call NAME --args '{"path": "notes.md"}'
 annabelle skills list|run ID|enable ID|disable ID   scheduled skills: next runs, backoff; run or switch one
+annabelle approvals [approve ID | deny ID]     calls held for your approval
 annabelle chat [--chat-id cli] [--reset]       chat in the terminal (slash commands work); `echo hi | annabelle chat`
 annabelle mcp                                  the hub as a stdio MCP server (Claude Desktop, IDEs)
 annabelle doctor                               every diagnostics check with its fix (exit 1 on a critical one)
@@ -42,6 +43,10 @@ tools_app = typer.Typer(help="List and call tools through the running hub.", no_
 app.add_typer(tools_app, name="tools")
 skills_app = typer.Typer(help="Scheduled and on-demand skills in the running hub.", no_args_is_help=True)
 app.add_typer(skills_app, name="skills")
+approvals_app = typer.Typer(
+    help="Calls held for your approval (a tainted turn wanted a side effect).", invoke_without_command=True
+)
+app.add_typer(approvals_app, name="approvals")
 setup_app = typer.Typer(help="Connect accounts (OAuth) for the MCP servers.", no_args_is_help=True)
 app.add_typer(setup_app, name="setup")
 
@@ -279,6 +284,44 @@ def skills_disable(skill_id: Annotated[int, typer.Argument(help="The skill's id.
     """Turn a skill off; the scheduler will not turn it back on by itself."""
     data = _skill_action(skill_id, "disable")
     typer.echo(f"#{data['skillId']} {data['name']}: disabled")
+
+
+@approvals_app.callback()
+def approvals_list(
+    ctx: typer.Context, as_json: Annotated[bool, typer.Option("--json", help="Print the raw JSON.")] = False
+) -> None:
+    """List the calls waiting for your approval (and the latest decided ones)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    records = _request("GET", "/approvals")["approvals"]
+    if as_json:
+        _print_json(records)
+        return
+    waiting = [record for record in records if record["status"] == "pending"]
+    for record in records[:20]:
+        typer.echo(
+            f"{record['id']}  {record['status']:<8} {record['agentId']}: {record['tool']}  {clip(record['reason'], 90)}"
+        )
+    typer.echo(f"{len(waiting)} waiting" + (": annabelle approvals approve|deny ID" if waiting else ""))
+
+
+def _decide(approval_id: str, decision: str) -> None:
+    record = _request("POST", f"/approvals/{approval_id}", {"decision": decision})
+    typer.echo(f"{record['id']}: {record['status']} ({record['tool']} for {record['agentId']})")
+
+
+@approvals_app.command("approve")
+def approvals_approve(
+    approval_id: Annotated[str, typer.Argument(help="The request's id (annabelle approvals).")],
+) -> None:
+    """Let a held call run."""
+    _decide(approval_id, "approve")
+
+
+@approvals_app.command("deny")
+def approvals_deny(approval_id: Annotated[str, typer.Argument(help="The request's id (annabelle approvals).")]) -> None:
+    """Refuse a held call: it never runs."""
+    _decide(approval_id, "deny")
 
 
 @app.command()

@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from shared.manifest import GuardianScan, McpManifest
+from shared.manifest import GuardianScan, McpManifest, ToolEffectsOverride
 from shared.validation import error_lines
 
 # The environment a third-party stdio server inherits from the hub: the MCP SDK's safe list plus locale and
@@ -59,6 +59,15 @@ class ExternalEntry(BaseModel):
     guardianScan: GuardianScan = Field(default_factory=GuardianScan)
     allowDestructiveTools: bool = False
     timeout: float = Field(default=30.0, gt=0, le=600, description="Seconds a tool call may take.")
+    trusted: bool = Field(
+        default=False,
+        description="Its results are the owner's own data: a turn that reads them is not tainted. Default: untrusted.",
+    )
+    toolAnnotations: dict[str, ToolEffectsOverride] = Field(
+        default_factory=dict,
+        description='Corrections of its tools\' MCP annotations, e.g. {"search": {"readOnlyHint": true}}; a tool '
+        "that declares none is treated as able to write, delete and reach the outside world.",
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -151,6 +160,8 @@ def _resolve(name: str, raw: object, entry: ExternalEntry, environ: Mapping[str,
         allowDestructiveTools=entry.allowDestructiveTools,
         timeout=entry.timeout,
         required=False,
+        untrustedOutput=not entry.trusted,
+        toolAnnotations=entry.toolAnnotations,
     )
     if entry.type in ("http", "sse"):
         assert entry.url is not None

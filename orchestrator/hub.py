@@ -20,6 +20,9 @@ import anyio
 import anyio.abc
 from pydantic import ValidationError
 
+from orchestrator.approvals.gate import ApprovalGate
+from orchestrator.approvals.policy import judge, load_policy
+from orchestrator.approvals.store import ApprovalStore
 from orchestrator.backoff import RestartPolicy
 from orchestrator.callers import Caller
 from orchestrator.discovery import Discovery, McpSpec, discover
@@ -31,13 +34,15 @@ from orchestrator.mcp_client import ManagedMcp
 from orchestrator.native_tools import NATIVE_TOOLS, NativeTool
 from orchestrator.notify import Notifier
 from orchestrator.policy import tool_allowed
-from orchestrator.router import ToolRouter, closest_names, unknown_arguments
+from orchestrator.router import Route, ToolRouter, closest_names, unknown_arguments
 from orchestrator.settings import REPO_ROOT, OrchestratorSettings
 from orchestrator.skills.hook import SKILL_TOOLS, SkillCache, call_skill_tool
 from orchestrator.stdio_transport import ChildCommand
+from orchestrator.turns import TurnLedger
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail, ok
 from shared.logs import STDERR_LEVEL_VARIABLE
+from shared.manifest import ToolEffects
 from shared.mcp_tools import ToolFailure, describe_validation
 from shared.settings import process_environment
 from shared.traces import trace_event
@@ -109,6 +114,12 @@ class Hub:
         """Set by the app once built: background jobs (queue_task, trigger_backfill), shown in status."""
         self.halt: HaltState | None = None
         """Set by the app once built: system_health_check runs the diagnostics, which read it."""
+        self.turns = TurnLedger()
+        self.policy = load_policy(settings.approval_policy)
+        self.approvals = ApprovalGate(
+            ApprovalStore(settings.data_dir / "approvals.db", settings.logs_dir / "approvals-audit.jsonl"),
+            timeout=settings.approval_timeout_s,
+        )
         self._tasks: anyio.abc.TaskGroup | None = None
         self.externals = ExternalMcps(
             self,
@@ -282,36 +293,22 @@ class Hub:
     async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
         """Run one tool by its exposed name: the one road every tool call of the system takes.
 
-        Policy (the agent's tools; privileged tools for the hub's own features only) → the tool (native, a skill
-        write to normalise first, or a route to an MCP) → Guardian in the directions the MCP's manifest asks,
-        unless the system caller declared why not → the call → one envelope, one trace event, one log line."""
+        Which tool (native, a skill write to normalise first, or a route to an MCP; privileged routes for the hub's
+        own features only) → refusals (the agent's allowed tools, undeclared arguments) → in a tainted turn, the
+        side-effect policy, which may hold the call for the owner's approval → Guardian in the directions the MCP's
+        manifest asks, unless the system caller declared why not → the call (an untrusted result taints the turn)
+        → one envelope, one trace event, one log line."""
         started = time.perf_counter()
         native = NATIVE_TOOLS.get(name)
         route = None if native is not None else self.router.resolve(name, privileged=caller.privileged)
         mcp = "hub" if native is not None else route.mcp if route is not None else None
+        effects = native.effects if native is not None else route.effects if route is not None else None
         scanned, unscanned = False, None
-        if caller.agent is not None and not tool_allowed(caller.agent, name):
-            envelope = fail(
-                ErrorCode.NOT_ALLOWED,
-                f"The agent {caller.agent.agentId!r} may not use {name} (allowedTools/deniedTools in agents.json).",
-            )
-        elif native is not None:
-            envelope = await self._call_native(native, arguments, caller.agent)
-        elif name in SKILL_TOOLS and not caller.privileged:
-            # Skill writes are normalised and checked first; the hub's own features did that already.
-            envelope = await call_skill_tool(self, name, arguments)
-        elif route is None:
-            envelope = self._not_routed(name)
-        elif unknown := unknown_arguments(route.input_schema, arguments, closed=not self.specs[route.mcp].external):
-            envelope = fail(ErrorCode.INVALID_ARGUMENTS, f"{name}: {unknown_names_message(unknown)}")
-        else:
-            endpoint = self.endpoints[route.mcp]
-            if isinstance(endpoint, GuardedEndpoint):
-                if caller.unscanned is None:
-                    scanned = endpoint.scans(route.tool)
-                else:
-                    endpoint, unscanned = endpoint.inner, caller.unscanned
-            envelope = await endpoint.call(route.tool, arguments, exposed=name)
+        envelope = self._refusal(name, arguments, caller, native, route)
+        if envelope is None and caller.tainted and effects is not None:
+            envelope = await self._approval(name, effects, arguments, caller)
+        if envelope is None:
+            envelope, scanned, unscanned = await self._run(name, arguments, caller, native, route)
         elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
         # Only inside a trace (a turn, a skill run, a request with X-Trace-Id): polling records nothing.
         trace_event(
@@ -333,9 +330,78 @@ class Hub:
             log.info("tool call failed", extra={**where, "code": envelope["errorCode"], "error": envelope["error"]})
         return envelope
 
-    async def _call_native(
-        self, tool: NativeTool, arguments: dict[str, Any], caller: AgentDefinition | None
-    ) -> dict[str, Any]:
+    def _refusal(
+        self, name: str, arguments: dict[str, Any], caller: Caller, native: NativeTool | None, route: Route | None
+    ) -> dict[str, Any] | None:
+        """Why the call cannot run at all (policy, an unknown tool, undeclared arguments), or None."""
+        if caller.agent is not None and not tool_allowed(caller.agent, name):
+            return fail(
+                ErrorCode.NOT_ALLOWED,
+                f"The agent {caller.agent.agentId!r} may not use {name} (allowedTools/deniedTools in agents.json).",
+            )
+        if native is not None or (name in SKILL_TOOLS and not caller.privileged):
+            return None
+        if route is None:
+            return self._not_routed(name)
+        if unknown := unknown_arguments(route.input_schema, arguments, closed=not self.specs[route.mcp].external):
+            return fail(ErrorCode.INVALID_ARGUMENTS, f"{name}: {unknown_names_message(unknown)}")
+        return None
+
+    async def _approval(
+        self, name: str, effects: ToolEffects, arguments: dict[str, Any], caller: Caller
+    ) -> dict[str, Any] | None:
+        """In a tainted turn: None when the call may run, else why it did not (denied or expired)."""
+        assert caller.agent is not None
+        verdict = judge(
+            self.policy.for_agent(caller.agent.agentId),
+            name,
+            effects,
+            arguments,
+            tainted_by=caller.turn.tainted_by if caller.turn is not None else [],
+            owner_chat=self.notifier.default_chat_id,
+        )
+        if not verdict.hold:
+            return None
+        record = await self.approvals.hold(caller.agent.agentId, name, arguments, verdict.reason)
+        if record.status == "approved":
+            return None
+        if record.status == "denied":
+            return fail(
+                ErrorCode.APPROVAL_DENIED,
+                f"The owner denied {name} (approval {record.id}), so it did not run: {verdict.reason}. Tell them "
+                "what was not done.",
+            )
+        return fail(
+            ErrorCode.APPROVAL_EXPIRED,
+            f"{name} waited for the owner's approval (approval {record.id}) and nobody decided in time, so it did "
+            "not run. Tell them what was not done.",
+        )
+
+    async def _run(
+        self, name: str, arguments: dict[str, Any], caller: Caller, native: NativeTool | None, route: Route | None
+    ) -> tuple[dict[str, Any], bool, str | None]:
+        """The call itself: the envelope, whether Guardian scanned it, and why not if the caller said so."""
+        if native is not None:
+            return await self._call_native(native, arguments, caller), False, None
+        if name in SKILL_TOOLS and not caller.privileged:
+            # Skill writes are normalised and checked first; the hub's own features did that already.
+            return await call_skill_tool(self, name, arguments), False, None
+        assert route is not None  # _refusal answered for an unrouted name
+        endpoint, scanned, unscanned = self.endpoints[route.mcp], False, None
+        if isinstance(endpoint, GuardedEndpoint):
+            if caller.unscanned is None:
+                scanned = endpoint.scans(route.tool)
+            else:
+                endpoint, unscanned = endpoint.inner, caller.unscanned
+        envelope = await endpoint.call(route.tool, arguments, exposed=name)
+        if route.untrusted_output or envelope.get("untrusted"):
+            # Passed by Guardian or not, this content is nobody's word: the turn is tainted from here on.
+            envelope["untrusted"] = True
+            if caller.turn is not None:
+                caller.turn.taint(name)
+        return envelope, scanned, unscanned
+
+    async def _call_native(self, tool: NativeTool, arguments: dict[str, Any], caller: Caller) -> dict[str, Any]:
         try:
             params = tool.params.model_validate(arguments)
         except ValidationError as exc:

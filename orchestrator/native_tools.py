@@ -1,12 +1,11 @@
 """The hub's own tools (unprefixed): a name → tool registry, each with a pydantic parameter model.
 
-A native tool is declared with `@native_tool(name, Params, annotations=...)` on an async function
-`(hub, params, caller) -> data`,
-where `hub` is what the tools may use of the hub (`NativeHost`) and `caller` the calling agent's definition (None
-for the master token and the hub's own features); its input schema comes from the model, its description from the
-docstring, its MCP annotations (read-only or not) from the decorator. Tools of other parts of the hub register
-the same way from their own modules (`orchestrator.jobs.tools`, `orchestrator.diagnostics.health`), imported by
-the app.
+A native tool is declared with `@native_tool(name, Params, effects=...)` on an async function
+`(hub, params, caller) -> data`, where `hub` is what the tools may use of the hub (`NativeHost`) and `caller` who
+calls (orchestrator/callers.py: the owner, an agent in a turn, a hub feature); its input schema comes from the
+model, its description from the docstring, its MCP annotations from `effects`. Tools of other parts of the hub
+register the same way from their own modules (`orchestrator.jobs.tools`, `orchestrator.diagnostics.health`),
+imported by the app.
 """
 
 from __future__ import annotations
@@ -17,15 +16,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from mcp.types import ToolAnnotations
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from orchestrator.agents import AgentError
 from orchestrator.agents.subagents import SubagentRequest
+from orchestrator.callers import Caller
 from orchestrator.router import ToolRouter
+from orchestrator.turns import TurnLedger
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode
-from shared.mcp_tools import READ_ONLY, InvalidArguments, ToolFailure, describe_validation, effects
+from shared.manifest import ToolEffects
+from shared.mcp_tools import InvalidArguments, ToolFailure, describe_validation
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
@@ -42,13 +43,14 @@ class NativeHost(Protocol):
     settings: OrchestratorSettings
     jobs: JobRunner | None
     halt: HaltState | None
+    turns: TurnLedger
 
     def status(self) -> dict[str, Any]: ...
 
     def tool_listing(self, agent: AgentDefinition | None = None) -> list[dict[str, Any]]: ...
 
 
-Handler = Callable[[NativeHost, Any, AgentDefinition | None], Awaitable[Any]]
+Handler = Callable[[NativeHost, Any, Caller], Awaitable[Any]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,7 +59,7 @@ class NativeTool:
     description: str
     params: type[BaseModel]
     handler: Handler
-    annotations: ToolAnnotations
+    effects: ToolEffects
 
     @functools.cached_property
     def listing(self) -> dict[str, Any]:
@@ -66,27 +68,24 @@ class NativeTool:
             "name": self.name,
             "description": self.description,
             "inputSchema": self.params.model_json_schema(),
-            "annotations": self.annotations.model_dump(by_alias=True, exclude_none=True),
+            "annotations": self.effects.model_dump(),
         }
 
 
 NATIVE_TOOLS: dict[str, NativeTool] = {}
 
+READS_HUB_STATE = ToolEffects(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
-def native_tool(name: str, params: type[BaseModel], *, annotations: ToolAnnotations) -> Callable[[Handler], Handler]:
-    """Register `handler` as the hub's tool `name`; `annotations` say what calling it can change (as an MCP
-    tool's do: `READ_ONLY`, or `effects(...)` from `shared.mcp_tools`)."""
+
+def native_tool(name: str, params: type[BaseModel], *, effects: ToolEffects) -> Callable[[Handler], Handler]:
+    """Register a hub tool; `effects` are its MCP annotations, as every tool of an MCP declares them."""
 
     def register(handler: Handler) -> Handler:
         description = "[Annabelle | System] " + inspect.cleandoc(handler.__doc__ or name)
-        NATIVE_TOOLS[name] = NativeTool(name, description, params, handler, annotations)
+        NATIVE_TOOLS[name] = NativeTool(name, description, params, handler, effects)
         return handler
 
     return register
-
-
-SPAWNS_AGENT = effects(read_only=False, open_world=True)
-"""Starts a helper agent that may use any tool its parent may: its effects are those tools'."""
 
 
 class NoParams(BaseModel):
@@ -105,14 +104,14 @@ def first_sentence(text: str) -> str:
     return text[: end + 1].strip() if end >= 0 else text
 
 
-@native_tool("get_status", NoParams, annotations=READ_ONLY)
-async def get_status(hub: NativeHost, _: NoParams, caller: AgentDefinition | None) -> dict[str, Any]:
+@native_tool("get_status", NoParams, effects=READS_HUB_STATE)
+async def get_status(hub: NativeHost, _: NoParams, caller: Caller) -> dict[str, Any]:
     """Status of the hub: uptime, each MCP server (up, restarting or down) and tool counts."""
     return hub.status()
 
 
-@native_tool("get_tool_catalog", CatalogParams, annotations=READ_ONLY)
-async def get_tool_catalog(hub: NativeHost, params: CatalogParams, caller: AgentDefinition | None) -> dict[str, Any]:
+@native_tool("get_tool_catalog", CatalogParams, effects=READS_HUB_STATE)
+async def get_tool_catalog(hub: NativeHost, params: CatalogParams, caller: Caller) -> dict[str, Any]:
     """List the available tools by MCP server: counts, or one MCP's tool names with short descriptions.
 
     Use it to find exact tool names before creating a skill.
@@ -149,8 +148,9 @@ class SubagentParams(BaseModel):
     model: str | None = Field(default=None, description="litellm model string (provider/model); default yours.")
 
 
-@native_tool("spawn_subagent", SubagentParams, annotations=SPAWNS_AGENT)
-async def spawn_subagent(hub: NativeHost, params: SubagentParams, caller: AgentDefinition | None) -> dict[str, Any]:
+# A subagent may use any tool its parent may: it can do whatever they can.
+@native_tool("spawn_subagent", SubagentParams, effects=ToolEffects())
+async def spawn_subagent(hub: NativeHost, params: SubagentParams, caller: Caller) -> dict[str, Any]:
     """Run a task in a temporary helper agent with its own limited tools and return its answer.
 
     Use it for a self-contained piece of work (research, a batch of lookups) that would clutter this conversation.
@@ -158,14 +158,15 @@ async def spawn_subagent(hub: NativeHost, params: SubagentParams, caller: AgentD
     or its time is up; at most 5 run at once.
     """
     agents = hub.agents
+    agent = caller.agent
     if agents is None:
         raise ToolFailure(
             "Subagents need the hub's agent manager, which is not running.", code=ErrorCode.MCP_UNAVAILABLE
         )
-    if caller is not None and caller.agentId in agents.subagents:
+    if agent is not None and agent.agentId in agents.subagents:
         raise ToolFailure("A subagent cannot start subagents of its own.", code=ErrorCode.NOT_ALLOWED)
     try:
-        parent_id = caller.agentId if caller is not None else agents.default_agent_id()
+        parent_id = agent.agentId if agent is not None else agents.default_agent_id()
         parent = agents.runtime(parent_id).definition
     except (AgentError, LookupError) as exc:
         raise ToolFailure(str(exc)) from None
@@ -178,7 +179,9 @@ async def spawn_subagent(hub: NativeHost, params: SubagentParams, caller: AgentD
     )
     tools = [tool["name"] for tool in hub.tool_listing(parent)]
     try:
-        subagent, answer = await agents.run_subagent(parent_id, request, tools)
+        # An agent's subagent works in its parent's turn; the owner's (or a hub feature's) starts a clean one.
+        turn = caller.turn if caller.kind == "agent" else hub.turns.mint(parent_id)
+        subagent, answer = await agents.run_subagent(parent_id, request, tools, turn)
     except AgentError as exc:
         raise ToolFailure(str(exc), code=exc.code) from None
     except ValidationError as exc:  # the subagent's definition: a model string without a provider, say

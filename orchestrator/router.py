@@ -11,12 +11,12 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp.types import Tool
 
-from shared.manifest import McpManifest
+from shared.manifest import McpManifest, ToolEffects
 
 DESTRUCTIVE = re.compile(r"^(.*_)?(delete|remove|destroy)(_.*)?$", re.IGNORECASE)
 
@@ -29,14 +29,18 @@ class Route:
     description: str
     input_schema: dict[str, Any]
     hidden: bool = False
-    annotations: dict[str, Any] | None = None
-    """The tool's MCP annotations as the MCP declared them (`readOnlyHint`, `destructiveHint`, ...), if any."""
+    effects: ToolEffects = field(default_factory=ToolEffects)
+    """What calling it can change (its MCP annotations, corrected by the manifest); unknown: the worst."""
+    untrusted_output: bool = False
+    """Its results come from outside the owner's control: reading them taints the turn."""
 
     def listing(self) -> dict[str, Any]:
-        listing = {"name": self.exposed, "description": self.description, "inputSchema": self.input_schema}
-        if self.annotations:
-            listing["annotations"] = self.annotations
-        return listing
+        return {
+            "name": self.exposed,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "annotations": self.effects.model_dump(),
+        }
 
 
 def tag(manifest: McpManifest, description: str) -> str:
@@ -51,10 +55,11 @@ def build_routes(manifest: McpManifest, tools: list[Tool]) -> list[Route]:
             tool=tool.name,
             description=tag(manifest, (tool.description or "").strip()),
             input_schema=dict(tool.input_schema),
-            annotations=tool.annotations.model_dump(by_alias=True, exclude_none=True) if tool.annotations else None,
             hidden=manifest.role == "guardian"
             or (bool(DESTRUCTIVE.match(tool.name)) and not manifest.allowDestructiveTools)
             or any(fnmatch.fnmatchcase(tool.name, pattern) for pattern in manifest.privilegedTools),
+            effects=ToolEffects.declared(tool.annotations, manifest.toolAnnotations.get(tool.name)),
+            untrusted_output=manifest.output_untrusted(tool.name),
         )
         for tool in tools
     ]

@@ -7,10 +7,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from shared.settings import REPO_ROOT, AgentsFileSettings, HubAddressSettings, TimezoneSettings
+from shared.settings import REPO_ROOT, AgentsFileSettings, ApprovalSettings, HubAddressSettings, TimezoneSettings
 
 
-class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSettings):
+class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSettings, ApprovalSettings):
     guardian_fail_mode: Literal["closed", "open"] = Field(
         default="closed", description="When Guardian cannot scan: `closed` blocks the call, `open` lets it through."
     )
@@ -64,6 +64,10 @@ class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSetti
         default=360.0,
         ge=0,
         description="How often the hub runs the diagnostics checks and notifies what changed; 0 turns it off.",
+    )
+    approval_policy: Path = Field(
+        default=REPO_ROOT / "policy.json",
+        description="What may run without the owner's approval in a tainted turn (docs/security.md).",
     )
     skill_concurrency: int = Field(default=3, ge=1, le=50, description="Skills that may run at the same time.")
     jobs_concurrency: int = Field(

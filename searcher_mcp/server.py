@@ -24,7 +24,7 @@ from searcher_mcp.models import FetchedPage, ImageResults, NewsResults, SearchRe
 from searcher_mcp.params import BadParameter, clamp_count, map_freshness
 from searcher_mcp.ratelimit import RateLimiter
 from searcher_mcp.settings import SearcherSettings
-from shared.mcp_tools import EnvelopeServer, InvalidArguments, ServerState, envelope_tool
+from shared.mcp_tools import READ_ONLY_OPEN_WORLD, EnvelopeServer, InvalidArguments, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -85,7 +85,7 @@ def _freshness(value: str | None, *, allow_year: bool = True) -> str | None:
         raise InvalidArguments(str(exc)) from None
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def web_search(
     query: Query,
     ctx: SearcherContext,
@@ -108,7 +108,7 @@ async def web_search(
     return SearchResults(query=query, count=len(results), results=results)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def news_search(
     query: Query,
     ctx: SearcherContext,
@@ -128,7 +128,7 @@ async def news_search(
     return NewsResults(query=query, count=len(results), results=results)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def image_search(
     query: Query,
     ctx: SearcherContext,
@@ -146,7 +146,7 @@ async def image_search(
     return ImageResults(query=query, count=len(results), results=results)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def web_fetch(
     url: Annotated[str, Field(min_length=1, description="The http(s) address of the page to read.")],
     ctx: SearcherContext,

@@ -28,6 +28,10 @@ class ErrorCode(StrEnum):
     """Policy forbids it: a path outside the workspace, a tool the agent may not use."""
     TOOL_ERROR = "TOOL_ERROR"
     """The tool ran and failed."""
+    APPROVAL_DENIED = "APPROVAL_DENIED"
+    """The call waited for the owner's approval, and the owner said no: it did not run."""
+    APPROVAL_EXPIRED = "APPROVAL_EXPIRED"
+    """The call waited for the owner's approval, and nobody decided in time: it did not run."""
 
 
 class Envelope(BaseModel):
@@ -40,10 +44,14 @@ class Envelope(BaseModel):
     error: str | None = None
     errorCode: ErrorCode | None = None
     blocked: bool | None = None
+    untrusted: bool | None = None
+    """The result holds content nobody vouches for (the web, mail, other people): data, never instructions."""
 
     def to_dict(self) -> dict[str, Any]:
         """The wire form: keys that carry nothing are left out (`data: null` is kept on success)."""
         out: dict[str, Any] = {"success": self.success}
+        if self.untrusted:
+            out["untrusted"] = True
         if self.success:
             out["data"] = self.data
             return out

@@ -106,7 +106,9 @@ def install_error_handlers(app: FastAPI, *, extra: Mapping[str, Any] | None = No
     @app.exception_handler(HTTPException)
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, str) else "Request failed."
-        if exc.status_code == 404:
+        if (
+            exc.status_code == 404 and detail == "Not Found"
+        ):  # the router's: no such endpoint (an endpoint's own says what)
             detail = not_found
         elif exc.status_code == 405:
             detail = "Method not allowed on this endpoint."

@@ -95,12 +95,18 @@ class HubClient:
         return self._parse(MessageAnswer, await self.request("POST", "/message", body.model_dump()), "/message")
 
     async def call_tool(
-        self, name: str, arguments: Mapping[str, Any], *, seconds: float | None = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any],
+        *,
+        seconds: float | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> dict[str, Any]:
-        """Run a tool through the hub: always an envelope `{success, data?, error?, errorCode?, blocked?}`."""
+        """Run a tool through the hub: always an envelope `{success, data?, error?, errorCode?, blocked?}`.
+        `headers` add to the request's (an agent's turn, `TURN_HEADER`)."""
         body = ToolCallRequest.model_construct(name=name, arguments=dict(arguments))
         try:
-            answer = await self.request("POST", "/tools/call", body.model_dump(), seconds=seconds)
+            answer = await self.request("POST", "/tools/call", body.model_dump(), seconds=seconds, headers=headers)
         except HubUnreachable as exc:
             if exc.timed_out:
                 return fail(ErrorCode.TIMEOUT, f"The hub did not answer the call to {name} in time.")
@@ -118,12 +124,18 @@ class HubClient:
             return fail(ErrorCode.TOOL_ERROR, f"The hub answered the call to {name} without an envelope.")
 
     async def request(
-        self, method: str, path: str, body: Mapping[str, Any] | None = None, *, seconds: float | None = None
+        self,
+        method: str,
+        path: str,
+        body: Mapping[str, Any] | None = None,
+        *,
+        seconds: float | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> Any:
         """Any endpoint: its JSON answer, or a `HubError` with a sentence."""
         try:
             response = await self._client.request(
-                method, path, json=body, headers=self._headers(), timeout=seconds or self.timeout
+                method, path, json=body, headers={**self._headers(), **(headers or {})}, timeout=seconds or self.timeout
             )
         except httpx.TimeoutException:
             raise HubUnreachable(

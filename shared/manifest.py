@@ -39,6 +39,52 @@ class GuardianScan(BaseModel):
         return any(fnmatch.fnmatchcase(tool, pattern) for pattern in self.input)
 
 
+class ToolEffects(BaseModel):
+    """What calling a tool can change: the MCP standard's tool annotations, as they are on the wire.
+
+    A tool that does not say is judged by the standard's defaults, which assume the worst (it may write, delete
+    and reach the outside world); `external-mcps.json` may correct an external server's tools one by one."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    readOnlyHint: bool = False
+    destructiveHint: bool = True
+    idempotentHint: bool = False
+    openWorldHint: bool = True
+
+    @classmethod
+    def declared(cls, annotations: object | None, override: ToolEffectsOverride | None = None) -> ToolEffects:
+        """From an MCP `ToolAnnotations` (or None: the pessimistic defaults), then `override` on top."""
+        values = {
+            field: getattr(annotations, attribute, None)
+            for field, attribute in (
+                ("readOnlyHint", "read_only_hint"),
+                ("destructiveHint", "destructive_hint"),
+                ("idempotentHint", "idempotent_hint"),
+                ("openWorldHint", "open_world_hint"),
+            )
+        }
+        if override is not None:
+            values.update(override.model_dump(exclude_none=True))
+        return cls.model_validate({key: value for key, value in values.items() if value is not None})
+
+    @property
+    def side_effects(self) -> bool:
+        """Calling it can change something (a read-only tool changes nothing anywhere)."""
+        return not self.readOnlyHint
+
+
+class ToolEffectsOverride(BaseModel):
+    """Annotations to correct for one tool of an external server (in external-mcps.json's `toolAnnotations`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    readOnlyHint: bool | None = None
+    destructiveHint: bool | None = None
+    idempotentHint: bool | None = None
+    openWorldHint: bool | None = None
+
+
 class McpManifest(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -56,12 +102,25 @@ class McpManifest(BaseModel):
         default_factory=list,
         description="Tool-name globs only the hub itself may call (e.g. a channel's intake cursor); hidden from agents.",
     )
+    untrustedOutput: bool | list[str] = Field(
+        default=False,
+        description="Tool-name globs (or all: true) whose results come from people or places the owner does not "
+        "control (the web, mail, other people's messages, files from anywhere): a turn that reads one is tainted.",
+    )
+    toolAnnotations: dict[str, ToolEffectsOverride] = Field(
+        default_factory=dict, description="Per-tool corrections of the tools' own MCP annotations."
+    )
     command: str | None = Field(default=None, description="Executable for non-Python servers.")
     args: list[str] = Field(default_factory=list)
 
     @property
     def env_enabled_variable(self) -> str:
         return f"{self.mcpName.upper()}_MCP_ENABLED"
+
+    def output_untrusted(self, tool: str) -> bool:
+        if isinstance(self.untrustedOutput, bool):
+            return self.untrustedOutput
+        return any(fnmatch.fnmatchcase(tool, pattern) for pattern in self.untrustedOutput)
 
 
 def load_manifest(path: Path) -> McpManifest:

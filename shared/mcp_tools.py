@@ -108,6 +108,14 @@ READ_ONLY = effects(read_only=True)
 """Reads local state only (the workspace, memory, the scan log)."""
 READ_ONLY_OPEN_WORLD = effects(read_only=True, open_world=True)
 """Reads from beyond this machine (web search, mailbox, calendar) and changes nothing."""
+LOCAL_WRITE = effects(read_only=False)
+"""Adds to local state (a new file, fact, record) without overwriting anything."""
+LOCAL_OVERWRITE = effects(read_only=False, destructive=True)
+"""Changes or deletes local state that was there (a file's content, a fact, a skill)."""
+REMOTE_WRITE = effects(read_only=False, open_world=True)
+"""Acts beyond this machine: sends a message or mail, creates an event others see, changes a mailbox."""
+REMOTE_OVERWRITE = effects(read_only=False, destructive=True, open_world=True)
+"""Deletes or changes something beyond this machine (a mail, an event, a message)."""
 
 
 def to_jsonable(value: Any) -> Any:

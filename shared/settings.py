@@ -183,6 +183,14 @@ class WorkspaceSettings(CommonSettings):
         return self.filer_workspace or self.annabelle_home / "workspace"
 
 
+class ApprovalSettings(CommonSettings):
+    """How long a call held for the owner's approval waits: the hub holds it, the Thinker waits for it."""
+
+    approval_timeout_s: float = Field(
+        default=300.0, ge=1, le=3600, description="Seconds a held call waits for the owner before it expires."
+    )
+
+
 class OllamaSettings(CommonSettings):
     ollama_host: str = Field(
         default="http://localhost:11434", description="The Ollama server of every `ollama*/` model and embedding."

@@ -17,7 +17,17 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
-from shared.mcp_tools import EnvelopeServer, InvalidArguments, ServerState, effects, envelope_tool
+from shared.mcp_tools import (
+    LOCAL_WRITE,
+    READ_ONLY,
+    READ_ONLY_OPEN_WORLD,
+    REMOTE_OVERWRITE,
+    REMOTE_WRITE,
+    EnvelopeServer,
+    InvalidArguments,
+    ServerState,
+    envelope_tool,
+)
 from shared.settings import ConfigError, load_settings
 from telegram_mcp.ids import chat_id_of
 from telegram_mcp.settings import TelegramSettings
@@ -86,10 +96,6 @@ server: EnvelopeServer[TelegramState] = EnvelopeServer(
 
 TelegramContext = Context[TelegramState]
 
-MOVES_READ_MARK = effects(read_only=False, idempotent=True)
-"""Changes only the assistant's own read mark in the local store."""
-READS_AND_MARKS = effects(read_only=False)
-"""Reads, and (without peek) moves the read mark past what it returned."""
 ChatId = Annotated[str, Field(description="Numeric Telegram chat id, e.g. '123456789' (see list_chats).")]
 
 
@@ -97,7 +103,7 @@ def _service(ctx: TelegramContext) -> TelegramService:
     return ctx.request_context.lifespan_context.require()
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def send_message(
     chat_id: ChatId,
     message: Annotated[str, Field(min_length=1, description="The text to send; long text is split automatically.")],
@@ -114,7 +120,7 @@ async def send_message(
     return await _service(ctx).send_message(chat_id_of(chat_id), message, reply_to)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def send_media(
     chat_id: ChatId,
     file_path: Annotated[str, Field(description="A file in the workspace, relative to it, e.g. 'out/chart.png'.")],
@@ -130,7 +136,7 @@ async def send_media(
     return await _service(ctx).send_media(chat_id_of(chat_id), file_path, caption)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def download_media(
     chat_id: ChatId,
     message_id: Annotated[int, Field(description="The message whose photo/document/voice/audio/video to save.")],
@@ -141,7 +147,7 @@ async def download_media(
     return await _service(ctx).download_media(chat_id_of(chat_id), message_id, output_path)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def get_messages(
     chat_id: ChatId,
     ctx: TelegramContext,
@@ -158,7 +164,7 @@ def get_messages(
     return {"messages": [m.public() for m in service.store.messages(chat, limit, offset_id)]}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def search_messages(
     query: Annotated[str, Field(min_length=1, max_length=500, description="Text to find (case-insensitive).")],
     ctx: TelegramContext,
@@ -176,7 +182,7 @@ def search_messages(
     return {"messages": [m.public() for m in service.store.search(query, chat, limit)]}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def list_chats(
     ctx: TelegramContext,
     limit: Annotated[int, Field(ge=1, le=200, description="Most chats, most recently active first.")] = 50,
@@ -188,13 +194,13 @@ def list_chats(
     return {"chats": _service(ctx).store.chats(limit)}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_chat(chat_id: ChatId, ctx: TelegramContext) -> dict:
     """Information about an allowed chat: type, title or name, username, description."""
     return await _service(ctx).get_chat(chat_id_of(chat_id))
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_messages(
     chat_id: ChatId,
     message_ids: Annotated[list[int], Field(min_length=1, max_length=100, description="Message ids to delete.")],
@@ -204,13 +210,13 @@ async def delete_messages(
     return await _service(ctx).delete_messages(chat_id_of(chat_id), message_ids)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_me(ctx: TelegramContext) -> dict:
     """The bot's own account: id, username, name."""
     return await _service(ctx).get_me()
 
 
-@envelope_tool(server, annotations=MOVES_READ_MARK)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def mark_read(
     chat_id: ChatId,
     ctx: TelegramContext,
@@ -235,7 +241,8 @@ def mark_read(
     }
 
 
-@envelope_tool(server, annotations=READS_AND_MARKS)
+# Not read-only: without peek it moves the assistant's own read marks (local state only).
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def get_new_messages(
     ctx: TelegramContext,
     peek: Annotated[
@@ -263,7 +270,7 @@ def get_new_messages(
     }
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def subscribe_chat(
     action: Annotated[
         Literal["subscribe", "unsubscribe", "list", "clear"], Field(description="What to do with the subscriptions.")
@@ -287,7 +294,7 @@ def subscribe_chat(
     return {"subscribed": service.store.subscriptions()}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=READ_ONLY)
 def intake_pending(
     ctx: TelegramContext,
     limit: Annotated[int, Field(ge=1, le=500, description="Most messages, oldest first.")] = 100,
@@ -301,7 +308,7 @@ def intake_pending(
     return {"messages": [m.public() for m in service.store.pending(limit)], **service.intake_state()}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def intake_ack(
     up_to_message_key: Annotated[int, Field(ge=0, description="The message_key of the last message handled.")],
     ctx: TelegramContext,
@@ -310,7 +317,7 @@ def intake_ack(
     return {"cursor": _service(ctx).store.ack(up_to_message_key)}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def intake_reply(
     message_key: Annotated[int, Field(ge=1, description="The incoming message this answers.")],
     message: Annotated[str, Field(min_length=1, description="The reply; long text is split automatically.")],
@@ -320,7 +327,7 @@ async def intake_reply(
     return await _service(ctx).send_reply(message_key, message)
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def intake_done(
     message_keys: Annotated[list[int], Field(min_length=1, max_length=500, description="Messages to mark handled.")],
     ctx: TelegramContext,
@@ -329,7 +336,32 @@ def intake_done(
     return {"marked": _service(ctx).store.mark_handled(message_keys)}
 
 
-@envelope_tool(server)
+@envelope_tool(server, annotations=REMOTE_WRITE)
 async def intake_typing(chat_id: ChatId, ctx: TelegramContext) -> dict:
     """For the hub only: show "typing…" in a chat (Telegram shows it for about five seconds)."""
     return await _service(ctx).send_typing(chat_id_of(chat_id))
+
+
+@envelope_tool(server, annotations=REMOTE_WRITE)
+async def intake_ask(
+    chat_id: ChatId,
+    text: Annotated[str, Field(min_length=1, max_length=4096, description="The question.")],
+    approval_id: Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="What the buttons decide.")],
+    ctx: TelegramContext,
+) -> dict:
+    """For the hub only: ask the owner to approve a held call, with Approve and Deny buttons."""
+    choices = [("Approve", f"approve:{approval_id}"), ("Deny", f"deny:{approval_id}")]
+    return await _service(ctx).ask(chat_id_of(chat_id), text, choices)
+
+
+@envelope_tool(server, annotations=REMOTE_WRITE)
+async def intake_answer(
+    callback_key: Annotated[int, Field(ge=1, description="The button press, from intake_pending's callbacks.")],
+    notice: Annotated[str, Field(max_length=200, description="What Telegram shows the person who pressed.")],
+    ctx: TelegramContext,
+    new_text: Annotated[
+        str | None, Field(max_length=4096, description="The message's text from now on (its buttons go).")
+    ] = None,
+) -> dict:
+    """For the hub only: acknowledge a button press and mark it handled."""
+    return await _service(ctx).answer_press(callback_key, notice, new_text)

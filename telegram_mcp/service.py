@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
-from telegram import Bot, Message, ReplyParameters, Update
+from telegram import Bot, CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters, Update
 from telegram.error import TelegramError
 
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
@@ -17,7 +18,7 @@ from telegram_mcp.access import Decision, decide, new_pairing_code
 from telegram_mcp.paths import confine
 from telegram_mcp.settings import TelegramSettings
 from telegram_mcp.store import Store
-from telegram_mcp.text import split_message
+from telegram_mcp.text import MAX_MESSAGE_CHARS, split_message
 
 log = logging.getLogger(__name__)
 
@@ -117,7 +118,7 @@ class TelegramService:
         updates = await self.bot.get_updates(
             offset=self.store.update_offset,
             timeout=self.settings.telegram_poll_timeout_seconds,
-            allowed_updates=["message"],
+            allowed_updates=["message", "callback_query"],
             read_timeout=self.settings.telegram_poll_timeout_seconds + 10,
         )
         for update in updates:
@@ -125,6 +126,9 @@ class TelegramService:
         return len(updates)
 
     async def handle_update(self, update: Update) -> None:
+        if update.callback_query is not None:
+            self._record_press(update.update_id, update.callback_query)
+            return
         message = update.message
         if message is None:
             self.store.record_update(update.update_id, None, None)
@@ -155,6 +159,23 @@ class TelegramService:
             return
         row, chat_row = message_fields(message)
         self.store.record_update(update.update_id, row, chat_row)
+
+    def _record_press(self, update_id: int, query: CallbackQuery) -> None:
+        """A button pressed under one of the bot's messages: kept for the hub (approvals) if its chat is accepted."""
+        chat_id = query.message.chat.id if query.message is not None else query.from_user.id
+        if chat_id not in self.accepted_chats():
+            log.info("a button press from a chat not allowed was ignored", extra={"chat_id": chat_id})
+            self.store.record_update(update_id, None, None)
+            return
+        row = {
+            "callback_id": query.id,
+            "chat_id": chat_id,
+            "message_id": query.message.message_id if query.message is not None else None,
+            "from_id": query.from_user.id,
+            "data": (query.data or "")[:64],
+            "date": time.time(),
+        }
+        self.store.record_callback(update_id, row)
 
     async def poll_forever(self, sleep: Sleep = asyncio.sleep, idle_seconds: float = 0.0) -> None:
         backoff = 1.0
@@ -214,18 +235,44 @@ class TelegramService:
                 sent.append(message.message_id)
         return {"chat_id": incoming.chat_id, "message_ids": sent, "parts": len(parts)}
 
+    async def ask(self, chat_id: int, text: str, choices: list[tuple[str, str]]) -> dict[str, Any]:
+        """A message with one button per choice (label, data): the presses come back as callbacks."""
+        self.require_allowed(chat_id)
+        keyboard = InlineKeyboardMarkup([[InlineKeyboardButton(label, callback_data=data) for label, data in choices]])
+        message = await self.bot.send_message(chat_id, text[:MAX_MESSAGE_CHARS], reply_markup=keyboard)
+        row, chat_row = message_fields(message, outgoing=True)
+        self.store.record_sent(row, chat_row)
+        return {"chat_id": chat_id, "message_id": message.message_id}
+
+    async def answer_press(self, callback_key: int, notice: str, new_text: str | None) -> dict[str, Any]:
+        """Acknowledge a button press (Telegram shows `notice`), replace the message's text and buttons with
+        `new_text`, and mark the press handled."""
+        press = self.store.callback(callback_key)
+        if press is None:
+            raise InvalidArguments(f"No button press {callback_key}.")
+        try:
+            await self.bot.answer_callback_query(press["callback_id"], text=notice[:200])
+        except TelegramError as exc:  # a press older than Telegram's answer window: the edit still says it all
+            log.info("button press not acknowledged: %s", exc)
+        if new_text and press["message_id"] is not None:
+            await self.bot.edit_message_text(new_text[:MAX_MESSAGE_CHARS], press["chat_id"], press["message_id"])
+        self.store.mark_callback_handled(callback_key)
+        return {"callback_key": callback_key, "edited": bool(new_text)}
+
     async def send_typing(self, chat_id: int) -> dict[str, Any]:
         self.require_allowed(chat_id)
         await self.bot.send_chat_action(chat_id, "typing")
         return {"chat_id": chat_id, "action": "typing"}
 
     def intake_state(self) -> dict[str, Any]:
-        """Who the bot is and whose chats it serves: the hub uses it to filter and to address notifications."""
+        """Who the bot is and whose chats it serves: the hub uses it to filter and to address notifications;
+        and the button presses not handled yet."""
         owner = self.store.owner_chat_id
         return {
             "bot_id": self.bot_id,
             "owner_chat_id": owner,
             "allowed_chat_ids": sorted(self.accepted_chats()),
+            "callbacks": self.store.pending_callbacks(50),
         }
 
     async def send_media(self, chat_id: int, file_path: str, caption: str | None) -> dict[str, Any]:

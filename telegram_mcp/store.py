@@ -52,6 +52,16 @@ CREATE TABLE IF NOT EXISTS messages (
 CREATE INDEX IF NOT EXISTS messages_by_chat ON messages (chat_id, message_id);
 CREATE TABLE IF NOT EXISTS subscriptions (chat_id INTEGER PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS read_marks (chat_id INTEGER PRIMARY KEY, message_id INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS callbacks (
+    callback_key INTEGER PRIMARY KEY AUTOINCREMENT,
+    callback_id TEXT NOT NULL UNIQUE,
+    chat_id INTEGER NOT NULL,
+    message_id INTEGER,
+    from_id INTEGER,
+    data TEXT NOT NULL,
+    date REAL NOT NULL,
+    handled INTEGER NOT NULL DEFAULT 0
+);
 """
 
 
@@ -377,6 +387,33 @@ class Store:
             self._db.execute("ROLLBACK")
             raise
         return mark, int(before) - int(after)
+
+    # --- button presses (callback queries), for the hub's approvals ------------------------------------------------
+    def record_callback(self, update_id: int, row: dict[str, Any]) -> None:
+        """A button press, stored with the update's offset in one transaction (like a message)."""
+        with self._db:
+            self._db.execute(
+                "INSERT OR IGNORE INTO callbacks (callback_id, chat_id, message_id, from_id, data, date) "
+                "VALUES (:callback_id, :chat_id, :message_id, :from_id, :data, :date)",
+                row,
+            )
+            self._set("update_offset", str(update_id + 1))
+
+    def pending_callbacks(self, limit: int) -> list[dict[str, Any]]:
+        rows = self._db.execute(
+            "SELECT callback_key, chat_id, message_id, from_id, data FROM callbacks WHERE handled = 0 "
+            "ORDER BY callback_key LIMIT ?",
+            (limit,),
+        ).fetchall()
+        return [dict(row) for row in rows]
+
+    def callback(self, callback_key: int) -> dict[str, Any] | None:
+        row = self._db.execute("SELECT * FROM callbacks WHERE callback_key = ?", (callback_key,)).fetchone()
+        return None if row is None else dict(row)
+
+    def mark_callback_handled(self, callback_key: int) -> None:
+        with self._db:
+            self._db.execute("UPDATE callbacks SET handled = 1 WHERE callback_key = ?", (callback_key,))
 
     # --- subscriptions -----------------------------------------------------------------------------------
     def subscriptions(self) -> list[int]:

@@ -35,6 +35,7 @@ from shared.contracts.thinker_api import (
 )
 from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
 from shared.traces import TRACE_HEADER, trace_event, traced, valid_trace_id
+from thinker.hub_tools import HubTools
 from thinker.runtime import BadRequest, MessageIn, SkillIn, ThinkerRuntime
 
 log = logging.getLogger(__name__)
@@ -149,7 +150,7 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
         body = await parse_json_body(request, ProcessMessageRequest)
         if body.agentId is not None and body.agentId != runtime.agent_id:
             raise BadRequest(f"This Thinker runs the agent {runtime.agent_id!r}, not {body.agentId!r}.")
-        with request_trace(request, "process-message") as trace_id:
+        with request_trace(request, "process-message") as trace_id, HubTools.turn(body.turnId):
             answer = await runtime.process_message(
                 MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted, owner=body.owner)
             )
@@ -169,7 +170,7 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
             chat_id=body.chatId,
             skill_name=body.skillName,
         )
-        with request_trace(request, "execute-skill") as trace_id:
+        with request_trace(request, "execute-skill") as trace_id, HubTools.turn(body.turnId):
             answer = await runtime.execute_skill(skill)
         return JSONResponse(answer.wire(), headers={TRACE_HEADER: trace_id})
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shared.contracts.hub_api import ToolListing
+from shared.manifest import ToolEffects
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,8 @@ class HubTool:
     input_schema: dict[str, Any]
     mcp: str | None
     """The MCP that serves it; None for the hub's own tools (get_status, get_tool_catalog...)."""
+    effects: ToolEffects = field(default_factory=ToolEffects)
+    """What calling it can change (its MCP annotations; unknown: the worst)."""
 
 
 @dataclass(frozen=True)
@@ -62,7 +65,13 @@ def catalog_of(listing: ToolListing) -> ToolCatalog:
         for name, meta in listing.mcps.items()
     }
     tools = {
-        entry.name: HubTool(entry.name, entry.description, entry.inputSchema, owning_mcp(entry.name, mcps))
+        entry.name: HubTool(
+            entry.name,
+            entry.description,
+            entry.inputSchema,
+            owning_mcp(entry.name, mcps),
+            entry.annotations or ToolEffects(),
+        )
         for entry in listing.tools
     }
     digest = hashlib.sha256(listing.model_dump_json().encode()).hexdigest()

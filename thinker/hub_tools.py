@@ -8,17 +8,24 @@ without a request per message) and fetched again at once when a call answers `UN
 Every call returns the hub's envelope; a hub that is down or answers garbage becomes an envelope too
 (`MCP_UNAVAILABLE` with a sentence), so the model reads what happened instead of the turn crashing.
 `HubUnavailable` is raised only by `catalog()` when there is no earlier copy to fall back on.
+
+Inside `with hub.turn(turn_id)` every call names the hub's turn (`X-Annabelle-Turn`): the hub keeps that turn's
+taint and may hold a call that could change something for the owner's approval, so such a call may wait up to
+`APPROVAL_TIMEOUT_S` longer than others.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import httpx
 
+from shared.contracts.hub_api import TURN_HEADER
 from shared.envelope import ErrorCode
 from shared.hub_client import HubClient, HubError, HubRefused, HubUnreachable
 from thinker.catalog import ToolCatalog, catalog_of
@@ -45,6 +52,9 @@ def call_timeout(name: str, arguments: Mapping[str, Any], default: float) -> flo
     return max(default, float(minutes) * 60 + SUBAGENT_START_ALLOWANCE_SECONDS)
 
 
+_turn: ContextVar[str | None] = ContextVar("annabelle_turn", default=None)
+
+
 class HubUnavailable(Exception):
     """The hub could not be reached or refused us; the message names its URL and what to check."""
 
@@ -58,10 +68,12 @@ class HubTools:
         agent_id: str,
         ttl: float = DEFAULT_TTL_SECONDS,
         timeout: float = 120.0,
+        approval_timeout: float = 0.0,
         clock: Clock = time.monotonic,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        self.approval_timeout = approval_timeout
         self.agent_id = agent_id
         self.ttl = ttl
         self.clock = clock
@@ -74,6 +86,21 @@ class HubTools:
 
     async def aclose(self) -> None:
         await self._client.aclose()
+
+    @staticmethod
+    @contextmanager
+    def turn(turn_id: str | None) -> Iterator[None]:
+        """The calls made inside the block belong to the hub's turn `turn_id` (asyncio tasks started inside too)."""
+        token = _turn.set(turn_id)
+        try:
+            yield
+        finally:
+            _turn.reset(token)
+
+    def _may_be_held(self, name: str) -> bool:
+        """Could the hub hold this call for the owner (it could change something, or reach the outside)?"""
+        tool = self._catalog.tools.get(name) if self._catalog is not None else None
+        return tool is None or tool.effects.side_effects or tool.effects.openWorldHint
 
     def invalidate(self) -> None:
         """Fetch the tool list again on the next `catalog()` call."""
@@ -131,7 +158,12 @@ class HubTools:
 
     async def call(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
         """Run a tool through the hub; always an envelope `{success, data?, error?, errorCode?, blocked?}`."""
-        envelope = await self._client.call_tool(name, arguments, seconds=call_timeout(name, arguments, self._timeout))
+        seconds = call_timeout(name, arguments, self._timeout)
+        if self._may_be_held(name):
+            seconds += self.approval_timeout
+        turn = _turn.get()
+        headers = {TURN_HEADER: turn} if turn else None
+        envelope = await self._client.call_tool(name, arguments, seconds=seconds, headers=headers)
         self.connected = envelope.get("errorCode") not in (ErrorCode.MCP_UNAVAILABLE, ErrorCode.TIMEOUT)
         if envelope.get("errorCode") == ErrorCode.UNKNOWN_TOOL:
             # The tool list this agent holds is out of date: fetch it again before the next selection.

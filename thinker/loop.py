@@ -35,6 +35,7 @@ from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
     EMPTY_ANSWER,
     HONEST_FAILURE,
+    as_data,
     find_leaked_call,
     is_hallucinated_action,
     retry_temperature,
@@ -286,7 +287,9 @@ class AgentLoop:
             if not counted:
                 malformed += 1
             # A sealed secret never reaches the model: it reads a placeholder it can only pass on.
-            run.messages.append(tool_message(call.id, self._result_text(run.secrets.mask(envelope)), call.name))
+            run.messages.append(
+                tool_message(call.id, self._result_text(run.secrets.mask(envelope), call.name), call.name)
+            )
         if malformed:
             run.retries_left -= malformed
             if run.retries_left < 0:
@@ -355,12 +358,12 @@ class AgentLoop:
             return await self.hub.call(essential.hub_tool, hub_arguments)
         return await self.hub.call(name, arguments)
 
-    def _result_text(self, envelope: dict[str, Any]) -> str:
+    def _result_text(self, envelope: dict[str, Any], tool: str) -> str:
         text = json.dumps(envelope, ensure_ascii=False, default=str)
         cap = self.limits.max_result_chars
-        if len(text) <= cap:
-            return text
-        return text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
+        if len(text) > cap:
+            text = text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
+        return as_data(text, tool) if envelope.get("untrusted") else text
 
     # -- FinishText ----------------------------------------------------------------------------------------
 

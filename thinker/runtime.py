@@ -149,6 +149,7 @@ class ThinkerRuntime:
             agent_id=agent.agentId,
             ttl=settings.thinker_tool_cache_seconds,
             timeout=settings.thinker_hub_timeout_seconds,
+            approval_timeout=settings.approval_timeout_s,
             clock=monotonic,
         )
         self.embedder = embedder

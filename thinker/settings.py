@@ -15,7 +15,13 @@ from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
 from shared.auth import read_token
 from shared.embeddings.base import EmbeddingSettings
 from shared.litellm_loader import ModelEndpoint, endpoint
-from shared.settings import AgentsFileSettings, HubAddressSettings, TimezoneSettings, UtilityModelSettings
+from shared.settings import (
+    AgentsFileSettings,
+    ApprovalSettings,
+    HubAddressSettings,
+    TimezoneSettings,
+    UtilityModelSettings,
+)
 from thinker.selection import SelectionConfig
 
 
@@ -24,7 +30,12 @@ class AgentNotFound(Exception):
 
 
 class ThinkerSettings(
-    EmbeddingSettings, HubAddressSettings, AgentsFileSettings, TimezoneSettings, UtilityModelSettings
+    EmbeddingSettings,
+    HubAddressSettings,
+    AgentsFileSettings,
+    TimezoneSettings,
+    UtilityModelSettings,
+    ApprovalSettings,
 ):
     annabelle_agent_token: SecretStr | None = Field(
         default=None, description="This agent's token, minted by the hub: sent to the hub and accepted inbound."

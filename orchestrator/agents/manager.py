@@ -41,6 +41,7 @@ from orchestrator.agents.supervisor import (
 )
 from orchestrator.backoff import RestartPolicy, RestartTracker
 from orchestrator.policy import resolve_agent
+from orchestrator.turns import Turn
 from shared.agents import DEFAULT_AGENT_ID, AgentDefinition, AgentsConfig, fixed_thinker_ports
 from shared.auth import generate_token, tokens_equal
 from shared.contracts.thinker_api import (
@@ -171,6 +172,7 @@ class AgentManager:
         tainted: bool = False,
         message_id: str = "",
         owner: bool = False,
+        turn_id: str | None = None,
     ) -> TurnAnswer:
         runtime = self.runtime(agent_id)
         if runtime.paused:
@@ -186,6 +188,7 @@ class AgentManager:
             agentId=agent_id,
             tainted=tainted,
             owner=owner,
+            turnId=turn_id,
         )
         answer = await self._request(runtime, "/process-message", request, TurnAnswer)
         self._note_pause(runtime, answer)
@@ -227,6 +230,14 @@ class AgentManager:
             if runtime.paused and (await self.resume(agent_id, reset_window)).success:
                 resumed.append(agent_id)
         return resumed
+
+    def keep_waiting(self, agent_id: str, seconds: float) -> None:
+        """A call of `agent_id`'s turn waits (for the owner's approval): wait `seconds` more for that turn, and
+        for its parent's, when it is a subagent."""
+        runtime = self.agents.get(agent_id) or self.subagents.get(agent_id)
+        while runtime is not None:
+            self.client.extend_turns(runtime, seconds + THINKER_CALL_TIMEOUT_SECONDS)
+            runtime = self.agents.get(runtime.parent) if runtime.parent is not None else None
 
     async def cost_status(self, runtime: AgentRuntime) -> CostStatus | None:
         return await self.client.cost_status(runtime)
@@ -304,7 +315,7 @@ class AgentManager:
         return [sub for sub in self.subagents.values() if sub.parent == parent_id]
 
     async def run_subagent(
-        self, parent_id: str, request: SubagentRequest, tools: Sequence[str]
+        self, parent_id: str, request: SubagentRequest, tools: Sequence[str], turn: Turn | None = None
     ) -> tuple[str, SkillAnswer]:
         """Run `request.task` in a new temporary Thinker limited to `tools`; it is removed whatever happens.
 
@@ -335,11 +346,15 @@ class AgentManager:
         self.subagents[definition.agentId] = runtime
         seconds = request.timeout_minutes * 60
         self.client.extend_turns(parent, self.supervisor.startup_timeout + seconds + THINKER_CALL_TIMEOUT_SECONDS)
+        if turn is not None:
+            # What the subagent reads, its parent reads: it works inside the parent's turn, taint and all.
+            turn.agents.add(definition.agentId)
         task = ExecuteSkillRequest(
             instructions=request.task,
             maxSteps=definition.maxSteps,
             skillName=f"subagent of {parent_id}",
             requiredTools=required_tools(request, tools),
+            turnId=turn.id if turn is not None else None,
         )
         try:
             async with runtime.lock:

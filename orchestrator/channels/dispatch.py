@@ -62,8 +62,8 @@ class Dispatcher:
         self.halt = halt
         self.settings = settings
 
-    def command_context(self, channel: str, chat_id: str) -> CommandContext:
-        return CommandContext(self.hub, self.agents, self.halt, self.settings, channel, chat_id)
+    def command_context(self, channel: str, chat_id: str, *, owner: bool = True) -> CommandContext:
+        return CommandContext(self.hub, self.agents, self.halt, self.settings, channel, chat_id, owner=owner)
 
     async def dispatch(self, message: InboundMessage) -> Outcome:
         """Answer one message, traced under the caller's trace id (POST /message's X-Trace-Id) or a new one."""
@@ -92,7 +92,8 @@ class Dispatcher:
         if is_command(message.text):
             # The command's name only: its arguments may be a pairing code or a secret.
             trace_event("command", name=message.text.split(maxsplit=1)[0][:40])
-            reply = await run_command(message.text, self.command_context(message.channel, message.chat_id))
+            context = self.command_context(message.channel, message.chat_id, owner=message.owner)
+            reply = await run_command(message.text, context)
             return Outcome("command", reply.text if reply is not None else "")
         if self.halt.halted("thinker"):
             trace_event("halted")
@@ -111,6 +112,7 @@ class Dispatcher:
         try:
             agent_id = self.agents.resolve(message.channel, message.chat_id)
             trace_event("agent_selected", agent=agent_id)
+            turn = self.hub.turns.mint(agent_id, tainted_by=untrusted_origin(message))
             answer = await self.agents.process_message(
                 agent_id,
                 text=message.text,
@@ -120,10 +122,19 @@ class Dispatcher:
                 message_id=message.message_id,
                 # A secret the agent read is shown only to the owner, and only where no one else reads along.
                 owner=message.owner and message.private,
+                turn_id=turn.id,
             )
         except (AgentError, LookupError) as exc:
             return Outcome("failed", f"Sorry, I could not answer: {exc}", tainted=tainted)
         return _outcome(agent_id, answer, tainted)
+
+
+def untrusted_origin(message: InboundMessage) -> str | None:
+    """Why a turn starts tainted: its message is not the owner's. The owner's own words start a clean turn, even
+    when Guardian found them odd (the Thinker is told to be careful; what the turn reads may still taint it)."""
+    if not message.owner:
+        return f"a {message.channel} message from someone other than the owner"
+    return None
 
 
 def _outcome(agent_id: str, answer: TurnAnswer, tainted: bool) -> Outcome:

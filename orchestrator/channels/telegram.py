@@ -21,6 +21,8 @@ import anyio
 import anyio.abc
 from pydantic import ValidationError
 
+from orchestrator.approvals.announce import decided_text
+from orchestrator.approvals.store import AlreadyDecided, Approval, ApprovalNotFound
 from orchestrator.callers import system
 from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
 from orchestrator.channels.intake import PendingMessage, agent_text, is_owner, stale_notice, triage
@@ -99,6 +101,8 @@ class TelegramChannel:
             return False
         data = envelope.get("data") or {}
         self._learn(data)
+        for press in data.get("callbacks") or []:
+            await self._button_pressed(press)
         messages = self._parse(data.get("messages") or [])
         sorted_out = triage(
             messages, bot_id=self.bot_id, now=self.clock(), stale_after=self.stale_after, in_flight=self.in_flight
@@ -120,6 +124,32 @@ class TelegramChannel:
             else:
                 self._tasks.start_soon(self._serve_chat, chat_id, queue)
         return True
+
+    async def _button_pressed(self, press: dict[str, Any]) -> None:
+        """An Approve / Deny button under an approval request (orchestrator/approvals/): the owner decides."""
+        kind, _, approval_id = str(press.get("data") or "").partition(":")
+        notice, record = self._decide(kind, approval_id, str(press.get("chat_id")))
+        arguments: dict[str, Any] = {"callback_key": press["callback_key"], "notice": notice}
+        if record is not None:
+            arguments["new_text"] = decided_text(record)
+        envelope = await self._call("telegram_intake_answer", arguments)
+        log.info(
+            "approval button handled", extra={"approval": approval_id, "notice": notice, "ok": envelope.get("success")}
+        )
+
+    def _decide(self, kind: str, approval_id: str, chat_id: str) -> tuple[str, Approval | None]:
+        """What the person who pressed is told, and the request as it now stands (None when there is none)."""
+        if kind not in ("approve", "deny") or not approval_id:
+            return "This button does nothing any more.", None
+        if chat_id != self.hub.notifier.default_chat_id:
+            return "Only the owner answers approval requests.", None
+        try:
+            record = self.hub.approvals.decide(approval_id, kind, "the owner (Telegram)")
+        except ApprovalNotFound:
+            return "That request is not known any more.", None
+        except AlreadyDecided as exc:
+            return f"Already {exc.record.status}.", exc.record
+        return ("Approved." if record.status == "approved" else "Denied."), record
 
     def _learn(self, data: dict[str, Any]) -> None:
         bot_id = data.get("bot_id")

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # The modules whose `@command`s are built in; imported lazily (see `_load_builtins`).
-BUILTIN_MODULES = ("status", "logs", "security", "cron", "control", "chat", "diagnose", "browser")
+BUILTIN_MODULES = ("status", "logs", "security", "cron", "control", "chat", "diagnose", "browser", "approvals")
 
 # "/Status@annabelle_bot summary" → name "status", args "summary". Telegram appends the bot's name in groups.
 _NAME = r"[A-Za-z][A-Za-z0-9_-]*"
@@ -50,6 +50,8 @@ class CommandContext:
     chat_id: str
     command: str = ""
     """The command being run (set by `run_command`), or what else uses the context (`diagnose`, `doctor`)."""
+    owner: bool = True
+    """Sent by the owner (their chat, the token's HTTP API, the CLI); commands that decide for the owner check it."""
 
     @property
     def caller(self) -> Caller:

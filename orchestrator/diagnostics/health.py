@@ -11,14 +11,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from orchestrator.callers import Caller
 from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics import checks as _checks  # noqa: F401  (the checks register themselves)
 from orchestrator.diagnostics.periodic import diagnose_json
 from orchestrator.diagnostics.registry import CHECKS, run_checks
-from orchestrator.native_tools import NativeHost, native_tool
-from shared.agents import AgentDefinition
+from orchestrator.native_tools import READS_HUB_STATE, NativeHost, native_tool
 from shared.envelope import ErrorCode
-from shared.mcp_tools import READ_ONLY, ToolFailure
+from shared.mcp_tools import ToolFailure
 
 Scope = Literal["all", "internal", "external"]
 
@@ -48,8 +48,8 @@ def _mcps(status: dict[str, Any], scope: Scope) -> dict[str, dict[str, Any]]:
     }
 
 
-@native_tool("system_health_check", HealthParams, annotations=READ_ONLY)
-async def system_health_check(hub: NativeHost, params: HealthParams, caller: AgentDefinition | None) -> dict[str, Any]:
+@native_tool("system_health_check", HealthParams, effects=READS_HUB_STATE)
+async def system_health_check(hub: NativeHost, params: HealthParams, caller: Caller) -> dict[str, Any]:
     """Check the system's health: each MCP server (up or down, and why) and every diagnostics check, worst first,
     each with how to fix it. scope: all, internal (the hub and its own MCPs) or external (external MCP servers)."""
     if hub.agents is None or hub.halt is None:

@@ -9,7 +9,10 @@ executor); the runner that owns `key` runs the steps:
   skipped, the job fails when any step failed (`orchestrator.jobs.model` decides);
 - each step's tool call is `Hub.call(tool, parameters, caller=<the job's caller>)`: the agent that queued the job
   (its allowedTools/deniedTools apply, Guardian scans as for any call) or the owner. A job never has more power
-  than whoever queued it, and a job cannot queue jobs;
+  than whoever queued it, and a job cannot queue jobs. An agent's job runs in a turn of its own that starts with
+  the queuing turn's taint (an agent that named no turn counts as tainted), so a job queued after reading
+  untrusted content meets the same approval policy as the turn that queued it, and an untrusted step result
+  taints the steps after it;
 - results are kept short (`clip_result`) with sealed secrets masked, so neither the record nor `get_job_status`
   carries a secret in clear.
 
@@ -34,6 +37,7 @@ from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from orchestrator.callers import OWNER, Caller, agent_caller
 from orchestrator.jobs.model import FINISHED, clip_result, job_status, progress, ready_steps
 from orchestrator.jobs.store import JobStore
+from orchestrator.turns import TurnLedger
 from shared.envelope import ErrorCode
 from shared.mcp_tools import ToolFailure
 from shared.secrets import mask_sealed
@@ -71,8 +75,16 @@ class JobsHost(Protocol):
     """What jobs use of the hub (`orchestrator.hub.Hub` is one)."""
 
     agents: AgentManager | None
+    turns: TurnLedger
 
     async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]: ...
+
+
+def _taint_of(caller: Caller) -> list[str]:
+    """Why the queuing caller's work was tainted (its turn's reasons); the job's own turn starts with them."""
+    if caller.turn is not None:
+        return list(caller.turn.tainted_by)
+    return ["queued by an agent outside a turn"] if caller.tainted else []
 
 
 def _utc_now() -> datetime:
@@ -167,6 +179,7 @@ class JobRunner:
             "finishedAt": None,
             "caller": "agent" if caller.agent is not None else "owner",
             "agentId": caller.agent.agentId if caller.agent is not None else None,
+            "taintedBy": _taint_of(caller),
             "steps": steps,
             "error": None,
             **(extra or {}),
@@ -253,7 +266,10 @@ class JobRunner:
         runtime = agents.agents.get(agent_id) if agents is not None else None
         if runtime is None:
             raise ToolFailure(f"The agent '{agent_id}' that queued this job is no longer in agents.json.")
-        return agent_caller(runtime.definition)
+        turn = self.host.turns.mint(agent_id)
+        for reason in record.get("taintedBy") or []:
+            turn.taint(str(reason))
+        return agent_caller(runtime.definition, turn)
 
     def _finish(self, record: dict[str, Any], status: str, error: str | None = None) -> None:
         record["status"] = status

@@ -10,17 +10,18 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from orchestrator.callers import agent_caller
+from orchestrator.callers import Caller
 from orchestrator.jobs.model import JobAction, steps_of
 from orchestrator.jobs.runner import JobRunner
-from orchestrator.native_tools import NativeHost, native_tool
-from shared.agents import DEFAULT_AGENT_ID, AgentDefinition
+from orchestrator.native_tools import READS_HUB_STATE, NativeHost, native_tool
+from shared.agents import DEFAULT_AGENT_ID
 from shared.envelope import ErrorCode
-from shared.mcp_tools import READ_ONLY, InvalidArguments, NotAllowed, ToolFailure, describe_validation, effects
+from shared.manifest import ToolEffects
+from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure, describe_validation
 
-QUEUES_WORK = effects(read_only=False, open_world=True)
-"""Runs other tools later: its effects are theirs (any of the caller's tools)."""
-EMBEDS_FACTS = effects(read_only=False, idempotent=True)
+QUEUES_WORK = ToolEffects()
+"""Runs other tools later: its effects are theirs (any of the caller's tools), so the worst is assumed."""
+EMBEDS_FACTS = ToolEffects(readOnlyHint=False, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 """Adds vectors to facts in local memory; running it twice adds nothing more."""
 
 
@@ -44,8 +45,8 @@ class QueueTaskParams(BaseModel):
     )
 
 
-@native_tool("queue_task", QueueTaskParams, annotations=QUEUES_WORK)
-async def queue_task(hub: NativeHost, params: QueueTaskParams, caller: AgentDefinition | None) -> dict[str, Any]:
+@native_tool("queue_task", QueueTaskParams, effects=QUEUES_WORK)
+async def queue_task(hub: NativeHost, params: QueueTaskParams, caller: Caller) -> dict[str, Any]:
     """Run a tool call or a workflow of steps in the background; answers at once with a taskId.
 
     Use it for slow or many-step work the user need not wait for. Steps run as you would run them (your tools
@@ -55,9 +56,7 @@ async def queue_task(hub: NativeHost, params: QueueTaskParams, caller: AgentDefi
         action = JobAction.model_validate(params.action)
     except ValidationError as exc:
         raise InvalidArguments(f"queue_task action: {describe_validation(exc)}") from None
-    record = _runner(hub).submit(
-        name=params.name, kind=action.type, steps=steps_of(action), caller=agent_caller(caller)
-    )
+    record = _runner(hub).submit(name=params.name, kind=action.type, steps=steps_of(action), caller=caller)
     return {
         "taskId": record["taskId"],
         "status": record["status"],
@@ -73,11 +72,11 @@ class JobStatusParams(BaseModel):
     taskId: str = Field(min_length=1, max_length=64, description="The taskId queue_task or trigger_backfill gave.")
 
 
-@native_tool("get_job_status", JobStatusParams, annotations=READ_ONLY)
-async def get_job_status(hub: NativeHost, params: JobStatusParams, caller: AgentDefinition | None) -> dict[str, Any]:
+@native_tool("get_job_status", JobStatusParams, effects=READS_HUB_STATE)
+async def get_job_status(hub: NativeHost, params: JobStatusParams, caller: Caller) -> dict[str, Any]:
     """The status of a background job: queued, running, succeeded, failed or interrupted; its progress, each
     step's outcome and result (shortened)."""
-    status = _runner(hub).status_of(params.taskId, agent_caller(caller))
+    status = _runner(hub).status_of(params.taskId, caller)
     if status is None:
         raise InvalidArguments(f"No job {params.taskId!r} (jobs are kept 30 days after they finish).")
     return status
@@ -94,11 +93,11 @@ class BackfillParams(BaseModel):
     batch_size: int = Field(default=50, ge=1, le=200, description="Facts embedded per call to the Memorizer.")
 
 
-def _backfill_agents(hub: NativeHost, wanted: str | None, caller: AgentDefinition | None) -> list[str]:
-    if caller is not None:
-        if wanted not in (None, caller.agentId):
-            raise NotAllowed(f"An agent may backfill only its own facts ({caller.agentId!r}).")
-        return [caller.agentId]
+def _backfill_agents(hub: NativeHost, wanted: str | None, caller: Caller) -> list[str]:
+    if caller.agent is not None:
+        if wanted not in (None, caller.agent.agentId):
+            raise NotAllowed(f"An agent may backfill only its own facts ({caller.agent.agentId!r}).")
+        return [caller.agent.agentId]
     if wanted is not None:
         return [wanted]
     agents = hub.agents
@@ -106,8 +105,8 @@ def _backfill_agents(hub: NativeHost, wanted: str | None, caller: AgentDefinitio
     return ids or [DEFAULT_AGENT_ID]
 
 
-@native_tool("trigger_backfill", BackfillParams, annotations=EMBEDS_FACTS)
-async def trigger_backfill(hub: NativeHost, params: BackfillParams, caller: AgentDefinition | None) -> dict[str, Any]:
+@native_tool("trigger_backfill", BackfillParams, effects=EMBEDS_FACTS)
+async def trigger_backfill(hub: NativeHost, params: BackfillParams, caller: Caller) -> dict[str, Any]:
     """Compute embeddings for memory facts that lack one (after changing EMBEDDING_PROVIDER, or when the embedder
     was down), in the background; answers with a taskId whose progress get_job_status shows."""
     agent_ids = _backfill_agents(hub, params.agent_id, caller)
@@ -126,7 +125,7 @@ async def trigger_backfill(hub: NativeHost, params: BackfillParams, caller: Agen
         name="embedding backfill",
         kind="backfill",
         steps=steps,
-        caller=agent_caller(caller),
+        caller=caller,
         extra={"batchSize": params.batch_size, "counted": {"done": 0, "total": 0, "unit": "facts"}},
     )
     return {"taskId": record["taskId"], "status": record["status"], "agents": agent_ids}

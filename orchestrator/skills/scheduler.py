@@ -54,6 +54,7 @@ from orchestrator.skills.runs import (
 )
 from orchestrator.skills.seeds import SEEDS, plan_seed, user_skill_conflicts
 from orchestrator.skills.triggers import RunDecision
+from orchestrator.turns import TurnLedger
 from shared.agents import AgentDefinition
 from shared.contracts.thinker_api import MAX_SKILL_STEPS, ExecuteSkillRequest
 from shared.mcp_tools import describe_validation
@@ -92,6 +93,7 @@ class SchedulerHost(Protocol):
     router: ToolRouter
     notifier: Notifier
     agents: AgentManager | None
+    turns: TurnLedger
 
     async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]: ...
 
@@ -333,12 +335,16 @@ class SkillScheduler:
         )
 
     def _owner_of(self, skill: Mapping[str, Any]) -> Caller | None:
-        """The caller a direct-tier skill acts as: its agent (the master token's powers when no agents run)."""
+        """The caller a direct-tier skill acts as: its agent in a turn of its own (the master token's powers when
+        no agents run). A stored skill was written by the owner, or approved by them when a tainted turn wrote it,
+        so its run starts clean."""
         agents = self.hub.agents
         if agents is None:
             return agent_caller(None)
         runtime = agents.agents.get(str(skill.get("agent_id") or DEFAULT_AGENT_ID))
-        return agent_caller(runtime.definition) if runtime is not None else None
+        if runtime is None:
+            return None
+        return agent_caller(runtime.definition, self.hub.turns.mint(runtime.definition.agentId))
 
     async def _agent(self, skill: Mapping[str, Any], now: datetime) -> Outcome:
         """The agent tier: the skill's agent runs the instructions with only its required tools (if any)."""
@@ -356,6 +362,7 @@ class SkillScheduler:
                 maxSteps=min(max(int(skill.get("max_steps") or 10), 1), MAX_SKILL_STEPS),
                 requiredTools=skill_tools(skill) or None,
                 chatId=self.hub.notifier.default_chat_id,
+                turnId=self.hub.turns.mint(agent_id).id,
             )
         except ValidationError as exc:
             return run_outcome(skill, now=now, success=False, error=f"The skill cannot run: {describe_validation(exc)}")

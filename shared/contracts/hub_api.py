@@ -19,8 +19,11 @@ from pydantic import Field
 
 from shared.contracts.thinker_api import MAX_ID_CHARS, MAX_TEXT_CHARS, Answer, Request
 from shared.envelope import Envelope
+from shared.manifest import ToolEffects
 
 MAX_TOOL_NAME_CHARS = 200
+TURN_HEADER = "X-Annabelle-Turn"
+"""On an agent's `POST /tools/call`: the turn (from `turnId`) the call belongs to; the hub keeps its taint."""
 
 ToolResult = Envelope
 """`POST /tools/call`'s answer: `{success, data?, error?, errorCode?, blocked?}` (see shared/envelope.py)."""
@@ -37,9 +40,8 @@ class ToolEntry(Answer):
     name: str
     description: str = ""
     inputSchema: dict[str, Any] = Field(default_factory=lambda: {"type": "object", "properties": {}})
-    annotations: dict[str, Any] | None = Field(
-        default=None, description="MCP tool annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint)."
-    )
+    annotations: ToolEffects | None = None
+    """What calling it can change (the MCP standard's tool annotations)."""
 
 
 class McpEntry(Answer):
@@ -101,13 +103,19 @@ class HaltAnswer(Answer):
     halted: dict[str, Any]
 
 
+class ApprovalDecision(Request):
+    decision: Literal["approve", "deny"] = Field(description="Run the held call, or not.")
+
+
 class AgentResumeRequest(Request):
     resetWindow: bool = Field(default=False, description="Also forget the token usage that caused the pause.")
 
 
 __all__ = [
     "MAX_TOOL_NAME_CHARS",
+    "TURN_HEADER",
     "AgentResumeRequest",
+    "ApprovalDecision",
     "HaltAnswer",
     "HaltRequest",
     "HaltTarget",

@@ -66,6 +66,9 @@ class ProcessMessageRequest(Request):
         default=False,
         description="The owner sent it, in a chat only they read: a secret the turn read may be shown in the reply.",
     )
+    turnId: str | None = Field(
+        default=None, max_length=64, description="The hub's turn: send it with every tool call of this turn."
+    )
 
 
 class ExecuteSkillRequest(Request):
@@ -80,6 +83,9 @@ class ExecuteSkillRequest(Request):
         default=None, max_length=MAX_REQUIRED_TOOLS, description="Exactly these tools, nothing else (a strict sandbox)."
     )
     chatId: str | None = Field(default=None, max_length=MAX_ID_CHARS, description="Chat to report to, if any.")
+    turnId: str | None = Field(
+        default=None, max_length=64, description="The hub's turn: send it with every tool call of this run."
+    )
 
 
 class ClearSessionRequest(Request):

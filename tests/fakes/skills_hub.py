@@ -22,6 +22,7 @@ from orchestrator.callers import Caller
 from orchestrator.halt import HaltState
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.scheduler import SkillScheduler
+from orchestrator.turns import TurnLedger
 from shared.agents import AgentsConfig
 from shared.contracts.thinker_api import ExecuteSkillRequest, SkillAnswer
 from shared.envelope import ErrorCode, fail, ok
@@ -91,6 +92,7 @@ class SkillsHub:
         self.notifier = FakeNotifier()
         self.agents: FakeAgents | None = FakeAgents()
         self.router = _Router(self)
+        self.turns = TurnLedger()
         self.skills: SkillScheduler | None = None
 
     def routable(self) -> set[str]:

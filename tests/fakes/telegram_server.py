@@ -98,6 +98,29 @@ class FakeTelegram(LoopbackServer):
             self.updates.append({"update_id": update_id, "message": message})
             return update_id
 
+    def press_button(self, chat_id: int, message_id: int, data: str, *, from_id: int | None = None) -> int:
+        """Queue an update: a user pressed the inline button carrying `data` under the bot's message."""
+        with self._lock:
+            original = next(m for m in self.sent.get(chat_id, []) if m["message_id"] == message_id)
+            update_id = next(self._update_ids)
+            query = {
+                "id": f"cb{update_id}",
+                "from": {"id": from_id or abs(chat_id), "is_bot": False, "first_name": f"User{chat_id}"},
+                "chat_instance": str(chat_id),
+                "message": original,
+                "data": data,
+            }
+            self.updates.append({"update_id": update_id, "callback_query": query})
+            return update_id
+
+    def buttons(self, chat_id: int) -> list[tuple[int, list[str]]]:
+        """The bot's messages in `chat_id` that carry inline buttons: (message_id, [callback data...])."""
+        return [
+            (m["message_id"], [b["callback_data"] for row in m["reply_markup"]["inline_keyboard"] for b in row])
+            for m in self.sent.get(chat_id, [])
+            if m.get("reply_markup")
+        ]
+
     def sent_texts(self, chat_id: int) -> list[str]:
         return [m.get("text", "") for m in self.sent.get(chat_id, [])]
 
@@ -195,7 +218,21 @@ class FakeTelegram(LoopbackServer):
                 {"ok": False, "error_code": 400, "description": "Bad Request: message is too long or empty"},
                 status_code=400,
             )
-        return self._new_message(int(params["chat_id"]), {"text": text})
+        extra: dict[str, Any] = {"text": text}
+        if params.get("reply_markup"):
+            markup = params["reply_markup"]
+            extra["reply_markup"] = json.loads(markup) if isinstance(markup, str) else markup
+        return self._new_message(int(params["chat_id"]), extra)
+
+    def _m_answerCallbackQuery(self, _params: dict[str, Any], _uploads: dict[str, bytes]) -> bool:
+        return True
+
+    def _m_editMessageText(self, params: dict[str, Any], _uploads: dict[str, bytes]) -> dict[str, Any]:
+        chat_id, message_id = int(params["chat_id"]), int(params["message_id"])  # called with the lock held
+        message = next(m for m in self.sent.get(chat_id, []) if m["message_id"] == message_id)
+        message["text"] = str(params.get("text", ""))
+        message.pop("reply_markup", None)
+        return message
 
     def _send_file(self, params: dict[str, Any], uploads: dict[str, bytes], field: str) -> dict[str, Any]:
         data = uploads.get(field, b"")

@@ -74,7 +74,12 @@ def test_an_external_server_is_added_edited_and_removed_while_the_hub_runs(tmp_p
         write_config(config, {"ext": suite_server(env={"GREETING": "Hi"}, label="Ext", toolGroup="Testing")})
         wait_for(lambda: "ext_greet" in tool_names(hub), hub)
         # A plain str result: the SDK's structured form `{"result": ...}` becomes the envelope's data.
-        assert hub.call("ext_greet", {"name": "Ann"}) == {"success": True, "data": {"result": "Hi, Ann!"}}
+        # An external server is not vouched for: its result is marked untrusted (it taints the turn).
+        assert hub.call("ext_greet", {"name": "Ann"}) == {
+            "success": True,
+            "data": {"result": "Hi, Ann!"},
+            "untrusted": True,
+        }
         with hub.client() as client:
             listing = client.get("/tools/list").json()
         greet = next(tool for tool in listing["tools"] if tool["name"] == "ext_greet")

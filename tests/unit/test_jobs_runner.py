@@ -13,6 +13,7 @@ import pytest
 from orchestrator.callers import OWNER, Caller, agent_caller
 from orchestrator.jobs.model import JobAction, steps_of
 from orchestrator.jobs.runner import JobRunner
+from orchestrator.turns import TurnLedger
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail, ok
 from shared.mcp_tools import ToolFailure
@@ -27,6 +28,7 @@ class FakeHub:
         self.scripts: dict[str, Script] = {}
         runtimes = {agent.agentId: SimpleNamespace(definition=agent) for agent in agents}
         self.agents = SimpleNamespace(agents=runtimes)
+        self.turns = TurnLedger()
 
     async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
         self.calls.append((name, arguments, caller))
@@ -96,6 +98,28 @@ async def test_a_workflow_runs_each_step_after_its_dependencies_with_the_callers
 
 async def _async(value: dict[str, Any]) -> dict[str, Any]:
     return value
+
+
+async def test_an_agents_job_runs_in_a_turn_that_keeps_the_queuing_turns_taint(tmp_path: Path) -> None:
+    agent = AgentDefinition(agentId="helper", model="openai/x")
+    hub = FakeHub([agent])
+    runner = JobRunner(hub, tmp_path / "jobs.db")
+    await runner.start()
+    clean = hub.turns.mint("helper")
+    tainted = hub.turns.mint("helper", tainted_by="gmail_get_email")
+    one_call = action({"type": "tool_call", "toolName": "echo_echo"})
+    jobs = {
+        "clean": runner.submit(name="a", kind="tool_call", steps=one_call, caller=agent_caller(agent, clean)),
+        "tainted": runner.submit(name="b", kind="tool_call", steps=one_call, caller=agent_caller(agent, tainted)),
+        "no turn": runner.submit(name="c", kind="tool_call", steps=one_call, caller=agent_caller(agent)),
+    }
+    for record in jobs.values():
+        await finished(runner, record["taskId"])
+    await runner.stop()
+    callers = [caller for _, _, caller in hub.calls]
+    assert all(caller.turn is not None and caller.turn.id not in (clean.id, tainted.id) for caller in callers)
+    assert sorted(caller.tainted for caller in callers) == [False, True, True]
+    assert ["gmail_get_email"] in [caller.turn.tainted_by for caller in callers if caller.turn is not None]
 
 
 async def test_a_job_queued_before_the_hub_stopped_runs_when_it_is_back(tmp_path: Path) -> None:

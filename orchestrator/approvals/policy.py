@@ -1,0 +1,110 @@
+"""The side-effect policy: in a tainted turn, which calls run and which wait for the owner. Pure.
+
+A turn is tainted when content nobody vouches for entered it (orchestrator/turns.py). From then on the model may be
+following that content's instructions, so every call that could change something or reach the outside world needs
+the owner's approval: a tool that is not read-only, or one that reaches the open world (a fetched URL or a
+browser page can carry the owner's data away in its address). Read-only local tools always run.
+
+The policy file (`APPROVAL_POLICY`, default `policy.json` in the repository) lists what may run anyway, for every
+agent (`default`) and per agent (`agents.<id>`, replacing the default for that agent):
+
+    {"default": {"allow": [
+        {"tools": ["filer_create_file", "filer_update_file"]},            writes inside the workspace
+        {"tools": ["telegram_send_message"], "to": "owner"},              only to the owner's own chat
+        {"tools": ["searcher_web_search"]}                                a query goes to the search provider
+    ]}}
+
+A rule covers a destructive tool only with `"destructive": true`, and `"to": "owner"` only when the call's
+`chat_id` is the owner's chat. The file is validated when the hub starts; a mistake stops it with the field named.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from shared.manifest import ToolEffects
+from shared.validation import load_json_model
+
+
+class PolicyError(Exception):
+    """The policy file is missing fields or has wrong values; the message names the file and the fields."""
+
+
+class AllowRule(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    tools: list[str] = Field(min_length=1, description="Exposed tool names or globs, e.g. `filer_create_file`.")
+    to: Literal["owner"] | None = Field(
+        default=None, description="Only when the call's `chat_id` is the owner's own chat."
+    )
+    destructive: bool = Field(
+        default=False, description="Also for tools that can delete or overwrite (their destructiveHint)."
+    )
+
+    def covers(self, tool: str, effects: ToolEffects, arguments: Mapping[str, Any], owner_chat: str | None) -> bool:
+        if not any(fnmatch.fnmatchcase(tool, pattern) for pattern in self.tools):
+            return False
+        if effects.side_effects and effects.destructiveHint and not self.destructive:
+            return False
+        if self.to == "owner":
+            return owner_chat is not None and str(arguments.get("chat_id", "")).strip() == owner_chat
+        return True
+
+
+class AgentPolicy(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    allow: list[AllowRule] = Field(default_factory=list)
+
+
+class PolicyFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    default: AgentPolicy = Field(default_factory=AgentPolicy)
+    agents: dict[str, AgentPolicy] = Field(default_factory=dict)
+
+    def for_agent(self, agent_id: str) -> AgentPolicy:
+        return self.agents.get(agent_id, self.default)
+
+
+def load_policy(path: Path) -> PolicyFile:
+    """The policy file; a missing one means nothing runs unapproved in a tainted turn."""
+    if not path.exists():
+        return PolicyFile()
+    return load_json_model(path, PolicyFile, what="approval policy", error=PolicyError)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    hold: bool
+    reason: str = ""
+
+
+def needs_approval(effects: ToolEffects) -> bool:
+    """Could the call change something, or carry data out? (Read-only local tools cannot.)"""
+    return effects.side_effects or effects.openWorldHint
+
+
+def judge(
+    policy: AgentPolicy,
+    tool: str,
+    effects: ToolEffects,
+    arguments: Mapping[str, Any],
+    *,
+    tainted_by: list[str],
+    owner_chat: str | None,
+) -> Verdict:
+    """Whether a call in a tainted turn waits for the owner, and the reason they will read."""
+    if not needs_approval(effects):
+        return Verdict(False)
+    if any(rule.covers(tool, effects, arguments, owner_chat) for rule in policy.allow):
+        return Verdict(False)
+    what = "reaches the outside world" if effects.openWorldHint and not effects.side_effects else "has side effects"
+    source = ", ".join(tainted_by[:3]) if tainted_by else "the request has no turn the hub knows"
+    return Verdict(True, f"{tool} {what}, and this turn read untrusted content ({source})")

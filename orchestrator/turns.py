@@ -1,0 +1,74 @@
+"""Turns: one request an agent works on, and whether content nobody vouches for has entered it. Pure state.
+
+The hub mints a turn for each chat message it hands an agent, each skill run and each subagent task (a subagent
+joins its parent's turn: what it reads, its parent reads). The Thinker sends the turn's id with every tool call it
+makes for that turn (`X-Annabelle-Turn`), and the hub keeps the turn's taint itself, so no answer of the model's
+can clear it:
+
+- a turn starts tainted when what started it is untrusted (a message from someone other than the owner, a message
+  Guardian flagged, a skill written in a tainted turn);
+- it becomes tainted the moment a tool whose output is untrusted returns (`Route.untrusted_output`, or a result
+  that says so itself), whether Guardian passed that output or not.
+
+In a tainted turn the side-effect policy applies (orchestrator/approvals/policy.py). A turn is forgotten
+`TURN_TTL_SECONDS` after it was minted; a call naming a forgotten or foreign turn counts as tainted.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+TURN_TTL_SECONDS = 6 * 3600.0
+"""Longer than any turn runs (model steps, subagents, approvals waiting for the owner)."""
+MAX_TURNS = 10_000
+"""The oldest turns are forgotten first past this many (each is a few hundred bytes)."""
+
+
+@dataclass
+class Turn:
+    id: str
+    agents: set[str]
+    """The agent it was minted for, and the subagents that joined it."""
+    created: float
+    tainted_by: list[str] = field(default_factory=list)
+    """Why it is tainted, in order: the untrusted start, then each tool whose output was untrusted."""
+
+    @property
+    def tainted(self) -> bool:
+        return bool(self.tainted_by)
+
+    def taint(self, reason: str) -> None:
+        if reason not in self.tainted_by:
+            self.tainted_by.append(reason)
+
+
+class TurnLedger:
+    def __init__(self, clock: Callable[[], float] = time.monotonic, ttl: float = TURN_TTL_SECONDS) -> None:
+        self.clock = clock
+        self.ttl = ttl
+        self._turns: dict[str, Turn] = {}
+
+    def mint(self, agent_id: str, *, tainted_by: str | None = None) -> Turn:
+        self._prune()
+        turn = Turn(secrets.token_urlsafe(12), {agent_id}, self.clock())
+        if tainted_by:
+            turn.taint(tainted_by)
+        self._turns[turn.id] = turn
+        return turn
+
+    def get(self, turn_id: str | None, agent_id: str) -> Turn | None:
+        """The live turn `turn_id` if `agent_id` works in it; None otherwise (unknown, expired or foreign)."""
+        turn = self._turns.get(turn_id or "")
+        if turn is None or agent_id not in turn.agents or self.clock() - turn.created > self.ttl:
+            return None
+        return turn
+
+    def _prune(self) -> None:
+        now = self.clock()
+        for turn_id in [key for key, turn in self._turns.items() if now - turn.created > self.ttl]:
+            del self._turns[turn_id]
+        while len(self._turns) >= MAX_TURNS:
+            del self._turns[next(iter(self._turns))]
