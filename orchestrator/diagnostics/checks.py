@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -18,6 +18,7 @@ from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics import judge, probes
 from orchestrator.diagnostics.findings import Finding
 from orchestrator.diagnostics.registry import check
+from orchestrator.jobs.model import MAX_ACTIVE_JOBS
 from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
 from shared.embeddings.base import EmbeddingError, EmbeddingSettings
 from shared.embeddings.factory import OLLAMA_DEFAULT_MODEL, cache_dir
@@ -25,6 +26,9 @@ from shared.embeddings.minilm_files import MODEL_FILES, find_model_dir
 from shared.logs import LogFileSettings
 from shared.settings import REPO_ROOT, ConfigError, load_settings, process_environment
 from shared.traces import TRACES_FILENAME
+
+if TYPE_CHECKING:
+    from orchestrator.jobs.runner import JobRunner
 
 TOOL_SNAPSHOT_FILENAME = "tool-snapshot.json"
 DEFAULT_OLLAMA_HOST = "http://localhost:11434"
@@ -168,6 +172,34 @@ async def overdue_skills(ctx: CommandContext) -> Finding:
         return skills
     zone = ctx.settings.annabelle_timezone or "UTC"
     return judge.judge_overdue_skills(skills, _now(), zone)
+
+
+def _jobs(ctx: CommandContext) -> JobRunner | Finding:
+    jobs = ctx.hub.jobs
+    if jobs is None:
+        return Finding("info", "background jobs are not set up in this process")
+    if not jobs.started:
+        return Finding("warning", "background jobs are not running", "See the hub log (jobs) and restart the hub.")
+    return jobs
+
+
+@check("failed-jobs", "Cron")
+async def failed_jobs(ctx: CommandContext) -> Finding:
+    jobs = _jobs(ctx)
+    if isinstance(jobs, Finding):
+        return jobs
+    records = await anyio.to_thread.run_sync(jobs.store.with_status, "failed", "interrupted")
+    return judge.judge_failed_jobs(records, _now())
+
+
+@check("job-queue-depth", "Cron")
+async def job_queue_depth(ctx: CommandContext) -> Finding:
+    jobs = _jobs(ctx)
+    if isinstance(jobs, Finding):
+        return jobs
+    queued = await anyio.to_thread.run_sync(jobs.store.with_status, "queued")
+    running = len(await anyio.to_thread.run_sync(jobs.store.with_status, "running"))
+    return judge.judge_job_queue(queued, running, MAX_ACTIVE_JOBS, _now())
 
 
 # -- tools and security (hub) -----------------------------------------------------------------------------------

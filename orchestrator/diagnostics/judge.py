@@ -406,6 +406,63 @@ def judge_overdue_skills(skills: Sequence[Mapping[str, Any]], now: datetime, def
     return Finding("ok", "no skill is overdue")
 
 
+# -- background jobs --------------------------------------------------------------------------------------------
+
+FAILED_JOBS_WINDOW = timedelta(hours=6)
+"""Failed and interrupted jobs are reported for this long after they ended (the original's failed-tasks window)."""
+JOB_QUEUE_WARN_FRACTION = 0.8
+"""Warn when this share of the active-job limit is taken: past the limit, queue_task refuses new jobs."""
+STUCK_QUEUE_AFTER = timedelta(minutes=10)
+"""A job still queued this long after it was queued while no job runs: nothing is taking jobs off the queue."""
+
+
+def _job_name(record: Mapping[str, Any]) -> str:
+    return f"{clip(str(record.get('name') or 'unnamed'), 60)} ({record.get('taskId')})"
+
+
+def judge_failed_jobs(records: Sequence[Mapping[str, Any]], now: datetime) -> Finding:
+    """Background jobs that failed or were interrupted in the last `FAILED_JOBS_WINDOW`."""
+    recent = [
+        record
+        for record in records
+        if record.get("status") in ("failed", "interrupted")
+        and (ended := parse_time(record.get("finishedAt"))) is not None
+        and now - ended <= FAILED_JOBS_WINDOW
+    ]
+    hours = int(FAILED_JOBS_WINDOW.total_seconds() // 3600)
+    if not recent:
+        return Finding("ok", f"no background job failed in the last {hours} h")
+    recent.sort(key=lambda record: str(record.get("finishedAt")), reverse=True)
+    names = ", ".join(_job_name(record) for record in recent[:5]) + (" …" if len(recent) > 5 else "")
+    last = clip(str(recent[0].get("error") or ""), 200)
+    return Finding(
+        "warning",
+        f"{len(recent)} background job(s) failed or were interrupted in the last {hours} h: {names}"
+        + (f" — {last}" if last else ""),
+        "get_job_status with the taskId shows each step's error.",
+    )
+
+
+def judge_job_queue(queued: Sequence[Mapping[str, Any]], running: int, limit: int, now: datetime) -> Finding:
+    """How full the job queue is, and whether anything takes jobs off it."""
+    active = len(queued) + running
+    oldest = min((moment for r in queued if (moment := parse_time(r.get("createdAt"))) is not None), default=None)
+    if oldest is not None and running == 0 and now - oldest > STUCK_QUEUE_AFTER:
+        minutes = int((now - oldest).total_seconds() // 60)
+        return Finding(
+            "warning",
+            f"{len(queued)} background job(s) queued, the oldest for {minutes} min, and none running",
+            "The job runner is not taking jobs: see the hub log (jobs) and restart the hub.",
+        )
+    if active >= limit * JOB_QUEUE_WARN_FRACTION:
+        return Finding(
+            "warning",
+            f"{active} of at most {limit} background jobs queued or running; queue_task refuses new ones at {limit}",
+            "Wait for them to finish (/status shows progress) or find what queues so many.",
+        )
+    return Finding("ok", f"{len(queued)} job(s) queued, {running} running (at most {limit})")
+
+
 # -- tools and security -----------------------------------------------------------------------------------------
 
 

@@ -36,6 +36,8 @@ __all__ = [
 JobStatus = Literal["queued", "running", "succeeded", "failed", "interrupted"]
 StepStatus = Literal["pending", "running", "succeeded", "failed", "skipped"]
 FINISHED: frozenset[str] = frozenset({"succeeded", "failed", "interrupted"})
+MAX_ACTIVE_JOBS = 100
+"""Queued and running jobs at most; `queue_task` refuses more."""
 MAX_STEPS = 50
 MAX_RESULT_CHARS = 4_000
 """A step's result is kept this long at most (its JSON text); a longer one keeps its start and says so."""

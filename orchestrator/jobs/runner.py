@@ -35,7 +35,7 @@ from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 
 from orchestrator.callers import OWNER, Caller, agent_caller
-from orchestrator.jobs.model import FINISHED, clip_result, job_status, progress, ready_steps
+from orchestrator.jobs.model import FINISHED, MAX_ACTIVE_JOBS, clip_result, job_status, progress, ready_steps
 from orchestrator.jobs.store import JobStore
 from orchestrator.turns import TurnLedger
 from shared.envelope import ErrorCode
@@ -52,8 +52,6 @@ log = logging.getLogger(__name__)
 # APScheduler logs every job it adds and runs at INFO; the runner logs what matters itself.
 logging.getLogger("apscheduler").setLevel(logging.WARNING)
 
-MAX_ACTIVE_JOBS = 100
-"""Queued and running jobs at most; `queue_task` refuses more."""
 BACKFILL_TOOL = "memory_backfill_embeddings"
 _ERROR_CHARS = 500
 

@@ -482,3 +482,74 @@ def test_external_mcps_are_judged_apart_from_first_party_ones() -> None:
     down = judge.judge_mcps(status, external=True)
     assert down.severity == "warning" and "github: 401" in down.summary
     assert judge.judge_mcps({"mcps": {}}, external=True).summary == "no external MCP servers"
+
+
+def job(task_id: str, status: str, *, created: timedelta, finished: timedelta | None = None, **extra: Any) -> dict:
+    return {
+        "taskId": task_id,
+        "name": f"job {task_id}",
+        "type": "workflow",
+        "status": status,
+        "createdAt": (NOW - created).isoformat(timespec="seconds"),
+        "finishedAt": None if finished is None else (NOW - finished).isoformat(timespec="seconds"),
+        "steps": [],
+        **extra,
+    }
+
+
+@pytest.mark.parametrize(
+    ("records", "severity", "named"),
+    [
+        ([], "ok", None),
+        ([job("a", "succeeded", created=timedelta(hours=1), finished=timedelta(minutes=50))], "ok", None),
+        ([job("b", "failed", created=timedelta(hours=2), finished=timedelta(hours=1), error="step x")], "warning", "b"),
+        ([job("c", "interrupted", created=timedelta(hours=3), finished=timedelta(hours=2))], "warning", "c"),
+        ([job("d", "failed", created=timedelta(hours=9), finished=timedelta(hours=7))], "ok", None),
+    ],
+)
+def test_jobs_that_failed_or_were_interrupted_in_the_last_six_hours_are_a_warning(
+    records: list[dict], severity: str, named: str | None
+) -> None:
+    finding = judge.judge_failed_jobs(records, NOW)
+    assert finding.severity == severity
+    if named is not None:
+        assert f"({named})" in finding.summary and "get_job_status" in (finding.fix or "")
+
+
+@pytest.mark.parametrize(
+    ("queued", "running", "severity", "words"),
+    [
+        (0, 0, "ok", "0 job(s) queued"),
+        (3, 1, "ok", "3 job(s) queued, 1 running"),
+        (79, 1, "warning", "80 of at most 100"),
+    ],
+)
+def test_a_job_queue_near_its_limit_is_a_warning(queued: int, running: int, severity: str, words: str) -> None:
+    records = [job(f"q{i}", "queued", created=timedelta(seconds=5)) for i in range(queued)]
+    finding = judge.judge_job_queue(records, running, 100, NOW)
+    assert finding.severity == severity and words in finding.summary
+
+
+def test_jobs_queued_long_with_none_running_mean_the_runner_is_stuck() -> None:
+    records = [job("old", "queued", created=timedelta(minutes=25)), job("new", "queued", created=timedelta(minutes=1))]
+    stuck = judge.judge_job_queue(records, 0, 100, NOW)
+    assert stuck.severity == "warning" and "oldest for 25 min" in stuck.summary
+    assert judge.judge_job_queue(records, 1, 100, NOW).severity == "ok"  # one is running: the queue moves
+
+
+async def test_the_job_checks_read_the_hubs_job_store(tmp_path: Path) -> None:
+    from orchestrator.jobs.store import JobStore
+
+    store = JobStore(tmp_path / "jobs.db")
+    store.save(job("broken", "failed", created=timedelta(hours=1), finished=timedelta(minutes=30), error="boom"))
+    store.save(job("waiting", "queued", created=timedelta(minutes=30)))
+    ctx = fake_context(tmp_path)
+    assert (await run("failed-jobs", ctx)).severity == "info"  # no job runner in this process
+    ctx.hub.jobs = SimpleNamespace(started=False, store=store)
+    assert (await run("job-queue-depth", ctx)).summary == "background jobs are not running"
+    ctx.hub.jobs = SimpleNamespace(started=True, store=store)
+    failed = await run("failed-jobs", ctx)
+    assert failed.severity == "warning" and "(broken)" in failed.summary and "boom" in failed.summary
+    stuck = await run("job-queue-depth", ctx)
+    assert stuck.severity == "warning" and "none running" in stuck.summary
+    store.close()
