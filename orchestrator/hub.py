@@ -31,7 +31,7 @@ from orchestrator.errors import StartupError
 from orchestrator.externals import KNOWN_MCPS_FILENAME, ExternalMcps, McpBuilder
 from orchestrator.guardian import GuardedEndpoint, GuardianGate
 from orchestrator.mcp_client import ManagedMcp
-from orchestrator.native_tools import NATIVE_TOOLS, NativeTool
+from orchestrator.native_tools import NATIVE_TOOLS, NativeTool, Untrusted
 from orchestrator.notify import Notifier
 from orchestrator.policy import tool_allowed
 from orchestrator.router import Route, ToolRouter, closest_names, unknown_arguments
@@ -382,7 +382,10 @@ class Hub:
     ) -> tuple[dict[str, Any], bool, str | None]:
         """The call itself: the envelope, whether Guardian scanned it, and why not if the caller said so."""
         if native is not None:
-            return await self._call_native(native, arguments, caller), False, None
+            envelope = await self._call_native(native, arguments, caller)
+            if envelope.get("untrusted") and caller.turn is not None:
+                caller.turn.taint(name)
+            return envelope, False, None
         if name in SKILL_TOOLS and not caller.privileged:
             # Skill writes are normalised and checked first; the hub's own features did that already.
             return await call_skill_tool(self, name, arguments), False, None
@@ -407,9 +410,12 @@ class Hub:
         except ValidationError as exc:
             return fail(ErrorCode.INVALID_ARGUMENTS, f"{tool.name}: {describe_validation(exc)}")
         try:
-            return ok(await tool.handler(self, params, caller))
+            result = await tool.handler(self, params, caller)
         except ToolFailure as failure:
             return fail(failure.code, str(failure))
+        if isinstance(result, Untrusted):
+            return {**ok(result.data), "untrusted": True}
+        return ok(result)
 
     def _not_routed(self, name: str) -> dict[str, Any]:
         prefix = name.split("_", 1)[0]

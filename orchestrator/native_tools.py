@@ -74,6 +74,15 @@ class NativeTool:
 
 NATIVE_TOOLS: dict[str, NativeTool] = {}
 
+
+@dataclass(frozen=True)
+class Untrusted:
+    """A native tool's answer that carries content nobody vouches for (a job step's mail or web page): the hub
+    marks the envelope `untrusted` and taints the caller's turn, as for an MCP whose output is untrusted."""
+
+    data: Any
+
+
 READS_HUB_STATE = ToolEffects(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 
 

@@ -307,6 +307,8 @@ class JobRunner:
         self.store.save(record)
         envelope = await self.host.call(step["toolName"], dict(step.get("parameters") or {}), caller=caller)
         step["finishedAt"] = self.clock().isoformat(timespec="seconds")
+        if envelope.get("untrusted"):
+            step["untrusted"] = True  # get_job_status passes the mark on: reading this result taints the reader
         if envelope.get("success"):
             step.update(status="succeeded", result=clip_result(mask_sealed(envelope.get("data"))))
         else:

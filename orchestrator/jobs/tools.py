@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from orchestrator.callers import Caller
 from orchestrator.jobs.model import JobAction, steps_of
 from orchestrator.jobs.runner import JobRunner
-from orchestrator.native_tools import READS_HUB_STATE, NativeHost, native_tool
+from orchestrator.native_tools import READS_HUB_STATE, NativeHost, Untrusted, native_tool
 from shared.agents import DEFAULT_AGENT_ID
 from shared.envelope import ErrorCode
 from shared.manifest import ToolEffects
@@ -73,13 +73,14 @@ class JobStatusParams(BaseModel):
 
 
 @native_tool("get_job_status", JobStatusParams, effects=READS_HUB_STATE)
-async def get_job_status(hub: NativeHost, params: JobStatusParams, caller: Caller) -> dict[str, Any]:
+async def get_job_status(hub: NativeHost, params: JobStatusParams, caller: Caller) -> dict[str, Any] | Untrusted:
     """The status of a background job: queued, running, succeeded, failed or interrupted; its progress, each
     step's outcome and result (shortened)."""
     status = _runner(hub).status_of(params.taskId, caller)
     if status is None:
         raise InvalidArguments(f"No job {params.taskId!r} (jobs are kept 30 days after they finish).")
-    return status
+    # A step that read mail or the web hands its result on: whoever reads it reads untrusted content.
+    return Untrusted(status) if any(step.get("untrusted") for step in status.get("steps") or []) else status
 
 
 class BackfillParams(BaseModel):
