@@ -114,6 +114,7 @@ _BEHAVIOUR_PREFIXES = (
     "JOBS_",
     "ONEPASSWORD_",
     "OP_",
+    "CODEXEC_",
 )
 
 
