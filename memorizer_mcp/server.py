@@ -43,6 +43,7 @@ from memorizer_mcp.records import Records
 from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
 from shared.contracts.memory import FactCategory
+from shared.contracts.thinker_api import MAX_SKILL_TOKENS
 from shared.embeddings.base import Embedder
 from shared.mcp_tools import LOCAL_OVERWRITE, LOCAL_WRITE, READ_ONLY, EnvelopeServer, ServerState, envelope_tool
 from shared.settings import ConfigError, load_settings
@@ -388,6 +389,16 @@ ExecutionPlan = Annotated[
     Field(max_length=50, description="For simple skills: tool calls run directly, with no LLM."),
 ]
 SkillId = Annotated[RecordId, Field(description="Id of the skill (see list_skills).")]
+SkillTokens = Annotated[
+    int | None,
+    Field(
+        ge=0, le=MAX_SKILL_TOKENS, description="Most tokens one run may spend (its model calls stop before; 0 = none)."
+    ),
+]
+SkillDailyTokens = Annotated[
+    int | None,
+    Field(ge=0, le=MAX_SKILL_TOKENS, description="Most tokens all its runs may spend per day (0 = no limit)."),
+]
 
 
 def _plan(plan: list[ExecutionStep] | None) -> list[dict[str, Any]] | None:
@@ -411,6 +422,8 @@ def store_skill(
         int, Field(ge=0, le=525_600, description="Least minutes between notifications (0 = global default).")
     ] = 0,
     enabled: Annotated[bool, Field(description="Whether it runs.")] = True,
+    max_tokens_per_run: SkillTokens = None,
+    daily_tokens: SkillDailyTokens = None,
 ) -> dict[str, Any]:
     """Create a skill: a reminder, a recurring task or a routine the assistant runs by itself.
 
@@ -432,6 +445,8 @@ def store_skill(
         "notify_on_completion": notify_on_completion,
         "notify_interval_minutes": notify_interval_minutes,
         "enabled": enabled,
+        "max_tokens_per_run": max_tokens_per_run,
+        "daily_tokens": daily_tokens,
     }
     return _parts(ctx).records.store_skill(agent_id, fields)
 
@@ -489,6 +504,8 @@ def update_skill(
     ] = None,
     backoff_until: Annotated[str | None, Field(description="No run before this moment (ISO date-time).")] = None,
     last_error: Annotated[str | None, Field(description="The last failure's error message.")] = None,
+    max_tokens_per_run: SkillTokens = None,
+    daily_tokens: SkillDailyTokens = None,
 ) -> dict[str, Any]:
     """Change a skill (a reminder, scheduled task or routine): on/off, schedule, instructions, or a run's record.
 
@@ -515,6 +532,8 @@ def update_skill(
         consecutive_failures=consecutive_failures,
         backoff_until=backoff_until,
         last_error=last_error,
+        max_tokens_per_run=max_tokens_per_run,
+        daily_tokens=daily_tokens,
     )
     return _parts(ctx).records.update_skill(agent_id, skill_id, changes)
 

@@ -169,6 +169,9 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
             required_tools=body.requiredTools,
             chat_id=body.chatId,
             skill_name=body.skillName,
+            skill_id=body.skillId,
+            max_tokens_per_run=body.maxTokensPerRun,
+            daily_tokens=body.dailyTokens,
         )
         with request_trace(request, "execute-skill") as trace_id, HubTools.turn(body.turnId):
             answer = await runtime.execute_skill(skill)
@@ -186,8 +189,8 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
 
     @app.get("/cost-status", tags=["cost"], dependencies=[Depends(require_token)])
     async def cost_status() -> JSONResponse:
-        """Token usage over the last hour, the limits, and whether the agent is paused."""
-        return JSONResponse(runtime.cost.status().wire())
+        """Token usage over the last hour, the limits, whether the agent is paused, and spend against budgets."""
+        return JSONResponse(runtime.cost_status().wire())
 
     @app.post("/cost-resume", tags=["cost"], dependencies=[Depends(require_token)])
     async def cost_resume(request: Request) -> JSONResponse:

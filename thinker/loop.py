@@ -4,7 +4,8 @@
          │                                                     │
          └──▶ End (model error, limits)        leaked call ◀───┤───▶ hallucination: ModelRequest(required)
 
-- `ModelRequest` calls the model with the tools offered now (a `load_tools` call widens them mid-turn). Its
+- `ModelRequest` calls the model with the tools offered now (a `load_tools` call widens them mid-turn); a call
+  a budget refuses (`BudgetExceeded`) ends the turn with the guard's sentence as the answer. Its
   usage is added to the turn's, then the limits are checked: a response that wants more tools after the turn
   passed its token budget, or while the cost monitor has paused the agent, ends the turn. The last allowed
   step asks for an answer (`tool_choice="none"`) so the step limit ends in words, not in silence.
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from shared.contracts.thinker_api import BudgetStop
 from shared.envelope import ErrorCode, fail
 from shared.secrets import SecretVault
 from shared.traces import elapsed_ms, trace_event
@@ -42,7 +44,7 @@ from thinker.guards import (
     sanitize,
 )
 from thinker.hub_tools import HubTools
-from thinker.llm import LlmError, ModelClient, ModelReply, ToolCall, Usage
+from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.sessions.messages import (
     ChatMessage,
@@ -73,6 +75,8 @@ class StopReason(StrEnum):
     TOKEN_LIMIT = "token_limit"
     PAUSED = "paused"
     MODEL_ERROR = "model_error"
+    BUDGET = "budget"
+    """A budget refused the next model call (`TurnResult.budget` says which)."""
     MALFORMED_CALLS = "malformed_calls"
     HALLUCINATION = "hallucination"
 
@@ -90,6 +94,7 @@ class TurnResult:
     error: str | None = None
     secrets: SecretVault = field(default_factory=SecretVault)
     """Sealed secrets the turn's tools returned: the messages and `response` hold only their placeholders."""
+    budget: BudgetStop | None = None
 
     @property
     def paused(self) -> bool:
@@ -246,6 +251,8 @@ class AgentLoop:
                 temperature=node.temperature if node.temperature is not None else run.temperature,
                 step=run.steps,
             )
+        except BudgetExceeded as exc:
+            return self._end(run, StopReason.BUDGET, str(exc), error=str(exc), budget=exc.stop)
         except LlmError as exc:
             log.warning("model call failed", extra={"error": str(exc)})
             return self._end(run, StopReason.MODEL_ERROR, "", error=str(exc))
@@ -405,7 +412,9 @@ class AgentLoop:
 
     # -- End -----------------------------------------------------------------------------------------------
 
-    def _end(self, run: _Run, stop: StopReason, response: str, *, error: str | None = None) -> End:
+    def _end(
+        self, run: _Run, stop: StopReason, response: str, *, error: str | None = None, budget: BudgetStop | None = None
+    ) -> End:
         if response:
             run.messages.append(assistant_message(response))
         success = stop in (StopReason.ANSWERED, StopReason.STEP_LIMIT) and error is None
@@ -420,5 +429,6 @@ class AgentLoop:
                 messages=run.added(),
                 error=error,
                 secrets=run.secrets,
+                budget=budget,
             )
         )

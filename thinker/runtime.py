@@ -7,6 +7,9 @@ monitor, fact-extraction scheduler) and runs:
   hub's tool list (cached) → session history → profile, memories and playbooks → tool selection (with sticky
   tools from recent turns and the matched playbooks' tools) → the layered system prompt → the agent loop →
   the turn saved, compaction considered, fact extraction re-armed.
+- both kinds of model call are admitted by the budget guard first (`thinker.budget_guard`); a turn a budget
+  stops answers with its sentence and `errorCode: BUDGET_EXCEEDED`, and a skill run counts against the skill's
+  own limits (`maxTokensPerRun`, `dailyTokens`) too.
 - `execute_skill`: a skill run. No history; the instructions are the user message; `requiredTools` is a strict
   sandbox (exactly those tools, nothing else), `noTools` offers none, otherwise tools are selected as for a
   message, without `send_telegram` (the hub notifies about skill results itself).
@@ -25,10 +28,12 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from shared.agents import AgentDefinition
-from shared.contracts.thinker_api import SkillAnswer, TurnAnswer, paused_reason
+from shared.contracts.thinker_api import CostStatus, SkillAnswer, TurnAnswer, paused_reason
 from shared.embeddings import Embedder, EmbeddingError, EmbeddingSettings, create_embedder
 from shared.timeutil import utc_now
 from shared.traces import elapsed_ms, trace_event
+from thinker.budget_guard import open_guard, skill_run
+from thinker.budgets import SkillLimits
 from thinker.catalog import ToolCatalog
 from thinker.context import (
     ContextSource,
@@ -93,6 +98,9 @@ class SkillIn:
     required_tools: list[str] | None = None
     chat_id: str | None = None
     skill_name: str | None = None
+    skill_id: int | str | None = None
+    max_tokens_per_run: int | None = None
+    daily_tokens: int | None = None
 
 
 @dataclass
@@ -121,6 +129,13 @@ def configured_embedder(settings: ThinkerSettings) -> Embedder | None:
         return None
 
 
+def _budget_fields(result: TurnResult) -> dict[str, Any]:
+    """A budget stop's machine-readable fields for the answer (none when no budget stopped the turn)."""
+    if result.budget is None:
+        return {}
+    return {"errorCode": "BUDGET_EXCEEDED", "budget": result.budget}
+
+
 class ThinkerRuntime:
     def __init__(
         self,
@@ -139,10 +154,21 @@ class ThinkerRuntime:
         self.wall_clock = wall_clock
         self.state = RuntimeState()
         self.cost = CostMonitor(agent.costControls, clock=wall_clock)
-        self.model = ModelClient(
-            agent_model(settings, agent), usage=self.cost, clock=monotonic, temperature=agent.temperature
+        # A subagent's (or an agent sharing an account's) spend counts on the account's ledger and budgets.
+        account = agent.budgets.account or agent.agentId
+        self.budget = open_guard(
+            settings.data_dir, agent.budgets, agent_id=account, zone=settings.timezone, clock=wall_clock
         )
-        self.utility = ModelClient(utility_model(settings, agent), usage=self.cost, clock=monotonic, temperature=0.2)
+        self.model = ModelClient(
+            agent_model(settings, agent),
+            usage=self.cost,
+            clock=monotonic,
+            temperature=agent.temperature,
+            budget=self.budget,
+        )
+        self.utility = ModelClient(
+            utility_model(settings, agent), usage=self.cost, clock=monotonic, temperature=0.2, budget=self.budget
+        )
         self.hub = hub or HubTools(
             settings.hub_url,
             settings.hub_token,
@@ -214,6 +240,7 @@ class ThinkerRuntime:
         await self.hub.aclose()
         if self.embedder is not None:
             await self.embedder.aclose()
+        self.budget.ledger.close()
 
     def _spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coroutine)
@@ -308,6 +335,7 @@ class ThinkerRuntime:
             totalSteps=result.steps,
             error=result.error or None,
             paused=result.paused or self.cost.paused or None,
+            **_budget_fields(result),
         )
 
     async def _chat_turn(self, message: MessageIn) -> TurnResult:
@@ -428,9 +456,11 @@ class ThinkerRuntime:
             )
         )
         messages: list[ChatMessage] = [system_message(system), user_message(skill.instructions)]
-        result = await self.loop.run(
-            messages, toolset, chat_id=skill.chat_id, max_steps=skill.max_steps, temperature=self.agent.temperature
-        )
+        limits = SkillLimits.of(skill.skill_id, skill.skill_name, skill.max_tokens_per_run, skill.daily_tokens)
+        with skill_run(limits):
+            result = await self.loop.run(
+                messages, toolset, chat_id=skill.chat_id, max_steps=skill.max_steps, temperature=self.agent.temperature
+            )
         summary = " ".join(result.response.split())
         return SkillAnswer(
             success=result.success,
@@ -440,6 +470,7 @@ class ThinkerRuntime:
             totalSteps=result.steps,
             error=result.error or None,
             paused=result.paused or self.cost.paused or None,
+            **_budget_fields(result),
         )
 
     async def _skill_tools(self, skill: SkillIn, catalog: ToolCatalog) -> ToolSet:
@@ -465,6 +496,11 @@ class ThinkerRuntime:
         return ToolSet(catalog, selection.names, essentials=usable)
 
     # -- status --------------------------------------------------------------------------------------------
+
+    def cost_status(self) -> CostStatus:
+        """The cost monitor's hour, and spend against each budget (the agent's, and today's skills')."""
+        lines, note = self.budget.status(self.agent.model)
+        return self.cost.status().model_copy(update={"budgets": lines, "budgetNote": note})
 
     def health(self) -> dict[str, Any]:
         catalog = self.hub.cached

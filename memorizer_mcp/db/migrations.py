@@ -275,6 +275,13 @@ def m007_lookup_indexes(conn: Connection) -> None:
     )
 
 
+@migration
+def m008_skill_budgets(conn: Connection) -> None:
+    """A skill's token budgets, checked by the Thinker before each model call (0 or NULL: no limit)."""
+    _add_column(conn, "skills", "max_tokens_per_run", "INTEGER DEFAULT NULL")
+    _add_column(conn, "skills", "daily_tokens", "INTEGER DEFAULT NULL")
+
+
 def applied(conn: Connection) -> list[str]:
     conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
     return [row[0] for row in conn.execute("SELECT name FROM _migrations ORDER BY rowid")]

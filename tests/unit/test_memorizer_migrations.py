@@ -25,7 +25,7 @@ EXPECTED_COLUMNS = {
         "id", "agent_id", "name", "description", "enabled", "trigger_type", "trigger_config", "instructions",
         "required_tools", "max_steps", "notify_on_completion", "last_run_at", "last_run_status", "last_run_summary",
         "created_at", "updated_at", "execution_plan", "notify_interval_minutes", "last_notified_at",
-        "consecutive_failures", "backoff_until", "last_error",
+        "consecutive_failures", "backoff_until", "last_error", "max_tokens_per_run", "daily_tokens",
     ],
     "contacts": ["id", "agent_id", "name", "email", "company", "role", "type", "notes", "created_at", "updated_at"],
     "projects": [

@@ -590,6 +590,19 @@ async def test_skills_are_created_once_per_name_listed_updated_and_deleted(embed
         await refused(client, "get_skill", "TOOL_ERROR", skill_id=created["skill_id"])
 
 
+async def test_a_skills_token_budgets_are_stored_and_changed(embedder: FakeEmbedder) -> None:
+    async with Client(server) as client:
+        created = await ok(
+            client, "store_skill", name="Digest", trigger_type="manual", instructions="x", max_tokens_per_run=20_000
+        )
+        skill = (await ok(client, "get_skill", skill_id=created["skill_id"]))["skill"]
+        assert (skill["max_tokens_per_run"], skill["daily_tokens"]) == (20_000, None)
+        await ok(client, "update_skill", skill_id=created["skill_id"], daily_tokens=100_000)
+        skill = (await ok(client, "get_skill", skill_id=created["skill_id"]))["skill"]
+        assert (skill["max_tokens_per_run"], skill["daily_tokens"]) == (20_000, 100_000)
+        await refused(client, "update_skill", "INVALID_ARGUMENTS", skill_id=created["skill_id"], daily_tokens=-1)
+
+
 # -- contacts and projects ------------------------------------------------------------------------------------------
 
 
