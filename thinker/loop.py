@@ -38,6 +38,7 @@ from typing import Any
 
 from shared.contracts.thinker_api import BudgetStop
 from shared.envelope import ErrorCode, fail
+from shared.secrets import SecretVault
 from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
     EMPTY_ANSWER,
@@ -127,6 +128,8 @@ class TurnResult:
     messages: tuple[ChatMessage, ...] = ()
     """What the turn added after its input: assistant tool calls, tool results and the final answer."""
     error: str | None = None
+    secrets: SecretVault = field(default_factory=SecretVault)
+    """Sealed secrets the turn's tools returned: the messages and `response` hold only their placeholders."""
     budget: BudgetStop | None = None
 
     @property
@@ -187,6 +190,7 @@ class _Run:
     model_calls: int = 0
     model_seconds: float = 0.0
     """Model calls tried in this turn and the time they took (a call cut by the deadline included)."""
+    secrets: SecretVault = field(default_factory=SecretVault)
 
     def added(self) -> tuple[ChatMessage, ...]:
         return tuple(self.messages[self.start :])
@@ -346,7 +350,10 @@ class AgentLoop:
             envelope, counted = await self._run_call(run, call)
             if not counted:
                 malformed += 1
-            run.messages.append(tool_message(call.id, self._result_text(envelope, call.name), call.name))
+            # A sealed secret never reaches the model: it reads a placeholder it can only pass on.
+            run.messages.append(
+                tool_message(call.id, self._result_text(run.secrets.mask(envelope), call.name), call.name)
+            )
         if malformed:
             run.retries_left -= malformed
             if run.retries_left < 0:
@@ -516,6 +523,7 @@ class AgentLoop:
                 usage=run.usage,
                 messages=run.added(),
                 error=error,
+                secrets=run.secrets,
                 budget=budget,
             )
         )

@@ -97,6 +97,8 @@ class MessageIn:
     tainted: bool = False
     turn_id: str | None = None
     """The hub's turn for this message (kept with the exchange, see `Turn.hub_turn`)."""
+    owner: bool = False
+    """The owner wrote it: secrets the turn read may be shown in the reply (see `shared.secrets`)."""
 
 
 @dataclass
@@ -376,9 +378,12 @@ class ThinkerRuntime:
             raise BadRequest(str(exc)) from None
         async with self._lock(message.chat_id):
             result = await self._chat_turn(message, deadline)
+        # The reply, and only the reply, shows a secret the model placed in it; the session keeps the placeholder.
+        reveal = message.owner and not message.tainted
+        response = result.secrets.reveal(result.response) if reveal else result.secrets.withhold(result.response)
         return TurnAnswer(
             success=result.success,
-            response=result.response,
+            response=response,
             toolsUsed=list(result.tools_used),
             totalSteps=result.steps,
             error=result.error or None,

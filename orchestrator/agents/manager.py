@@ -179,6 +179,7 @@ class AgentManager:
         channel: str,
         tainted: bool = False,
         message_id: str = "",
+        owner: bool = False,
         turn_id: str | None = None,
     ) -> TurnAnswer:
         runtime = self.runtime(agent_id)
@@ -194,6 +195,7 @@ class AgentManager:
             channel=channel,
             agentId=agent_id,
             tainted=tainted,
+            owner=owner,
             turnId=turn_id,
         )
         answer = await self._request(

@@ -206,6 +206,7 @@ class TelegramChannel:
             text=agent_text(message),
             owner=is_owner(message, self.allowed),
             message_id=str(message.message_id),
+            private=message.from_id is not None and message.from_id == message.chat_id,
         )
         async with anyio.create_task_group() as typing:
             typing.start_soon(self._keep_typing, message.chat_id)

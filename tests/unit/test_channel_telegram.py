@@ -203,3 +203,15 @@ async def test_typing_is_shown_again_and_again_while_a_slow_turn_runs(tmp_path: 
     assert len(typing) >= 3 and all(call == {"chat_id": "1"} for call in typing)
     # After the answer, no more typing.
     assert [name for name, _ in hub.calls][-1] == "telegram_intake_reply"
+
+
+async def test_the_owner_in_a_group_is_the_owner_but_not_in_a_private_chat(tmp_path: Path) -> None:
+    hub, dispatcher = RecordingHub(), CountingDispatcher()
+    poller = channel(hub, dispatcher, tmp_path)
+    hub.add(1, "in my own chat", chat=1, sender=1)
+    hub.add(2, "in the family group", chat=-100, sender=1)
+    await poller.poll_once()
+    private, group = dispatcher.seen
+    assert private.owner and private.private
+    # Others read a group: a secret the agent read is never shown there (docs/onepassword.md).
+    assert group.owner and not group.private
