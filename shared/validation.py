@@ -66,10 +66,9 @@ def unknown_names_message(
         sentence += f" and {total - len(listed):,} more"
     sentence += "."
     if accepted is not None:
-        names_accepted = sorted(accepted)
-        shown = ", ".join(_name(name) for name in names_accepted[:MAX_PROBLEMS]) or "none"
-        if len(names_accepted) > MAX_PROBLEMS:
-            shown += ", " + ELLIPSIS
+        # All of them: they are the tool's own declared parameters (a model needs the full list to correct its
+        # call), and the sentence as a whole is still cut at MAX_MESSAGE_CHARS.
+        shown = ", ".join(_name(name) for name in sorted(accepted)) or "none"
         sentence += f" Accepted: {shown}."
     return shorten(sentence, MAX_MESSAGE_CHARS)
 

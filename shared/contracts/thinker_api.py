@@ -35,6 +35,11 @@ def _whole_number(value: object) -> object:
 JsonInt = Annotated[int, BeforeValidator(_whole_number)]
 """An integer as JSON Schema has it: 23 and 23.0, never "23" or true."""
 
+SkillTokens = Annotated[int, Field(ge=0, le=MAX_SKILL_TOKENS), BeforeValidator(_whole_number)]
+"""A skill's token limit, a `JsonInt` with its bounds inside: put on the optional field, or after the validator,
+they reach the OpenAPI description as pydantic's own `ge`/`le` words instead of `minimum`/`maximum`, which JSON
+Schema clients (schemathesis found it) do not know."""
+
 
 class Request(BaseModel):
     """A request body: unknown fields are a mistake the sender hears about, and so is a value of the wrong type
@@ -88,16 +93,12 @@ class ExecuteSkillRequest(Request):
     turnId: str | None = Field(
         default=None, max_length=64, description="The hub's turn: send it with every tool call of this run."
     )
-    maxTokensPerRun: JsonInt | None = Field(
+    maxTokensPerRun: SkillTokens | None = Field(
         default=None,
-        ge=0,
-        le=MAX_SKILL_TOKENS,
         description="Tokens this run may spend; a model call that could pass it is not made (0 or absent: no limit).",
     )
-    dailyTokens: JsonInt | None = Field(
+    dailyTokens: SkillTokens | None = Field(
         default=None,
-        ge=0,
-        le=MAX_SKILL_TOKENS,
         description="Tokens this skill may spend per day (the owner's day), over all its runs (0 or absent: no limit).",
     )
 
