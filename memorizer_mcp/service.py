@@ -278,7 +278,7 @@ class Memory:
         await self.offload(self.facts.mark_accessed, [row["id"] for row in ordered], self.now())
         facts = []
         for row in ordered:
-            item = {key: row[key] for key in ("id", "fact", "category", "confidence", "created_at")}
+            item = {key: row[key] for key in ("id", "fact", "category", "confidence", "source", "created_at")}
             if row["id"] in found.scores:
                 item["score"] = round(found.scores[row["id"]], 4)
             facts.append(item)

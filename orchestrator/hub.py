@@ -22,6 +22,7 @@ from pydantic import ValidationError
 
 from orchestrator.approvals.gate import ApprovalGate
 from orchestrator.approvals.policy import judge, load_policy
+from orchestrator.approvals.provenance import mark_write, recalls_untrusted
 from orchestrator.approvals.store import ApprovalStore
 from orchestrator.backoff import RestartPolicy
 from orchestrator.callers import Caller
@@ -386,8 +387,10 @@ class Hub:
                 scanned = endpoint.scans(route.tool)
             else:
                 endpoint, unscanned = endpoint.inner, caller.unscanned
+        if caller.tainted and caller.turn is not None:
+            arguments = mark_write(name, arguments, caller.turn.tainted_by)
         envelope = await endpoint.call(route.tool, arguments, exposed=name)
-        if route.untrusted_output or envelope.get("untrusted"):
+        if route.untrusted_output or envelope.get("untrusted") or recalls_untrusted(envelope):
             # Passed by Guardian or not, this content is nobody's word: the turn is tainted from here on.
             envelope["untrusted"] = True
             if caller.turn is not None:

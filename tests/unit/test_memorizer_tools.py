@@ -228,7 +228,7 @@ async def test_retrieval_combines_vectors_and_full_text_and_touches_what_it_retu
         found = await ok(client, "retrieve_memories", query="morning tea", limit=1)
         assert found["search_mode"] == "hybrid"
         assert [f["fact"] for f in found["facts"]] == ["Drinks green tea every morning"]
-        assert set(found["facts"][0]) == {"id", "fact", "category", "confidence", "created_at", "score"}
+        assert set(found["facts"][0]) == {"id", "fact", "category", "confidence", "source", "created_at", "score"}
         touched = db_rows(
             annabelle_home, "SELECT fact, last_accessed_at > '2000-01-01 00:00:00' FROM facts ORDER BY id"
         )
