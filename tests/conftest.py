@@ -111,6 +111,7 @@ _BEHAVIOUR_PREFIXES = (
     "BROWSER_",
     "EMBEDDING_",
     "UTILITY_",
+    "CODEXEC_",
 )
 
 

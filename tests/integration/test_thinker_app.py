@@ -311,29 +311,40 @@ async def test_every_endpoint_but_health_needs_the_token(
 
 
 @pytest.mark.parametrize(
-    ("path", "body", "expected"),
+    ("path", "status", "body", "expected"),
     [
-        ("/process-message", "{not json", "not valid JSON"),
-        ("/process-message", "", "needs a JSON body"),
-        ("/process-message", json.dumps({"text": "hi"}), "chatId: Field required"),
-        ("/process-message", json.dumps(message("")), "text: String should have at least 1 character"),
-        ("/process-message", json.dumps(message("hi", tainted="very")), "tainted"),
-        ("/process-message", json.dumps(message("hi", extra=1)), "extra: Extra inputs are not permitted"),
-        ("/process-message", json.dumps(message("hi", agentId="other")), "runs the agent 'annabelle', not 'other'"),
-        ("/process-message", json.dumps(message("hi", chat_id="../etc")), "path separator"),
-        ("/execute-skill", json.dumps({"maxSteps": 3}), "instructions: Field required"),
-        ("/execute-skill", json.dumps({"instructions": "x", "maxSteps": 0}), "maxSteps"),
-        ("/execute-skill", json.dumps({"instructions": "x", "requiredTools": "echo_echo"}), "requiredTools"),
-        ("/clear-session", json.dumps({}), "chatId: Field required"),
-        ("/cost-resume", json.dumps({"resetWindow": "maybe"}), "resetWindow"),
+        ("/process-message", 400, "{not json", "not valid JSON"),
+        ("/process-message", 400, "", "needs a JSON body"),
+        ("/process-message", 422, json.dumps({"text": "hi"}), "chatId: Field required"),
+        ("/process-message", 422, json.dumps(message("")), "text: String should have at least 1 character"),
+        ("/process-message", 422, json.dumps(message("hi", tainted="very")), "tainted"),
+        ("/process-message", 422, json.dumps(message("hi", extra=1)), "Unknown argument: 'extra'"),
+        (
+            "/process-message",
+            400,
+            json.dumps(message("hi", agentId="other")),
+            "runs the agent 'annabelle', not 'other'",
+        ),
+        ("/process-message", 400, json.dumps(message("hi", chat_id="../etc")), "path separator"),
+        ("/execute-skill", 422, json.dumps({"maxSteps": 3}), "instructions: Field required"),
+        ("/execute-skill", 422, json.dumps({"instructions": "x", "maxSteps": 0}), "maxSteps"),
+        ("/execute-skill", 422, json.dumps({"instructions": "x", "requiredTools": "echo_echo"}), "requiredTools"),
+        ("/clear-session", 422, json.dumps({}), "chatId: Field required"),
+        ("/cost-resume", 422, json.dumps({"resetWindow": "maybe"}), "resetWindow"),
     ],
 )
-async def test_bad_requests_get_a_422_with_a_sentence(
-    thinker: tuple[ThinkerRuntime, httpx.AsyncClient], fake_llm: FakeOpenAI, path: str, body: str, expected: str
+async def test_bad_requests_get_a_4xx_with_a_sentence(
+    thinker: tuple[ThinkerRuntime, httpx.AsyncClient],
+    fake_llm: FakeOpenAI,
+    path: str,
+    body: str,
+    status: int,
+    expected: str,
 ) -> None:
+    """400 for a body that is not JSON or a request this Thinker cannot serve, 422 for JSON that does not fit."""
     _, client = thinker
     response = await client.post(path, content=body)
-    assert response.status_code == 422, response.text
+    assert response.status_code == status, response.text
     answer = response.json()
     assert answer["success"] is False and expected in answer["error"]
     assert fake_llm.requests == []

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from shared.mcp_tools import READ_ONLY, EnvelopeServer, envelope_tool
 
-FIRST_PARTY = ["filer_mcp", "gmail_mcp", "guardian_mcp", "memorizer_mcp", "searcher_mcp", "telegram_mcp"]
+FIRST_PARTY = ["filer_mcp", "gmail_mcp", "guardian_mcp", "memorizer_mcp", "searcher_mcp", "telegram_mcp", "codexec_mcp"]
 
 server: EnvelopeServer[None] = EnvelopeServer("test")
 

@@ -97,13 +97,24 @@ def test_redaction_removes_a_whole_private_key_block() -> None:
     assert text == "here:\n[redacted private key]\nthanks"
 
 
-def test_the_filter_stays_fast_on_a_megabyte_of_text() -> None:
+def _fastest_scan(text: str, rounds: int = 3) -> float:
     import time
 
-    text = ("The quick brown fox jumps over the lazy dog. " * 24_000)[: 1024 * 1024]
-    started = time.perf_counter()
-    assert find_secret(text) is None
-    assert time.perf_counter() - started < 2.0
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.perf_counter()
+        assert find_secret(text) is None
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def test_the_filter_scans_a_megabyte_in_about_linear_time() -> None:
+    # No absolute figure (machines differ, CI is shared); sixteen times the text must not cost much more than
+    # sixteen times the time, which a pattern that backtracks over the whole text would.
+    sentence = "The quick brown fox jumps over the lazy dog. "
+    small = (sentence * 1_500)[: 64 * 1024]
+    large = (sentence * 24_000)[: 1024 * 1024]
+    assert _fastest_scan(large) < 16 * 4 * _fastest_scan(small)
 
 
 def test_secrets_are_found_anywhere_inside_a_json_value() -> None:

@@ -72,6 +72,9 @@ async def test_the_agent_tier_gets_the_required_tools_as_its_sandbox_and_the_own
     clock.advance(seconds=1)
     await scheduler.tick(wait=True)
     assert hub.agents is not None
+    assert len(hub.agents.bodies) == 1
+    turn_id = hub.agents.bodies[0][1].pop("turnId")  # the run's own turn, minted by the hub
+    assert isinstance(turn_id, str) and turn_id
     assert hub.agents.bodies == [
         (
             "annabelle",

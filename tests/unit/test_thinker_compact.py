@@ -113,7 +113,7 @@ async def test_every_real_tool_keeps_its_required_parameters_in_a_valid_compact_
     from jsonschema import Draft202012Validator
 
     checked = 0
-    for package in ("filer_mcp", "gmail_mcp", "memorizer_mcp", "searcher_mcp", "telegram_mcp"):
+    for package in ("filer_mcp", "gmail_mcp", "memorizer_mcp", "searcher_mcp", "telegram_mcp", "codexec_mcp"):
         server = importlib.import_module(f"{package}.server").server
         for tool in await server.list_tools():
             shown = compact_schema(tool.input_schema)

