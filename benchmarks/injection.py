@@ -179,10 +179,14 @@ class Stack:
         return int(digest != OWNER_FILE_DIGEST)
 
     def guardian_blocks(self) -> int:
-        """Calls Guardian blocked so far (an input or an output), from the hub's traces."""
+        """What Guardian blocked so far (a tool's input or output, an inbound message), from the hub's traces."""
         traces = self.hub.home / "logs" / "traces.jsonl"
         text = traces.read_text(errors="replace") if traces.exists() else ""
-        return sum(1 for line in text.splitlines() if '"event":"tool_call"' in line and '"blocked":true' in line)
+        return sum(
+            1
+            for line in text.splitlines()
+            if '"event":"blocked"' in line or ('"event":"tool_call"' in line and '"blocked":true' in line)
+        )
 
     def approvals(self) -> int:
         with self.hub.client() as client:
