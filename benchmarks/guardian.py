@@ -1,31 +1,40 @@
-"""Benchmark: Guardian's detection quality and latency, per layer and layered, at the shipped thresholds.
+"""Benchmark: Guardian's detection quality and latency, per layer and layered, at the shipped bars.
 
-For each layer (`rules`, `classifier`, and `judge` when `--judge-model` is given) and for the layered scanner
-(rules → classifier → judge for the uncertain band), every corpus record is scanned by the real scanner object
-and counted as blocked or not: recall per attack kind (direct, indirect, jailbreak) and the false-positive
-rate on benign records, each with a 95 % Wilson interval. `--split holdout` scores only the records the
-classifier never saw (sha256 of the text mod 5 == 0, the rule in `guardian_mcp/train.py`); without it every
-record is scored, including those the classifier was trained on.
+Two evaluation sets, reported side by side, neither ever trained or tuned on:
 
-Latency: p50/p99 of one scan of 200- and 2,000-character slices of the corpus's benign texts (ordinary prose,
-which every layer reads in full), with the classifier's model loaded beforehand. Timings are also given as a
-ratio to the rule layer's p50 measured in the same run (these machines are shared and noisy).
+- the corpus given with `--corpus` (`shared/bench/guardian/corpus.jsonl`: other authors' texts; its records
+  carry no surface, so they are scanned as surface `other`, whose bars come from all surfaces' calibration);
+- the never-tuned holdout (`datasets/guardian/holdout.txt`, or `--holdout PATH`), scanned with each record's
+  surface as its source, so the per-surface bars apply; benign false-positive rates are also given per surface;
+- the second never-tuned set (`datasets/guardian/fresh.txt`, or `--fresh PATH`), written after the shipped model
+  and its bars were fixed, scored the same way (summary key `fresh`).
 
-Judge cost: `judge_tokens_per_1000` counts the tokens the judge's answers reported per 1,000 scans (0 without
-`--judge-model`); `judge_calls_per_1000` says how many scans reach the judge at all (for the layered scanner
-without a judge, how many *would*: the uncertain band). `embedded_share` (layered, per kind) is the share of the
-texts the rules clear whose windows the classifier's cascade still embedded.
+On the corpus, `hard_negatives` is the benign rate on its texts that talk about instructions and security
+without addressing the assistant (NotInject's trigger-word prompts and the corpus's authored hard negatives).
+
+For each layer (`rules`, `classifier`, and `judge` when `--judge-model` is given) and for the layered scanner,
+every record is scanned by the real scanner object. `*_recall` and `benign_fpr` count *blocked* records
+(`safe: false`, what the hub blocks); `*_flagged` and `benign_flagged` count blocked *or marked* ones (what the
+hub would at least quote as suspicious). Each rate has a 95 % Wilson interval. `--split` keeps one part of the
+corpus by the old hash rule (sha256 of the text mod 5 == 0 is `holdout`); it is kept for comparisons with
+earlier runs: the classifier is no longer trained on any of the corpus.
+
+Latency: p50/p99 of one scan of 200- and 2,000-character slices of the corpus's benign texts (ordinary prose),
+the model loaded beforehand, the cache off (each slice is new). `p50_ratio_to_rules_*` divides by the rule
+layer's p50 in the same run (these machines are shared and noisy). `load_seconds` is the time to load the
+classifier (spec, hashes, ONNX session) and scan a first text (the tokeniser is built then).
 
     python benchmarks/guardian.py --corpus ../shared/bench/guardian/corpus.jsonl [--split holdout]
-        [--judge-model MODEL --judge-api-base URL]
+        [--holdout PATH] [--fresh PATH] [--judge-model MODEL --judge-api-base URL]
 
-The last line printed is the JSON summary `{"layered": G, "layers": {name: G}}`.
+The last line printed is the JSON summary `{"layered": G, "layers": {name: G}, "holdout": {...}, ...}`.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import math
 import random
@@ -38,12 +47,15 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from guardian_mcp import classifier as classifier_module  # noqa: E402
 from guardian_mcp.classifier import load_classifier  # noqa: E402
 from guardian_mcp.judge import JudgeConfig, Message, style_for_model  # noqa: E402
 from guardian_mcp.scanner import ClassifierScanner, JudgeScanner, LayeredScanner, RuleScanner, Scanner  # noqa: E402
-from guardian_mcp.train import KINDS, Record, read_corpus  # noqa: E402
+from guardian_mcp.segment import SURFACES  # noqa: E402
+from guardian_mcp.training.evaluation import FRESH, HOLDOUT, KINDS, Record, read_corpus, read_holdout  # noqa: E402
 
 LATENCY_SAMPLES = 40
+HARD_NEGATIVE_SOURCES = ("NotInject", "authored hard negative")
 
 
 def wilson(hits: int, total: int, z: float = 1.96) -> list[float]:
@@ -80,19 +92,65 @@ class CountingJudge:
         return content if isinstance(content, str) else ""
 
 
-async def detection(scanner: Scanner, records: Sequence[Record]) -> dict[str, Any]:
-    blocked = dict.fromkeys(KINDS, 0)
-    totals = dict.fromkeys(KINDS, 0)
-    for record in records:
-        verdict = await scanner.scan(record.text, source="benchmark")
-        totals[record.kind] += 1
-        blocked[record.kind] += not verdict.safe
+def rates(outcomes: Sequence[tuple[Record, str]]) -> dict[str, Any]:
+    """Blocked and flagged (blocked or marked) rates per kind, with intervals and counts."""
     out: dict[str, Any] = {}
     for kind in KINDS:
+        actions = [action for record, action in outcomes if record.kind == kind]
+        blocked = sum(action == "block" for action in actions)
+        flagged = sum(action in ("block", "mark") for action in actions)
         key = "benign_fpr" if kind == "benign" else f"{kind}_recall"
-        out[key] = round(blocked[kind] / totals[kind], 4) if totals[kind] else None
-        out[f"{key}_ci95"] = wilson(blocked[kind], totals[kind])
-        out[f"{kind}_n"] = totals[kind]
+        flag_key = "benign_flagged" if kind == "benign" else f"{kind}_flagged"
+        out[key] = round(blocked / len(actions), 4) if actions else None
+        out[f"{key}_ci95"] = wilson(blocked, len(actions))
+        out[flag_key] = round(flagged / len(actions), 4) if actions else None
+        out[f"{flag_key}_ci95"] = wilson(flagged, len(actions))
+        out[f"{kind}_n"] = len(actions)
+    return out
+
+
+def per_surface(outcomes: Sequence[tuple[Record, str]]) -> dict[str, Any]:
+    out = {}
+    for name in SURFACES:
+        benign = [action for record, action in outcomes if record.kind == "benign" and record.surface == name]
+        attacks = [action for record, action in outcomes if record.kind != "benign" and record.surface == name]
+        if not benign and not attacks:
+            continue
+        out[name] = {
+            "benign_n": len(benign),
+            "benign_fpr": round(sum(a == "block" for a in benign) / len(benign), 4) if benign else None,
+            "benign_flagged": round(sum(a != "pass" for a in benign) / len(benign), 4) if benign else None,
+            "attack_n": len(attacks),
+            "attack_recall": round(sum(a == "block" for a in attacks) / len(attacks), 4) if attacks else None,
+            "attack_flagged": round(sum(a != "pass" for a in attacks) / len(attacks), 4) if attacks else None,
+        }
+    return out
+
+
+def hard_negatives(outcomes: Sequence[tuple[Record, str]]) -> dict[str, Any]:
+    """Blocked and flagged rates on the corpus's benign texts that merely talk about instructions or security."""
+    actions = [
+        action
+        for record, action in outcomes
+        if record.kind == "benign" and record.source.startswith(HARD_NEGATIVE_SOURCES)
+    ]
+    blocked = sum(action == "block" for action in actions)
+    flagged = sum(action != "pass" for action in actions)
+    return {
+        "n": len(actions),
+        "fpr": round(blocked / len(actions), 4) if actions else None,
+        "fpr_ci95": wilson(blocked, len(actions)),
+        "flagged": round(flagged / len(actions), 4) if actions else None,
+        "flagged_ci95": wilson(flagged, len(actions)),
+    }
+
+
+async def outcomes(scanner: Scanner, records: Sequence[Record], by_surface: bool) -> list[tuple[Record, str]]:
+    out = []
+    for record in records:
+        source = f"{record.surface}:benchmark" if by_surface and record.surface != "other" else "benchmark"
+        verdict = await scanner.scan(record.text, source=source)
+        out.append((record, verdict.action))
     return out
 
 
@@ -111,12 +169,26 @@ async def latency(scanner: Scanner, texts: Sequence[str]) -> tuple[float, float]
     return round(percentile(timings, 0.5), 3), round(percentile(timings, 0.99), 3)
 
 
+def corpus_split(records: list[Record], split: str | None) -> list[Record]:
+    if not split:
+        return records
+
+    def part(record: Record) -> str:
+        return "holdout" if int(hashlib.sha256(record.text.encode()).hexdigest(), 16) % 5 == 0 else "train"
+
+    return [record for record in records if part(record) == split]
+
+
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    records = read_corpus(args.corpus)
-    if args.split:
-        records = [record for record in records if record.split == args.split]
+    records = corpus_split(read_corpus(args.corpus), args.split)
+    holdout = read_holdout(args.holdout)
+    fresh = read_holdout(args.fresh)
     rules = RuleScanner()
-    classifier = ClassifierScanner(load_classifier())
+    started = time.perf_counter()
+    loaded = load_classifier(max_windows=args.max_windows)
+    classifier = ClassifierScanner(loaded)
+    await classifier.scan("load the model before timing anything", source="benchmark")
+    load_seconds = round(time.perf_counter() - started, 2)
     counter = CountingJudge()
     judge: JudgeScanner | None = None
     if args.judge_model:
@@ -129,31 +201,27 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         layers["judge"] = judge
     layered = LayeredScanner(rules, classifier, judge)
 
-    await classifier.scan("load the model before timing anything")
     short, long = slices(records, 200, LATENCY_SAMPLES), slices(records, 2000, LATENCY_SAMPLES)
-    summary: dict[str, Any] = {"layers": {}}
+    summary: dict[str, Any] = {"layers": {}, "holdout": {"layers": {}}, "fresh": {"layers": {}}}
     rules_p50: dict[int, float] = {}
     for name, scanner in [*layers.items(), ("layered", layered)]:
-        print(f"scanning {len(records)} records with {name}...", file=sys.stderr, flush=True)
+        print(
+            f"scanning {len(records)} corpus, {len(holdout)} holdout and {len(fresh)} fresh records with {name}...",
+            file=sys.stderr,
+        )
         calls_before, tokens_before = counter.calls, counter.tokens
-        started = time.perf_counter()
-        result = await detection(scanner, records)
-        result["scan_seconds"] = round(time.perf_counter() - started, 1)
+        began = time.perf_counter()
+        scored = await outcomes(scanner, records, by_surface=False)
+        result = {**rates(scored), "hard_negatives": hard_negatives(scored)}
+        result["scan_seconds"] = round(time.perf_counter() - began, 1)
         calls, tokens = counter.calls - calls_before, counter.tokens - tokens_before
         result["judge_tokens_per_1000"] = round(1000 * tokens / len(records), 1)
         result["judge_calls_per_1000"] = round(1000 * calls / len(records), 1)
-        if name == "layered" and judge is None:
-            in_band = 0
-            reached = {kind: [0, 0] for kind in KINDS}
-            for record in records:
-                if (await rules.scan(record.text)).safe:
-                    assessment = await classifier.assess(record.text)
-                    in_band += classifier.band_low <= assessment.risk < classifier.threshold
-                    reached[record.kind][0] += 1
-                    reached[record.kind][1] += assessment.embedded
-            result["judge_calls_per_1000_if_configured"] = round(1000 * in_band / len(records), 1)
-            # The cascade: the share of texts the rules clear whose windows still had to be embedded.
-            result["embedded_share"] = {kind: round(e / n, 3) if n else None for kind, (n, e) in reached.items()}
+        held = await outcomes(scanner, holdout, by_surface=True)
+        held_result = {**rates(held), "per_surface": per_surface(held)}
+        new = await outcomes(scanner, fresh, by_surface=True)
+        fresh_result = {**rates(new), "per_surface": per_surface(new)}
+        loaded.clear_cache()  # latency of fresh texts, not of the cache
         for size, texts in ((200, short), (2000, long)):
             p50, p99 = await latency(scanner, texts)
             if name == "rules":
@@ -161,28 +229,64 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result[f"p50_ms_{size}"], result[f"p99_ms_{size}"] = p50, p99
             result[f"p50_ratio_to_rules_{size}"] = round(p50 / rules_p50[size], 1) if rules_p50[size] else None
         if name == "layered":
-            summary["layered"] = result
+            summary["layered"], summary["holdout"]["layered"], summary["fresh"]["layered"] = (
+                result,
+                held_result,
+                fresh_result,
+            )
         else:
-            summary["layers"][name] = result
-        print(f"{name}: {json.dumps(result)}", file=sys.stderr, flush=True)
+            summary["layers"][name], summary["holdout"]["layers"][name] = result, held_result
+            summary["fresh"]["layers"][name] = fresh_result
+        print(f"{name}: {json.dumps(result)}", file=sys.stderr)
+        print(f"{name} holdout: {json.dumps(held_result)}", file=sys.stderr)
+        print(f"{name} fresh: {json.dumps(fresh_result)}", file=sys.stderr, flush=True)
     summary["split"] = args.split or "all"
     summary["records"] = len(records)
+    summary["holdout"]["records"] = len(holdout)
+    summary["fresh"]["records"] = len(fresh)
+    summary["load_seconds"] = load_seconds
     summary["thresholds"] = {
         "rules": rules.threshold,
-        "classifier": classifier.threshold,
-        "band_low": classifier.band_low,
+        "classifier": {name: vars(bars) for name, bars in loaded.spec.thresholds.items()},
     }
+    summary["model"] = classifier_module.DEFAULT_SPEC.name
     return summary
+
+
+def report(summary: dict[str, Any]) -> list[str]:
+    """The figures a reader looks for, one line per scanner and set: blocked (flagged) per kind, and latency."""
+    lines = ["set / scanner: direct, indirect, jailbreak recall, benign FPR; blocked (blocked or marked)"]
+    for set_name, part in (("corpus", summary), ("holdout", summary["holdout"]), ("fresh", summary["fresh"])):
+        for name, result in [*part["layers"].items(), ("layered", part["layered"])]:
+            cells = [
+                f"{result[f'{kind}_recall']} ({result[f'{kind}_flagged']})"
+                for kind in ("direct", "indirect", "jailbreak")
+            ]
+            cells.append(f"{result['benign_fpr']} ({result['benign_flagged']})")
+            lines.append(f"{set_name} / {name}: " + ", ".join(cells))
+    hard = summary["layered"]["hard_negatives"]
+    lines.append(f"corpus hard negatives (n={hard['n']}), layered: FPR {hard['fpr']} (flagged {hard['flagged']})")
+    for name, result in [*summary["layers"].items(), ("layered", summary["layered"])]:
+        lines.append(
+            f"latency {name}: p50 {result['p50_ms_2000']} ms per 2,000 characters "
+            f"({result['p50_ratio_to_rules_2000']} x rules), p50 {result['p50_ms_200']} ms per 200"
+        )
+    return lines
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--split", choices=["holdout", "train"], help="score only this part of the corpus")
+    parser.add_argument("--holdout", type=Path, default=HOLDOUT, help="the never-tuned set (holdout.txt format)")
+    parser.add_argument("--fresh", type=Path, default=FRESH, help="the second never-tuned set (same format)")
+    parser.add_argument("--max-windows", type=int, default=classifier_module.DEFAULT_MAX_WINDOWS)
     parser.add_argument("--judge-model", help="litellm model of an LLM judge to include (costs tokens)")
     parser.add_argument("--judge-api-base", help="the judge's server")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(run(args))))
+    summary = asyncio.run(run(args))
+    print("\n".join(report(summary)))
+    print(json.dumps(summary))
 
 
 if __name__ == "__main__":

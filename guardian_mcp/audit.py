@@ -42,6 +42,8 @@ class AuditEntry(BaseModel):
     threats: list[AuditThreat]
     scanner: str
     latency_ms: float
+    action: str = "pass"
+    """`block`, `mark` or `pass` (entries written before marks existed read as `pass` or, unsafe, `block`)."""
 
 
 def content_hash(text: str) -> str:

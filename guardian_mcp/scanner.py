@@ -1,11 +1,17 @@
 """Scanners: one async method, `scan(text, source=, context=) -> Verdict`, and a table to pick one by name.
 
 - `RuleScanner`: the compiled rules (`rules.py`); microseconds, offline.
-- `ClassifierScanner`: the embedding classifier (`classifier.py`) over overlapping windows; offline.
+- `ClassifierScanner`: the fine-tuned encoder (`classifier.py`) over structure-aware windows; offline. It blocks
+  at its surface's `block` bar and marks (safe, with `marks`) at its `mark` bar.
 - `JudgeScanner`: an LLM guard model through a `CompletionFn` seam (`judge.py`).
-- `LayeredScanner` (the default): rules first, a certain catch ends the scan; then the classifier, which blocks
-  at its calibrated threshold; the judge, when one is configured, decides only the uncertain band below that
-  threshold (without a classifier, everything the rules clear), which keeps its token cost low.
+- `LayeredScanner` (the default): rules first; a rule block on attack *wording* alone (injection, jailbreak,
+  social-engineering phrasing) stands only if the classifier agrees, else it becomes a mark; other rule blocks
+  (commands, exfiltration) end the scan. Then the classifier blocks or marks by its surface's bars; the judge,
+  when one is configured, decides only the marked texts (without a classifier, everything the rules clear),
+  which keeps its token cost low.
+
+`scan_many(texts, source=...)` scans the strings of one content together (the classifier reads all their
+windows in one batch); `scan` is one text.
 - `MisconfiguredScanner`: what a broken configuration yields. Every scan is a `scan_error` naming the fix, so
   a Guardian that cannot do its job blocks instead of waving content through.
 
@@ -24,6 +30,7 @@ from guardian_mcp import judge as judge_module
 from guardian_mcp import rules
 from guardian_mcp.classifier import Assessment, Classifier, ClassifierError, load_classifier
 from guardian_mcp.judge import CompletionFn, JudgeConfig, describe_error, parse_judge_output
+from guardian_mcp.segment import surface
 from guardian_mcp.settings import GuardianSettings
 from guardian_mcp.verdict import Threat, ThreatType, Verdict, clip, safe_verdict, scan_error
 from shared.litellm_loader import model_api_base
@@ -88,28 +95,25 @@ class JudgeScanner:
 class ClassifierScanner:
     name = "classifier"
 
-    def __init__(self, classifier: Classifier) -> None:
+    def __init__(self, classifier: Classifier, block_override: float | None = None) -> None:
         self.classifier = classifier
+        self.block_override = block_override
+        """GUARDIAN_CLASSIFIER_THRESHOLD: one block bar for every surface instead of the spec's."""
 
-    @property
-    def threshold(self) -> float:
-        return self.classifier.threshold
-
-    @property
-    def band_low(self) -> float:
-        return self.classifier.band_low
-
-    async def assess(self, text: str) -> Assessment:
-        # Embedding is CPU work (about 25 ms per 1,000 characters): off the event loop, always.
-        return await anyio.to_thread.run_sync(self.classifier.assess, text)
+    async def assess_many(self, texts: list[str], surface: str) -> list[Assessment]:
+        # The encoder is CPU work: off the event loop, always; every window of every text in one batch.
+        return await anyio.to_thread.run_sync(self.classifier.assess_many, texts, surface)
 
     def verdict(self, assessment: Assessment, text_length: int) -> Verdict:
         risk = round(assessment.risk, 4)
+        bars = self.classifier.spec.bars(assessment.surface)
+        block = self.block_override if self.block_override is not None else bars.block
         partial = ""
-        if assessment.covered < text_length:
-            partial = f" (classifier read the first {assessment.covered} of {text_length} characters)"
-        if risk >= self.threshold:
-            reason = f"classifier: {assessment.type.value} (risk {risk:.2f} >= {self.threshold:.2f})"
+        if assessment.read < assessment.windows:
+            partial = f" (the model read {assessment.read} of {assessment.windows} windows, chosen by the pre-filter)"
+        where = f"{assessment.surface} " if assessment.surface != "other" else ""
+        if risk >= block:
+            reason = f"classifier: {assessment.type.value} (risk {risk:.2f} >= {where}block bar {block:.2f})"
             return Verdict(
                 safe=False,
                 confidence=risk,
@@ -118,15 +122,52 @@ class ClassifierScanner:
                 scanner=self.name,
                 risk=risk,
             )
+        if risk >= min(bars.mark, block):
+            reason = (
+                f"classifier: suspicious, {assessment.type.value} (risk {risk:.2f} >= {where}mark bar {bars.mark:.2f})"
+            )
+            return Verdict(
+                safe=True,
+                confidence=round(1.0 - risk, 4),
+                explanation=reason + partial,
+                scanner=self.name,
+                risk=risk,
+                marks=(Threat(assessment.type, clip(assessment.snippet), reason),),
+            )
         return safe_verdict(
             self.name, confidence=round(1.0 - risk, 4), explanation=f"classifier: risk {risk:.2f}{partial}", risk=risk
         )
 
+    async def scan_many(self, texts: list[str], *, source: str = "", context: str = "") -> list[Verdict]:
+        assessments = await self.assess_many(texts, surface(source))
+        return [self.verdict(assessment, len(text)) for assessment, text in zip(assessments, texts, strict=True)]
+
     async def scan(self, text: str, *, source: str = "", context: str = "") -> Verdict:
-        return self.verdict(await self.assess(text), len(text))
+        return (await self.scan_many([text], source=source, context=context))[0]
+
+
+# Rule findings about *phrasing* (override idioms, personas, claimed authority) that texts merely talking about
+# attacks also contain: articles, detection code, security alerts, screenplays. With a classifier in the cascade
+# they block only when it agrees. Commands, exfiltration URLs and the like block on the rules alone.
+NEEDS_CONFIRMATION = frozenset({ThreatType.PROMPT_INJECTION, ThreatType.JAILBREAK, ThreatType.SOCIAL_ENGINEERING})
+CONFIRM_RISK = 0.5
+"""The classifier confirms a rule block when its calibrated risk says "more likely an attack than not". Lower than
+its own `mark` bars (0.87-0.94), which are set for the model deciding alone: here a second, independent signal (the
+rules) already points the same way."""
 
 
 class LayeredScanner:
+    """Rules, then the classifier, then the judge (if any) for what is marked.
+
+    The classifier reads what the rules clear, and also what they block on phrasing alone (`NEEDS_CONFIRMATION`):
+    such a rule block stands when the classifier's risk reaches `CONFIRM_RISK` (two independent signals), and
+    becomes a mark when it does not (the rules saw attack wording; the model, reading the context, did not see an
+    instruction to the assistant). Without a classifier the rules decide alone, as before.
+
+    A judge that finds a marked text unsafe blocks it; one that finds it safe clears the mark; one that cannot
+    answer leaves the mark standing (the classifier's decision, logged by the judge scanner).
+    """
+
     name = "layered"
 
     def __init__(
@@ -137,28 +178,61 @@ class LayeredScanner:
         self.judge = judge
 
     async def scan(self, text: str, *, source: str = "", context: str = "") -> Verdict:
-        verdict = await self.first.scan(text, source=source, context=context)
-        if not verdict.safe:
-            return verdict
+        return (await self.scan_many([text], source=source, context=context))[0]
+
+    async def scan_many(self, texts: list[str], *, source: str = "", context: str = "") -> list[Verdict]:
+        results: list[Verdict] = [await self.first.scan(text, source=source, context=context) for text in texts]
+        cleared = [index for index, verdict in enumerate(results) if verdict.safe]
         if self.classifier is None:
-            if self.judge is None:
-                return verdict
-            return await self.judge.scan(text, source=source, context=context)
-        rule_risk = verdict.attack_risk
-        assessment = await self.classifier.assess(text)
-        judged = self.classifier.verdict(assessment, len(text))
-        risk = max(rule_risk, assessment.risk)
-        if not judged.safe or self.judge is None or assessment.risk < self.classifier.band_low:
-            return _with_risk(judged, risk)
-        # The uncertain band: the judge decides.
+            if self.judge is not None:
+                for index in cleared:
+                    results[index] = await self.judge.scan(texts[index], source=source, context=context)
+            return results
+        worded = [index for index, verdict in enumerate(results) if _on_wording_alone(verdict)]
+        read = cleared + worded
+        if not read:
+            return results
+        judged = await self.classifier.scan_many([texts[i] for i in read], source=source, context=context)
+        for index, verdict in zip(read, judged, strict=True):
+            risk = max(results[index].attack_risk, verdict.attack_risk)
+            if not results[index].safe:
+                if verdict.attack_risk < CONFIRM_RISK:
+                    results[index] = _unconfirmed(results[index], verdict, risk)
+                else:
+                    results[index] = _with_risk(results[index], risk)
+                    continue
+            else:
+                results[index] = _with_risk(verdict, risk)
+            if results[index].marks and self.judge is not None:
+                results[index] = await self._judge_mark(texts[index], results[index], risk, source, context)
+        return results
+
+    async def _judge_mark(self, text: str, marked: Verdict, risk: float, source: str, context: str) -> Verdict:
+        assert self.judge is not None
         second = await self.judge.scan(text, source=source, context=context)
         if second.safe:
             return _with_risk(second, risk)
         if any(threat.type is ThreatType.SCAN_ERROR for threat in second.threats):
-            # The judge is an optional refinement here: below the classifier's own threshold, a judge that
-            # cannot answer leaves the classifier's decision standing (logged by the judge scanner).
-            return _with_risk(judged, risk, note=" (the judge could not be asked)")
+            return _with_risk(marked, risk, note=" (the judge could not be asked)")
         return _with_risk(second, max(risk, second.confidence))
+
+
+def _on_wording_alone(verdict: Verdict) -> bool:
+    """A rule block whose every threat is of a kind that honest texts about attacks also trigger."""
+    return not verdict.safe and all(threat.type in NEEDS_CONFIRMATION for threat in verdict.threats)
+
+
+def _unconfirmed(rules_verdict: Verdict, model: Verdict, risk: float) -> Verdict:
+    """A rule block the classifier did not confirm: passed, marked with the rules' findings."""
+    note = f"; not confirmed by the classifier ({model.explanation} < {CONFIRM_RISK}), so marked, not blocked"
+    return Verdict(
+        safe=True,
+        confidence=model.confidence,
+        explanation=f"rules: {rules_verdict.explanation}{note}",
+        scanner=rules_verdict.scanner,
+        risk=round(risk, 4),
+        marks=rules_verdict.threats,
+    )
 
 
 def _with_risk(verdict: Verdict, risk: float, note: str = "") -> Verdict:
@@ -169,6 +243,7 @@ def _with_risk(verdict: Verdict, risk: float, note: str = "") -> Verdict:
         explanation=verdict.explanation + note,
         scanner=verdict.scanner,
         risk=round(risk, 4),
+        marks=verdict.marks,
     )
 
 
@@ -218,14 +293,12 @@ def classifier_scanner(settings: GuardianSettings) -> ClassifierScanner | None:
         return None
     try:
         classifier = load_classifier(
-            settings.guardian_classifier_weights,
-            threshold=settings.guardian_classifier_threshold,
-            max_windows=settings.guardian_classifier_max_windows,
+            settings.guardian_classifier_weights, max_windows=settings.guardian_classifier_max_windows
         )
     except ClassifierError as exc:
         log.error("guardian classifier disabled: %s", exc, extra={"error": str(exc)})
         return None
-    return ClassifierScanner(classifier)
+    return ClassifierScanner(classifier, settings.guardian_classifier_threshold)
 
 
 def _classifier(settings: GuardianSettings) -> Scanner:
@@ -239,7 +312,7 @@ def _classifier(settings: GuardianSettings) -> Scanner:
     if scanner is None:
         return MisconfiguredScanner(
             "GUARDIAN_SCANNER=classifier but the classifier cannot be loaded (see Guardian's log): retrain it with "
-            "`python -m guardian_mcp.train --corpus PATH` or use GUARDIAN_SCANNER=layered. Nothing is cleared until "
+            "`make guardian-train` (or reinstall with `make install`) or use GUARDIAN_SCANNER=layered. Nothing is cleared until "
             "then.",
             name="classifier",
         )

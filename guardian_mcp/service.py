@@ -31,12 +31,20 @@ class ThreatReport(BaseModel):
 
 class ScanReport(BaseModel):
     safe: bool
+    """False when the content is blocked (`action` is `block`)."""
     confidence: float
     risk: float
     """The attack score in [0, 1], the highest over the texts, safe or not (1.0 when a text could not be scanned)."""
     threats: list[ThreatReport]
+    """What blocks the content (empty when safe)."""
     explanation: str
     scan_id: str
+    action: Literal["block", "mark", "pass"] = "pass"
+    """`block` (not safe), `mark` (safe, but some text looks like an attack below the blocking bar), `pass`."""
+    suspicious: bool = False
+    """True exactly when `action` is `mark`: the content passes, but should be quoted as untrusted data."""
+    marks: list[ThreatReport] = []
+    """What made the content suspicious (for `mark`): one entry per marked text, like `threats`."""
 
 
 class ScanLog(BaseModel):
@@ -46,7 +54,8 @@ class ScanLog(BaseModel):
 
 def summarise(paths: list[str], verdicts: list[Verdict]) -> tuple[bool, float, float, list[ThreatReport], str]:
     """Fold per-text verdicts into the report fields: safe only if every text is; the confidence of the
-    decision (the strongest threat's when unsafe, else the lowest); the highest risk."""
+    decision (the strongest threat's when unsafe, else the lowest); the highest risk; the threats; the explanation
+    (for a safe content with marks, the marked texts' reasons)."""
     safe = all(verdict.safe for verdict in verdicts)
     risk = max((verdict.attack_risk for verdict in verdicts), default=0.0)
     if safe:
@@ -58,7 +67,12 @@ def summarise(paths: list[str], verdicts: list[Verdict]) -> tuple[bool, float, f
         for path, verdict in zip(paths, verdicts, strict=True)
         for threat in verdict.threats
     ]
-    if safe:
+    marked = [(path, verdict) for path, verdict in zip(paths, verdicts, strict=True) if verdict.marks]
+    if safe and marked:
+        explanation = f"Scanned {len(verdicts)} text field(s) - suspicious, not blocked\n" + "\n".join(
+            f"[{path or 'content'}]: {verdict.explanation}" for path, verdict in marked
+        )
+    elif safe:
         explanation = f"Scanned {len(verdicts)} text field(s) - no threats detected"
     else:
         explanation = "\n".join(
@@ -94,6 +108,15 @@ class GuardianService:
             return scan_error(scanner.name, f"The scanner failed unexpectedly ({type(exc).__name__}).")
 
     async def _scan_all(self, scanner: Scanner, texts: list[str], source: str, context: str) -> list[Verdict]:
+        many = getattr(scanner, "scan_many", None)
+        if many is not None and texts:
+            # The layered and classifier scanners read all texts of a content in one batch.
+            try:
+                return list(await many(texts, source=source, context=context))
+            except Exception as exc:
+                log.exception("scanner crashed", extra={"scanner": scanner.name})
+                failed = scan_error(scanner.name, f"The scanner failed unexpectedly ({type(exc).__name__}).")
+                return [failed] * len(texts)
         results: list[Verdict | None] = [None] * len(texts)
         limiter = anyio.CapacityLimiter(self.concurrency)
 
@@ -115,6 +138,12 @@ class GuardianService:
         paths = [path for path, _ in found]
         verdicts = await self._scan_all(scanner, [text for _, text in found], source, context)
         safe, confidence, risk, threats, explanation = summarise(paths, verdicts)
+        marks = [
+            ThreatReport(path=path, type=mark.type.value, snippet=mark.snippet)
+            for path, verdict in zip(paths, verdicts, strict=True)
+            for mark in verdict.marks
+        ]
+        action = "block" if not safe else ("mark" if marks else "pass")
         report = ScanReport(
             safe=safe,
             confidence=round(confidence, 3),
@@ -122,6 +151,9 @@ class GuardianService:
             threats=threats,
             explanation=explanation,
             scan_id=uuid.uuid4().hex,
+            action=action,
+            suspicious=action == "mark",
+            marks=marks,
         )
         whole = canonical_text(content)
         entry = AuditEntry(
@@ -136,6 +168,7 @@ class GuardianService:
             threats=[AuditThreat(path=threat.path, type=threat.type) for threat in threats],
             scanner=scanner.name,
             latency_ms=round((self.clock() - started) * 1000, 3),
+            action=report.action,
         )
         try:
             self.audit.append(entry)

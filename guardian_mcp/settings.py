@@ -21,16 +21,20 @@ class GuardianSettings(OllamaSettings):
         "`rules`, `classifier` or `judge` (one layer alone).",
     )
     guardian_classifier: Literal["on", "off"] = Field(
-        default="on", description="`off` drops the embedding classifier from the layered scanner."
+        default="on", description="`off` drops the learned classifier from the layered scanner."
     )
     guardian_classifier_weights: Path | None = Field(
-        default=None, description="Classifier weights file; default the bundled guardian_mcp/classifier_weights.json."
+        default=None,
+        description="Classifier spec file (guard_model.json, its ONNX model beside it); default the bundled one.",
     )
     guardian_classifier_threshold: float | None = Field(
-        default=None, gt=0, lt=1, description="Risk at which the classifier blocks; default the weights file's."
+        default=None,
+        gt=0,
+        lt=1,
+        description="Risk at which the classifier blocks on every surface; default per surface.",
     )
     guardian_classifier_max_windows: int = Field(
-        default=64, ge=1, le=10_000, description="Windows (about 800 characters each) scanned per text."
+        default=24, ge=1, le=10_000, description="Windows (up to 480 characters each) the model reads per text."
     )
     guardian_rule_threshold: float = Field(
         default=DEFAULT_THRESHOLD, gt=0, le=1, description="Combined rule score at which a text is blocked."

@@ -3,6 +3,9 @@
 Invariant: a verdict is safe exactly when it carries no threats. Findings too weak to block are not threats;
 a scanner may mention them in the explanation.
 
+A safe verdict may carry `marks`: findings not certain enough to block but worth flagging (the classifier's
+risk reached its `mark` bar). `action` sums it up: `block` (unsafe), `mark` (safe with marks), `pass`.
+
 `confidence` is the scanner's confidence in its decision: for an unsafe verdict, how sure it is that the text
 is an attack; for a safe one, how sure it is that the text is not. `risk` is the attack score in [0, 1] whatever
 the decision (so a hub can apply its own, stricter threshold, e.g. to the owner's own chat messages); when a
@@ -47,10 +50,19 @@ class Verdict:
     explanation: str = ""
     scanner: str = ""
     risk: float | None = None
+    marks: tuple[Threat, ...] = field(default=())
 
     def __post_init__(self) -> None:
         if self.safe == bool(self.threats):
             raise ValueError("a verdict is safe exactly when it has no threats")
+        if self.marks and not self.safe:
+            raise ValueError("only a safe verdict carries marks")
+
+    @property
+    def action(self) -> str:
+        if not self.safe:
+            return "block"
+        return "mark" if self.marks else "pass"
 
     @property
     def attack_risk(self) -> float:

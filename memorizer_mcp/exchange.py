@@ -2,7 +2,10 @@
 
 Exports go to `<MEMORY_EXPORT_PATH>/<agent_id>/` unless `output_dir` names another folder below one of the two
 roots; every file is written atomically. Imports read one file below the two roots; imported facts take the same
-store path as store_fact (secret filter, dedup, embedding), which the original skipped.
+store path as store_fact (secret filter, comparison with the facts already there, embedding), which the original
+skipped: current facts oldest first, so a later fact supersedes an earlier one and not the reverse; then the
+file's history, linked to the facts that replaced it. Imported facts are at most as trusted as the caller says
+(`provenance`, default untrusted), whatever the file claims.
 """
 
 from __future__ import annotations
@@ -12,14 +15,18 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from memorizer_mcp import claims
+from memorizer_mcp.facts import NewFact
 from memorizer_mcp.learning import TIME_BUDGET, Budget
 from memorizer_mcp.paths import confine
-from memorizer_mcp.secret_filter import find_secret_in, refusal
+from memorizer_mcp.provenance import DEFAULT_PROVENANCE, weakest
+from memorizer_mcp.secret_filter import find_secret, find_secret_in, refusal
 from memorizer_mcp.service import Memory
 from memorizer_mcp.timestamps import db_moment
 from memorizer_mcp.transfer import (
     MAX_IMPORT_BYTES,
     ImportData,
+    ImportedFact,
     ImportFormatError,
     parse_import,
     render_json,
@@ -104,7 +111,7 @@ class Exchange:
         except OSError as exc:
             raise ToolFailure(f"{path.name} could not be read: {exc.strerror or exc}.") from None
 
-    async def import_file(self, agent_id: str, file_path: str) -> dict[str, Any]:
+    async def import_file(self, agent_id: str, file_path: str, provenance: str = DEFAULT_PROVENANCE) -> dict[str, Any]:
         memory = self.memory
         name, text = await memory.offload(self._read, file_path)
         try:
@@ -123,21 +130,31 @@ class Exchange:
         stored: list[tuple[int, str]] = []
         duplicates = 0
         rejected: Counter[str] = Counter()
-        for fact in data.facts:
+        new_ids: dict[int, int] = {}
+        current = sorted((f for f in data.facts if f.current), key=lambda f: _stamp(f.created_at) or "")
+        for fact in current:
             outcome = await memory.store(
                 agent_id,
                 fact.fact,
                 fact.category,
+                source=fact.source,
+                source_type=fact.source_type or "import",
+                provenance=weakest(fact.provenance or provenance, provenance),
                 confidence=fact.confidence,
                 created_at=_stamp(fact.created_at),
                 embed=False,
             )
+            if outcome.status == "rejected":
+                rejected[outcome.secret_kind or "secret"] += 1
+                continue
+            if fact.id is not None and outcome.fact_id is not None:
+                new_ids[fact.id] = outcome.fact_id
             if outcome.status == "stored":
                 stored.append((outcome.fact_id or 0, fact.fact))
-            elif outcome.status == "duplicate":
-                duplicates += 1
             else:
-                rejected[outcome.secret_kind or "secret"] += 1
+                duplicates += 1
+        history, skipped = await self._import_history(agent_id, data.facts, new_ids, provenance, rejected)
+        stored.extend(history)
         embedded = 0
         for start in range(0, len(stored), 256):
             if budget.left() < 5:
@@ -146,15 +163,68 @@ class Exchange:
         result.update(
             changes_applied=len(stored),
             fields_updated=["facts"],
-            facts_stored=len(stored),
+            facts_stored=len(stored) - len(history),
+            history_stored=len(history),
             duplicates=duplicates,
             rejected_secrets=dict(rejected),
-            skipped=data.skipped[:MAX_SKIPPED_SHOWN],
+            skipped=[*data.skipped, *skipped][:MAX_SKIPPED_SHOWN],
         )
         if memory.embedder is not None and embedded < len(stored):
             result["vectors_missing"] = len(stored) - embedded
             result["note"] = "Some facts have no vector yet: run backfill_embeddings."
         return result
+
+    async def _import_history(
+        self,
+        agent_id: str,
+        facts: list[ImportedFact],
+        new_ids: dict[int, int],
+        provenance: str,
+        rejected: Counter[str],
+    ) -> tuple[list[tuple[int, str]], list[str]]:
+        """Insert the file's facts that were no longer current, each linked to the imported fact that replaced it.
+
+        A chain (A replaced by B, B by C) is resolved from its current end; an entry whose replacement is not in
+        the file is skipped with a note.
+        """
+        memory = self.memory
+        pending = [f for f in facts if not f.current]
+        stored: list[tuple[int, str]] = []
+        while pending:
+            progress = False
+            for fact in list(pending):
+                target = new_ids.get(fact.superseded_by) if fact.superseded_by is not None else None
+                if target is None:
+                    continue
+                pending.remove(fact)
+                progress = True
+                kind = find_secret(fact.fact)
+                if kind is not None:
+                    rejected[kind] += 1
+                    continue
+                new = NewFact(
+                    agent_id,
+                    fact.fact,
+                    fact.category,
+                    fact.source,
+                    fact.source_type or "import",
+                    weakest(fact.provenance or provenance, provenance),
+                    fact.confidence,
+                    _stamp(fact.created_at) or memory.now(),
+                    tuple(claims.keys(claims.parse(fact.fact))),
+                )
+                until = _stamp(fact.valid_until) or memory.now()
+                fact_id = await memory.offload(memory.facts.insert_history, new, until, target, memory.now())
+                if fact.id is not None:
+                    new_ids[fact.id] = fact_id
+                stored.append((fact_id, fact.fact))
+            if not progress:
+                break
+        skipped = [
+            f"no longer current: {fact.fact[:60]!r} (the fact that replaced it, {fact.superseded_by}, is not in the file)"
+            for fact in pending
+        ]
+        return stored, skipped
 
 
 def _stamp(value: str | None) -> str | None:

@@ -18,10 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
-from memorizer_mcp import extraction, synthesis
-from memorizer_mcp.db.connection import Row
+from memorizer_mcp import claims, decision_prompt, extraction, synthesis
+from memorizer_mcp.decisions import Candidate, Judgement
 from memorizer_mcp.llm import NOT_CONFIGURED, CompletionFn, LlmConfig, LlmUnavailable
 from memorizer_mcp.params import limit_text, require_text
+from memorizer_mcp.provenance import DEFAULT_PROVENANCE, PROVENANCES
 from memorizer_mcp.secret_filter import redact
 from memorizer_mcp.service import Memory
 from shared.contracts.memory import FACT_CATEGORIES
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 
 TIME_BUDGET = 50.0
 """Seconds a batch tool may spend before it stops starting model calls (the hub's limit is 60)."""
+DECISION_TIMEOUT = 20.0
+"""Seconds a store may wait for the model's opinion on a related fact before the rules decide alone."""
 
 
 class Budget:
@@ -69,13 +72,34 @@ class Learning:
         self.config = config
         self.completion = completion
 
+    async def decide_with_model(self, new_fact: str, candidates: list[Candidate]) -> dict[int, Judgement] | None:
+        """The utility model's verdicts on related facts the rules could not settle; None when it cannot answer
+        (the rules' verdicts then stand, and the store goes on)."""
+        config = self._require_model()
+        call = replace(config, max_tokens=decision_prompt.MAX_TOKENS, timeout=min(config.timeout, DECISION_TIMEOUT))
+        try:
+            answer = await self.completion(decision_prompt.build_messages(new_fact, candidates), call)
+        except LlmUnavailable as exc:
+            log.warning("model decision skipped; rules decide", extra={"reason": str(exc)})
+            return None
+        verdicts = decision_prompt.read_answer(answer, candidates)
+        if verdicts is None:
+            log.warning("model decision answer was not the JSON asked for; rules decide")
+        return verdicts
+
     def _require_model(self) -> LlmConfig:
         if self.config is None:
             raise LlmUnavailable(NOT_CONFIGURED)
         return self.config
 
     async def _extract(
-        self, agent_id: str, conversation_id: str, user_message: str, agent_response: str, time_left: float
+        self,
+        agent_id: str,
+        conversation_id: str,
+        user_message: str,
+        agent_response: str,
+        time_left: float,
+        provenance: str = DEFAULT_PROVENANCE,
     ) -> ExtractionReport:
         """Ask the model for facts in one exchange and store them. Raises LlmUnavailable if it cannot answer."""
         memory = self.memory
@@ -94,7 +118,13 @@ class Learning:
         report = ExtractionReport("extracted")
         for fact in facts:
             outcome = await memory.store(
-                agent_id, fact.fact, fact.category, source=conversation_id, confidence=fact.confidence
+                agent_id,
+                fact.fact,
+                fact.category,
+                source=conversation_id,
+                source_type="conversation",
+                provenance=provenance,
+                confidence=fact.confidence,
             )
             if outcome.status == "stored":
                 report.facts_stored += 1
@@ -112,6 +142,7 @@ class Learning:
         agent_response: str,
         session_id: str | None,
         tags: list[str] | None,
+        provenance: str = DEFAULT_PROVENANCE,
     ) -> dict[str, Any]:
         memory = self.memory
         user_message = require_text("user_message", user_message)
@@ -135,7 +166,9 @@ class Learning:
             report = ExtractionReport("skipped", "fact extraction is off (FACT_EXTRACTION_ENABLED=false)")
         else:
             try:
-                report = await self._extract(agent_id, conversation_id, user_message, agent_response, TIME_BUDGET)
+                report = await self._extract(
+                    agent_id, conversation_id, user_message, agent_response, TIME_BUDGET, provenance
+                )
             except LlmUnavailable as exc:
                 log.warning("fact extraction skipped", extra={"conversation_id": conversation_id, "reason": str(exc)})
                 report = ExtractionReport("skipped", str(exc))
@@ -203,34 +236,46 @@ class Learning:
             if budget.left() < 5:
                 remaining = categories[position:]
                 break
-            facts: list[Row] = await memory.offload(memory.facts.oldest, agent_id, name, max_facts)
-            if len(facts) < 2:
-                summaries[name] = f"Skipped: only {len(facts)} fact(s)"
+            # Each provenance class is reviewed apart: the model never sees an untrusted fact beside the owner's,
+            # so text from a stranger can neither be merged into the owner's facts nor get them deleted.
+            groups = [
+                await memory.offload(memory.facts.oldest, agent_id, name, provenance, max_facts)
+                for provenance in PROVENANCES
+            ]
+            groups = [facts for facts in groups if len(facts) >= 2]
+            if not groups:
+                summaries[name] = "Skipped: fewer than 2 current facts of one provenance"
                 continue
-            call = replace(config, max_tokens=synthesis.MAX_TOKENS, timeout=min(config.timeout, budget.left()))
-            try:
-                answer = await self.completion(synthesis.build_messages(name, facts), call)
-            except LlmUnavailable as exc:
-                if not summaries:
-                    raise_tool(exc)
-                remaining = categories[position:]
-                summaries[name] = str(exc)
+            notes: list[str] = []
+            for facts in groups:
+                call = replace(config, max_tokens=synthesis.MAX_TOKENS, timeout=min(config.timeout, budget.left()))
+                try:
+                    answer = await self.completion(synthesis.build_messages(name, facts), call)
+                except LlmUnavailable as exc:
+                    if not summaries and not notes:
+                        raise_tool(exc)
+                    remaining = categories[position:]
+                    notes.append(str(exc))
+                    break
+                plan = synthesis.plan_actions(answer, {row["id"] for row in facts})
+                if plan is None:
+                    notes.append("No changes: the model's answer was not the JSON asked for")
+                    continue
+                texts = {fact_id: (text, claims.keys(claims.parse(text))) for fact_id, text in plan.updates.items()}
+                updated, deleted = await memory.offload(
+                    memory.facts.apply_plan, agent_id, texts, plan.deletes, plan.merged_into, memory.now()
+                )
+                memory.index.remove(agent_id, [*updated, *deleted])
+                await memory.embed_facts(agent_id, [(fact_id, plan.updates[fact_id]) for fact_id in updated])
+                merges += plan.merges
+                deletions += len(deleted)
+                updates += len(updated)
+                notes.append(plan.summary or "Done")
+                if plan.dropped:
+                    dropped.setdefault(name, []).extend(plan.dropped)
+            summaries[name] = " ".join(notes)
+            if remaining:
                 break
-            plan = synthesis.plan_actions(answer, {row["id"] for row in facts})
-            if plan is None:
-                summaries[name] = "No changes: the model's answer was not the JSON asked for"
-                continue
-            updated, deleted = await memory.offload(
-                memory.facts.apply_plan, agent_id, plan.updates, plan.deletes, memory.now()
-            )
-            memory.index.remove(agent_id, [*updated, *deleted])
-            await memory.embed_facts(agent_id, [(fact_id, plan.updates[fact_id]) for fact_id in updated])
-            merges += plan.merges
-            deletions += len(deleted)
-            updates += len(updated)
-            summaries[name] = plan.summary or "Done"
-            if plan.dropped:
-                dropped[name] = plan.dropped
         result: dict[str, Any] = {
             "categories_processed": len(summaries),
             "merges": merges,

@@ -39,12 +39,28 @@ from memorizer_mcp.params import (
     TimelineSource,
     TriggerType,
 )
+from memorizer_mcp.provenance import (
+    DEFAULT_PROVENANCE,
+    DEFAULT_SOURCE_TYPE,
+    FactSource,
+    Provenance,
+    holds_untrusted,
+)
 from memorizer_mcp.records import Records
 from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
 from shared.contracts.memory import FactCategory
+from shared.contracts.thinker_api import MAX_SKILL_TOKENS
 from shared.embeddings.base import Embedder
-from shared.mcp_tools import LOCAL_OVERWRITE, LOCAL_WRITE, READ_ONLY, EnvelopeServer, ServerState, envelope_tool
+from shared.mcp_tools import (
+    LOCAL_OVERWRITE,
+    LOCAL_WRITE,
+    READ_ONLY,
+    EnvelopeServer,
+    ServerState,
+    Untrusted,
+    envelope_tool,
+)
 from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
@@ -93,7 +109,10 @@ MemorizerState = ServerState[Parts]
 
 def build_parts(settings: MemorizerSettings) -> Parts:
     memory = Memory.open(settings, seams.embedder_factory(settings))
-    learning = Learning(memory, config_from_settings(settings), seams.completion)
+    config = config_from_settings(settings)
+    learning = Learning(memory, config, seams.completion)
+    if settings.memory_model_decisions and config is not None:
+        memory.decider = learning.decide_with_model
     return Parts(memory, learning, Records(memory), Exchange(memory))
 
 
@@ -161,8 +180,31 @@ Category = Annotated[
     ),
 ]
 Limit50 = Annotated[int, Field(ge=1, le=1000, description="Most results to return.")]
+ProvenanceParam = Annotated[
+    Provenance,
+    Field(
+        description="Who vouches for this: owner (the owner said it), system (the owner's configuration), "
+        "untrusted (derived from mail, pages, files, tools or other people). Default untrusted: it can never "
+        "supersede a more trusted fact."
+    ),
+]
+SourceTypeParam = Annotated[
+    FactSource,
+    Field(description="What the fact was taken from: owner, conversation, email, web, file, tool, import, unknown."),
+]
+IncludeHistory = Annotated[
+    bool,
+    Field(
+        description="Also return facts that are no longer current (with valid_until and superseded_by), after current ones."
+    ),
+]
 Text = Annotated[str, Field(description="Text (up to 1 MB).")]
 OptionalText = Annotated[str | None, Field(description="Optional text (up to 1 MB).")]
+
+
+def _marked(result: dict[str, Any]) -> dict[str, Any] | Untrusted:
+    """Facts written from untrusted content stay untrusted when read back: never the owner's word in a later turn."""
+    return Untrusted(result) if holds_untrusted(result.get("facts")) else result
 
 
 # -- facts -----------------------------------------------------------------------------------------------------
@@ -180,16 +222,20 @@ async def store_fact(
     ],
     category: Category,
     agent_id: Agent = DEFAULT_AGENT_ID,
-    source: Annotated[str | None, Field(description="Optional id of the conversation the fact came from.")] = None,
+    source: Annotated[
+        str | None, Field(description="Optional reference to where it came from: a conversation id, URL, file path.")
+    ] = None,
+    source_type: SourceTypeParam = DEFAULT_SOURCE_TYPE,
+    provenance: ProvenanceParam = DEFAULT_PROVENANCE,
 ) -> dict[str, Any]:
-    """Store one fact about the user (duplicates are detected; secrets are refused).
+    """Store one fact about the user; a fact that updates a stored one replaces it (the old one is kept as history).
 
-    An identical fact returns its existing id. Similar facts in the same category are listed in
-    similar_existing so you can update_fact or delete_fact instead of keeping near-duplicates.
+    decision says what happened: added, merged (the same fact was already known), superseded (it replaces the
+    facts listed), or kept_as_history (a more trusted fact says otherwise). Secrets are refused.
 
     For requests like: remember that..., keep in mind..., note that my sister's birthday is in March.
     """
-    return await _parts(ctx).memory.store_fact(agent_id, fact, category, source)
+    return await _parts(ctx).memory.store_fact(agent_id, fact, category, source, source_type, provenance)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -198,12 +244,13 @@ def list_facts(
     agent_id: Agent = DEFAULT_AGENT_ID,
     category: Annotated[FactCategory | None, Field(description="Only this category.")] = None,
     limit: Limit50 = 50,
-) -> dict[str, Any]:
-    """List stored facts, newest first, with total_count; use retrieve_memories to search by meaning.
+    include_history: IncludeHistory = False,
+) -> dict[str, Any] | Untrusted:
+    """List current facts, newest first, with total_count; use retrieve_memories to search by meaning.
 
     For requests like: list everything you've saved about me, what facts do you have.
     """
-    return _parts(ctx).memory.list_facts(agent_id, category, limit)
+    return _marked(_parts(ctx).memory.list_facts(agent_id, category, limit, include_history))
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -212,7 +259,7 @@ async def delete_fact(
     fact_id: Annotated[RecordId, Field(description="Id of the fact (see list_facts).")],
     agent_id: Agent = DEFAULT_AGENT_ID,
 ) -> dict[str, Any]:
-    """Delete one fact by id, e.g. an outdated or wrong one.
+    """Delete one fact by id for good, with its history (the older versions it replaced).
 
     For requests like: forget that, stop remembering where I work, that's no longer true.
     """
@@ -226,12 +273,13 @@ async def update_fact(
     fact: Annotated[str, Field(min_length=1, description="The new text that replaces the old one.")],
     agent_id: Agent = DEFAULT_AGENT_ID,
     category: Annotated[FactCategory | None, Field(description="New category (unchanged if omitted).")] = None,
+    provenance: ProvenanceParam = DEFAULT_PROVENANCE,
 ) -> dict[str, Any]:
-    """Replace a fact's text (and optionally its category), e.g. "Lives in Lisbon" → "Lives in Porto".
+    """Correct a fact's wording in place (no history kept); to record a change, store the new fact instead.
 
-    For requests like: that changed, I moved to Porto, correct what you know about me.
+    For requests like: correct what you know about me, that's spelled differently, fix that fact.
     """
-    return await _parts(ctx).memory.update_fact(agent_id, fact_id, fact, category)
+    return await _parts(ctx).memory.update_fact(agent_id, fact_id, fact, category, provenance)
 
 
 # -- conversations -----------------------------------------------------------------------------------------------
@@ -245,12 +293,18 @@ async def store_conversation(
     agent_id: Agent = DEFAULT_AGENT_ID,
     session_id: Annotated[str | None, Field(description="Optional session or chat id.")] = None,
     tags: Annotated[list[str] | None, Field(max_length=50, description="Optional labels.")] = None,
+    provenance: Annotated[
+        Provenance,
+        Field(description="Provenance of the facts extracted from this exchange (default untrusted)."),
+    ] = DEFAULT_PROVENANCE,
 ) -> dict[str, Any]:
     """Log one exchange and extract facts about the user from it with the utility model.
 
     The exchange is always stored (secrets redacted); `extraction` says whether facts were extracted or why not.
     """
-    return await _parts(ctx).learning.store_conversation(agent_id, user_message, agent_response, session_id, tags)
+    return await _parts(ctx).learning.store_conversation(
+        agent_id, user_message, agent_response, session_id, tags, provenance
+    )
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -302,14 +356,15 @@ async def retrieve_memories(
     agent_id: Agent = DEFAULT_AGENT_ID,
     limit: Annotated[int, Field(ge=1, le=100, description="Most facts and most conversations to return.")] = 5,
     include_conversations: Annotated[bool, Field(description="Also search past conversations.")] = True,
-) -> dict[str, Any]:
-    """Search facts (by meaning and keywords) and past conversations: the main memory lookup.
+    include_history: IncludeHistory = False,
+) -> dict[str, Any] | Untrusted:
+    """Search current facts (by meaning and keywords) and past conversations: the main memory lookup.
 
     Use it when the user asks "do you remember..." or before answering something that depends on them.
 
     For requests like: what do you know about my car, do you remember what I said about...
     """
-    return await _parts(ctx).memory.retrieve(agent_id, query, limit, include_conversations)
+    return _marked(await _parts(ctx).memory.retrieve(agent_id, query, limit, include_conversations, include_history))
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -354,9 +409,13 @@ async def import_memory(
         ),
     ],
     agent_id: Agent = DEFAULT_AGENT_ID,
+    provenance: Annotated[
+        Provenance,
+        Field(description="Provenance of the imported facts (default untrusted); a file cannot claim more."),
+    ] = DEFAULT_PROVENANCE,
 ) -> dict[str, Any]:
     """Import a user-edited memory file: the profile (replaced, old version kept) or facts (added)."""
-    return await _parts(ctx).exchange.import_file(agent_id, file_path)
+    return await _parts(ctx).exchange.import_file(agent_id, file_path, provenance)
 
 
 # -- skills --------------------------------------------------------------------------------------------------------
@@ -388,6 +447,16 @@ ExecutionPlan = Annotated[
     Field(max_length=50, description="For simple skills: tool calls run directly, with no LLM."),
 ]
 SkillId = Annotated[RecordId, Field(description="Id of the skill (see list_skills).")]
+SkillTokens = Annotated[
+    int | None,
+    Field(
+        ge=0, le=MAX_SKILL_TOKENS, description="Most tokens one run may spend (its model calls stop before; 0 = none)."
+    ),
+]
+SkillDailyTokens = Annotated[
+    int | None,
+    Field(ge=0, le=MAX_SKILL_TOKENS, description="Most tokens all its runs may spend per day (0 = no limit)."),
+]
 
 
 def _plan(plan: list[ExecutionStep] | None) -> list[dict[str, Any]] | None:
@@ -411,6 +480,8 @@ def store_skill(
         int, Field(ge=0, le=525_600, description="Least minutes between notifications (0 = global default).")
     ] = 0,
     enabled: Annotated[bool, Field(description="Whether it runs.")] = True,
+    max_tokens_per_run: SkillTokens = None,
+    daily_tokens: SkillDailyTokens = None,
 ) -> dict[str, Any]:
     """Create a skill: a reminder, a recurring task or a routine the assistant runs by itself.
 
@@ -432,6 +503,8 @@ def store_skill(
         "notify_on_completion": notify_on_completion,
         "notify_interval_minutes": notify_interval_minutes,
         "enabled": enabled,
+        "max_tokens_per_run": max_tokens_per_run,
+        "daily_tokens": daily_tokens,
     }
     return _parts(ctx).records.store_skill(agent_id, fields)
 
@@ -489,6 +562,8 @@ def update_skill(
     ] = None,
     backoff_until: Annotated[str | None, Field(description="No run before this moment (ISO date-time).")] = None,
     last_error: Annotated[str | None, Field(description="The last failure's error message.")] = None,
+    max_tokens_per_run: SkillTokens = None,
+    daily_tokens: SkillDailyTokens = None,
 ) -> dict[str, Any]:
     """Change a skill (a reminder, scheduled task or routine): on/off, schedule, instructions, or a run's record.
 
@@ -515,6 +590,8 @@ def update_skill(
         consecutive_failures=consecutive_failures,
         backoff_until=backoff_until,
         last_error=last_error,
+        max_tokens_per_run=max_tokens_per_run,
+        daily_tokens=daily_tokens,
     )
     return _parts(ctx).records.update_skill(agent_id, skill_id, changes)
 

@@ -23,11 +23,23 @@ class MemorizerSettings(EmbeddingSettings, WorkspaceSettings, UtilityModelSettin
     )
     memory_vector_weight: float = Field(default=0.6, ge=0, le=1, description="Weight of vector similarity.")
     memory_text_weight: float = Field(default=0.4, ge=0, le=1, description="Weight of full-text (BM25) relevance.")
+    memory_key_weight: float = Field(
+        default=0.7,
+        ge=0,
+        le=1,
+        description="Bonus for facts whose subject and attribute match what the query asks (where someone lives, "
+        "the user's manager), added to the hybrid score.",
+    )
     memory_similarity_threshold: float = Field(
         default=0.6, gt=0, le=1, description="Keyword overlap at which store_fact reports similar existing facts."
     )
     fact_extraction_enabled: bool = Field(
         default=True, description="store_conversation asks the utility model for facts in the exchange."
+    )
+    memory_model_decisions: bool = Field(
+        default=False,
+        description="Ask the utility model whether a new fact updates a related stored one when the rules cannot "
+        "tell (one model call on such stores); off: rules only.",
     )
 
     @field_validator("memory_db_path", "memory_export_path", mode="after")

@@ -42,6 +42,8 @@ def skill_dict(row: Row) -> dict[str, Any]:
         "max_steps": row["max_steps"],
         "notify_on_completion": bool(row["notify_on_completion"]),
         "notify_interval_minutes": row["notify_interval_minutes"] or 0,
+        "max_tokens_per_run": row["max_tokens_per_run"],
+        "daily_tokens": row["daily_tokens"],
         "last_run_at": row["last_run_at"],
         "last_run_status": row["last_run_status"],
         "last_run_summary": row["last_run_summary"],

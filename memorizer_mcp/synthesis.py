@@ -51,6 +51,8 @@ class Plan:
 
     updates: dict[int, str] = field(default_factory=dict)
     deletes: set[int] = field(default_factory=set)
+    merged_into: dict[int, int] = field(default_factory=dict)
+    """Deleted by a merge: the fact it was merged into (which takes over its history)."""
     merges: int = 0
     dropped: list[str] = field(default_factory=list)
     summary: str = ""
@@ -109,6 +111,7 @@ def plan_actions(answer: str, known_ids: set[int]) -> Plan | None:
             for duplicate in deletes:
                 if duplicate != keep and duplicate in known_ids:
                     plan.deletes.add(duplicate)
+                    plan.merged_into[duplicate] = keep
                     plan.updates.pop(duplicate, None)
             plan.merges += 1
         elif kind == "update":
@@ -121,6 +124,7 @@ def plan_actions(answer: str, known_ids: set[int]) -> Plan | None:
             if usable(fact_id, "delete"):
                 assert fact_id is not None
                 plan.deletes.add(fact_id)
+                plan.merged_into.pop(fact_id, None)
                 plan.updates.pop(fact_id, None)
         else:
             plan.dropped.append(f"unknown action type {kind!r}")

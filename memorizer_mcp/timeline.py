@@ -1,6 +1,7 @@
 """query_timeline: what happened between two moments, across every table, as one list of events.
 
-Sources and their events: facts (created, updated), conversations (created), profile_changes (changed),
+Sources and their events: facts (created, updated, superseded: when a later fact replaced it), conversations
+(created), profile_changes (changed),
 skills (created, executed), contacts (created, updated), projects (created, updated). "Updated" means
 updated_at falls in the range and differs from created_at. An optional keyword narrows each source by its main
 text columns. Events come newest first; `total_count` counts them before the limit.
@@ -41,7 +42,14 @@ QUERIES: tuple[EventQuery, ...] = (
         "facts", "created", "facts", "created_at", ("fact",),
         lambda r: f'Learned: "{_clip(r["fact"], 120)}" ({r["category"]})',
         lambda r: {"fact_id": r["id"], "fact": r["fact"], "category": r["category"], "confidence": r["confidence"],
-                   "source_conversation": r["source"]},
+                   "source_conversation": r["source"], "source": r["source"], "source_type": r["source_type"],
+                   "provenance": r["provenance"], "valid_until": r["valid_until"], "superseded_by": r["superseded_by"]},
+    ),
+    EventQuery(
+        "facts", "superseded", "facts", "valid_until", ("fact",),
+        lambda r: f'No longer true: "{_clip(r["fact"], 120)}" (replaced by fact {r["superseded_by"]})',
+        lambda r: {"fact_id": r["id"], "fact": r["fact"], "category": r["category"], "valid_until": r["valid_until"],
+                   "superseded_by": r["superseded_by"]},
     ),
     EventQuery(
         "facts", "updated", "facts", "updated_at", ("fact",),

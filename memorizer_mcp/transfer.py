@@ -1,13 +1,16 @@
 """Export and import formats, and the atomic file writes they use. Formatting and parsing are pure.
 
 Export, as the original laid it out (inside the agent's export folder):
-- json: `profile.json`, `facts/all-facts.json` (id, fact, category, confidence, source, created_at),
-  `conversations/recent.json` (newest 500)
-- markdown: `profile.md`, `facts/<category>.md` (one `- fact (learned <date>)` line per fact; a fact of several
-  lines continues on lines indented by two spaces), `conversations/recent.md` (newest 50), `summary.md`
+- json: `profile.json`, `facts/all-facts.json` (id, fact, category, confidence, source, source_type, provenance,
+  created_at, valid_until, superseded_by: history included), `conversations/recent.json` (newest 500)
+- markdown: `profile.md`, `facts/<category>.md` (one `- fact (learned <date>)` line per current fact; a fact of
+  several lines continues on lines indented by two spaces; then, under "## No longer current", the history:
+  `- fact (learned <date>; until <date>, replaced by fact <id>)`), `conversations/recent.md` (newest 50),
+  `summary.md`
 
-Import reads back: a JSON object (the profile), a JSON array of facts (or `{"facts": [...]}`), or a
-`facts/<category>.md` file. `profile.md`, `summary.md` and conversations are for reading only.
+Import reads back: a JSON object (the profile), a JSON array of facts (or `{"facts": [...]}`, history kept with
+its links when the facts it points to are in the file), or a `facts/<category>.md` file (its current facts: the
+lines before the first `##` heading). `profile.md`, `summary.md` and conversations are for reading only.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from memorizer_mcp.db.connection import Row
+from memorizer_mcp.facts import FACT_FIELDS
+from memorizer_mcp.provenance import PROVENANCES, SOURCE_TYPES
 from shared.contracts.memory import FACT_CATEGORIES
 from shared.private_files import private_dir
 
@@ -57,10 +62,7 @@ def render_json(profile: dict[str, Any] | None, facts: list[Row], conversations:
     files = {
         "profile.json": json.dumps(profile or {}, indent=2, ensure_ascii=False),
         "facts/all-facts.json": json.dumps(
-            [
-                {key: row[key] for key in ("id", "fact", "category", "confidence", "source", "created_at")}
-                for row in facts
-            ],
+            [{key: row[key] for key in FACT_FIELDS} for row in facts],
             indent=2,
             ensure_ascii=False,
         ),
@@ -120,10 +122,15 @@ def _profile_markdown(profile: dict[str, Any] | None, updated: str | None) -> st
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def fact_line(text: str, created_at: str | None) -> str:
+def fact_line(text: str, created_at: str | None, note: str = "") -> str:
     first, *rest = text.split("\n")
     continuation = "".join(f"\n  {line}" for line in rest)
-    return f"- {first}{continuation} (learned {_day(created_at)})"
+    return f"- {first}{continuation} (learned {_day(created_at)}{note})"
+
+
+def history_line(row: Row) -> str:
+    replaced = f", replaced by fact {row['superseded_by']}" if row["superseded_by"] is not None else ""
+    return fact_line(row["fact"], row["created_at"], f"; until {_day(row['valid_until'])}{replaced}")
 
 
 def _clip(text: str) -> str:
@@ -142,8 +149,13 @@ def render_markdown(
     for row in facts:
         grouped.setdefault(row["category"], []).append(row)
     for category, rows in grouped.items():
-        body = "\n".join(fact_line(row["fact"], row["created_at"]) for row in rows)
-        files[f"facts/{category}.md"] = f"# {_title(category)} I've Learned\n\n{body}\n"
+        current = [row for row in rows if row["valid_until"] is None]
+        history = [row for row in rows if row["valid_until"] is not None]
+        text = f"# {_title(category)} I've Learned\n\n"
+        text += "\n".join(fact_line(row["fact"], row["created_at"]) for row in current) + "\n"
+        if history:
+            text += "\n## No longer current\n\n" + "\n".join(history_line(row) for row in history) + "\n"
+        files[f"facts/{category}.md"] = text
     if conversations:
         parts = ["# Recent Conversations", ""]
         for row in conversations[:MARKDOWN_CONVERSATIONS]:
@@ -165,13 +177,17 @@ def render_markdown(
         "",
         "## Statistics",
         "",
-        f"- **Total Facts:** {len(facts)}",
+        f"- **Total Facts:** {sum(1 for row in facts if row['valid_until'] is None)} current, "
+        f"{sum(1 for row in facts if row['valid_until'] is not None)} no longer current",
         f"- **Total Conversations:** {len(conversations or [])}",
         f"- **Profile Last Updated:** {_day(profile_updated)}",
         "",
         "## Facts by Category",
         "",
-        *(f"- **{category}:** {len(rows)} facts" for category, rows in grouped.items()),
+        *(
+            f"- **{category}:** {sum(1 for row in rows if row['valid_until'] is None)} facts"
+            for category, rows in grouped.items()
+        ),
     ]
     files["summary.md"] = "\n".join(summary) + "\n"
     return files
@@ -201,6 +217,17 @@ class ImportedFact:
     category: str
     confidence: float = 1.0
     created_at: str | None = None
+    id: int | None = None
+    """The fact's id in the file (what `superseded_by` of another entry refers to)."""
+    source: str | None = None
+    source_type: str | None = None
+    provenance: str | None = None
+    valid_until: str | None = None
+    superseded_by: int | None = None
+
+    @property
+    def current(self) -> bool:
+        return self.valid_until is None
 
 
 @dataclass
@@ -224,10 +251,28 @@ def _json_fact(index: int, item: Any, data: ImportData) -> None:
     confidence = item.get("confidence", 1.0)
     if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 <= confidence <= 1:
         confidence = 1.0
-    created = item.get("created_at")
     data.facts.append(
-        ImportedFact(text.strip(), str(category), float(confidence), created if isinstance(created, str) else None)
+        ImportedFact(
+            text.strip(),
+            str(category),
+            float(confidence),
+            _str(item.get("created_at")),
+            id=_int(item.get("id")),
+            source=_str(item.get("source")),
+            source_type=item.get("source_type") if item.get("source_type") in SOURCE_TYPES else None,
+            provenance=item.get("provenance") if item.get("provenance") in PROVENANCES else None,
+            valid_until=_str(item.get("valid_until")),
+            superseded_by=_int(item.get("superseded_by")),
+        )
     )
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def parse_markdown_facts(category: str, text: str) -> list[ImportedFact]:
@@ -241,6 +286,8 @@ def parse_markdown_facts(category: str, text: str) -> list[ImportedFact]:
                 facts.append(ImportedFact(body, category))
 
     for line in text.splitlines():
+        if line.startswith("## "):
+            break  # the sections after the list ("No longer current") are for reading
         if line.startswith("- "):
             flush()
             current = [line[2:]]

@@ -53,6 +53,17 @@ class Caller:
         (never the owner, never the hub's own features)."""
         return self.kind == "agent" and (self.turn is None or self.turn.tainted)
 
+    def vouch(self, requested: str | None) -> str | None:
+        """The provenance a memory write by this caller is stored with (a first-party tool's `provenance`
+        argument): `untrusted` in a tainted turn, whatever the model asked, so text from a stranger's mail is never
+        later taken for the owner's word; the owner and an agent in a clean turn speak for the owner unless they say
+        less; the hub's own features say for themselves."""
+        if self.tainted:
+            return "untrusted"
+        if self.kind == "system":
+            return requested
+        return requested if requested in ("system", "untrusted") else "owner"
+
     @property
     def label(self) -> str:
         """`owner`, `agent:<id>` or `system:<purpose>`: how traces and logs name the caller."""

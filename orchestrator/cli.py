@@ -99,6 +99,10 @@ def _print_json(data: Any) -> None:
 
 def serve() -> None:
     """Run the hub in the foreground until Ctrl-C (what `make run`, `annabelle up` and `python -m orchestrator` do)."""
+    from orchestrator.warm_start import start_fork_server
+
+    # First: the fork server the MCPs start from imports their shared modules while the hub imports its own.
+    start_fork_server()
     import uvicorn
 
     from orchestrator.app import create_app
@@ -201,7 +205,8 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="Print the raw J
     guardian = data["guardian"]
     typer.echo(
         f"Guardian: {'available' if guardian['available'] else 'UNAVAILABLE'}, fail mode "
-        f"{guardian['failMode']}, {guardian['scans']} scans, {guardian['blocked']} blocked"
+        f"{guardian['failMode']}, {guardian['scans']} scans, {guardian['blocked']} blocked, "
+        f"{guardian.get('marked', 0)} marked"
     )
 
 

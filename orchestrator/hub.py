@@ -22,7 +22,6 @@ from pydantic import ValidationError
 
 from orchestrator.approvals.gate import ApprovalGate
 from orchestrator.approvals.policy import judge, load_policy
-from orchestrator.approvals.provenance import mark_write, recalls_untrusted
 from orchestrator.approvals.store import ApprovalStore
 from orchestrator.backoff import RestartPolicy
 from orchestrator.callers import Caller
@@ -80,14 +79,16 @@ def child_command(spec: McpSpec, settings: OrchestratorSettings, environ: Mappin
         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
         STDERR_LEVEL_VARIABLE: "WARNING",
     }
-    return ChildCommand(argv=argv, env=env, cwd=spec.directory if manifest.command else REPO_ROOT)
+    if manifest.command:
+        return ChildCommand(argv=argv, env=env, cwd=spec.directory)
+    return ChildCommand(argv=argv, env=env, cwd=REPO_ROOT, module=spec.package)
 
 
 def wrap_endpoint(spec: McpSpec, direct: ToolEndpoint, gate: GuardianGate) -> ToolEndpoint:
     """The MCP's endpoint with Guardian around it in the directions its `guardianScan` asks for (externals: both)."""
     scan = spec.manifest.guardianScan
     scanned = scan.output or scan.input is not False
-    return GuardedEndpoint(direct, gate, scan) if scanned else direct
+    return GuardedEndpoint(direct, gate, scan, own_errors=not spec.external) if scanned else direct
 
 
 class Hub:
@@ -278,6 +279,7 @@ class Hub:
                 "failMode": self.gate.fail_mode,
                 "scans": self.gate.stats.scans,
                 "blocked": self.gate.stats.blocked,
+                "marked": self.gate.stats.marked,
                 "unavailable": self.gate.stats.unavailable,
             },
         }
@@ -315,6 +317,7 @@ class Hub:
             scanned=scanned,
             unscanned=unscanned,
             blocked=bool(envelope.get("blocked")),
+            suspicious=envelope.get("suspicious") or None,
             ms=elapsed_ms,
         )
         where = {"tool": name, "caller": caller.label, "ms": elapsed_ms}
@@ -381,16 +384,20 @@ class Hub:
             # Skill writes are normalised and checked first; the hub's own features did that already.
             return await call_skill_tool(self, name, arguments), False, None
         assert route is not None  # _refusal answered for an unrouted name
+        if "provenance" in route.input_schema.get("properties", {}) and not self.specs[route.mcp].external:
+            # Only the hub knows the turn's taint: what a memory write may claim is decided here, not by the model.
+            requested = arguments.get("provenance")
+            vouched = caller.vouch(requested if isinstance(requested, str) else None)
+            if vouched is not None:
+                arguments = {**arguments, "provenance": vouched}
         endpoint, scanned, unscanned = self.endpoints[route.mcp], False, None
         if isinstance(endpoint, GuardedEndpoint):
             if caller.unscanned is None:
                 scanned = endpoint.scans(route.tool)
             else:
                 endpoint, unscanned = endpoint.inner, caller.unscanned
-        if caller.tainted and caller.turn is not None:
-            arguments = mark_write(name, arguments, caller.turn.tainted_by)
         envelope = await endpoint.call(route.tool, arguments, exposed=name)
-        if route.untrusted_output or envelope.get("untrusted") or recalls_untrusted(envelope):
+        if route.untrusted_output or envelope.get("untrusted"):
             # Passed by Guardian or not, this content is nobody's word: the turn is tainted from here on.
             envelope["untrusted"] = True
             if caller.turn is not None:

@@ -22,6 +22,8 @@ from mcp.client._transport import TransportStreams
 from mcp.shared.message import SessionMessage
 from mcp.types import jsonrpc_message_adapter
 
+from orchestrator.warm_start import open_warm_process
+
 log = logging.getLogger(__name__)
 
 # Seconds a child gets to exit after its stdin closes, then after SIGTERM, before SIGKILL.
@@ -42,6 +44,23 @@ class ChildCommand:
     argv: Sequence[str]
     env: Mapping[str, str]
     cwd: Path
+    module: str | None = None
+    """Set for a first-party MCP (`python -m <module>`): it starts as a fork of the warm interpreter, its
+    arguments being `argv` after `-m <module>`. Otherwise `argv` is run as a new process."""
+
+
+async def spawn(command: ChildCommand) -> anyio.abc.Process:
+    """Start the child in its own session: warm (forked, see `warm_start`) for a module, else a new process."""
+    if command.module is not None:
+        args = list(command.argv)
+        extra = args[args.index(command.module) + 1 :] if command.module in args else []
+        try:
+            return await open_warm_process(command.module, extra, command.env, command.cwd)
+        except (OSError, EOFError, ValueError) as exc:  # a broken fork server must not keep an MCP down
+            log.warning(
+                "warm start failed; starting a new process", extra={"module": command.module, "error": str(exc)}
+            )
+    return await anyio.open_process(list(command.argv), env=dict(command.env), cwd=command.cwd, start_new_session=True)
 
 
 class ChildProcess:
@@ -74,7 +93,10 @@ async def _stop(process: anyio.abc.Process) -> None:
     for sig in (None, signal.SIGTERM, signal.SIGKILL):
         if sig is not None:
             with suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, sig)  # the child leads its own group: take its children too
+                try:
+                    os.killpg(process.pid, sig)  # the child leads its own group: take its children too
+                except ProcessLookupError:
+                    process.send_signal(sig)  # a warm child killed before it became a group leader
         with anyio.move_on_after(EXIT_GRACE_SECONDS):
             await process.wait()
             return
@@ -85,9 +107,7 @@ async def open_child(
     command: ChildCommand, on_spawn: Callable[[ChildProcess], None], stderr_logger: logging.Logger
 ) -> AsyncIterator[TransportStreams]:
     """Spawn the child and yield the (read, write) streams `mcp.Client` expects."""
-    process = await anyio.open_process(
-        list(command.argv), env=dict(command.env), cwd=command.cwd, start_new_session=True
-    )
+    process = await spawn(command)
     child = ChildProcess(process)
     on_spawn(child)
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)

@@ -12,6 +12,9 @@ can clear it:
 
 In a tainted turn the side-effect policy applies (orchestrator/approvals/policy.py). A turn is forgotten
 `TURN_TTL_SECONDS` after it was minted; a call naming a forgotten or foreign turn counts as tainted.
+
+Work derived from several past turns (the Thinker's fact extraction from a quiet chat) names them all,
+comma-separated: it is tainted if any of them is, and counts as naming no turn if any is forgotten or foreign.
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ TURN_TTL_SECONDS = 6 * 3600.0
 """Longer than any turn runs (model steps, subagents, approvals waiting for the owner)."""
 MAX_TURNS = 10_000
 """The oldest turns are forgotten first past this many (each is a few hundred bytes)."""
+MAX_JOINED = 50
+"""Most turns one call may name; more counts as naming no turn."""
 
 
 @dataclass
@@ -60,8 +65,24 @@ class TurnLedger:
         return turn
 
     def get(self, turn_id: str | None, agent_id: str) -> Turn | None:
-        """The live turn `turn_id` if `agent_id` works in it; None otherwise (unknown, expired or foreign)."""
-        turn = self._turns.get(turn_id or "")
+        """The live turn `turn_id` if `agent_id` works in it; None otherwise (unknown, expired or foreign).
+
+        Several ids, comma-separated: a turn joining them (tainted by whatever tainted any of them), or None if
+        any is not a live turn of `agent_id`. The joined turn is not kept: it lasts one call."""
+        ids = (turn_id or "").split(",", MAX_JOINED)  # bounded: one more than allowed is enough to refuse
+        if len(ids) == 1:
+            return self._live(ids[0], agent_id)
+        live = [turn for turn in (self._live(one, agent_id) for one in ids[:MAX_JOINED]) if turn is not None]
+        if len(live) != len(ids):
+            return None
+        joined = Turn("+".join(turn.id for turn in live), {agent_id}, self.clock())
+        for turn in live:
+            for reason in turn.tainted_by:
+                joined.taint(reason)
+        return joined
+
+    def _live(self, turn_id: str, agent_id: str) -> Turn | None:
+        turn = self._turns.get(turn_id)
         if turn is None or agent_id not in turn.agents or self.clock() - turn.created > self.ttl:
             return None
         return turn

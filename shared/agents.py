@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Annotated
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -44,6 +45,33 @@ class CostControls(BaseModel):
     notifyChatId: str | None = None
 
 
+TokenLimit = Annotated[int | None, Field(ge=0, strict=True)]
+"""A whole number of tokens (`200000`, not `"200k"`, `2e5` or `true`); 0 allows no model call at all."""
+UsdLimit = Annotated[float | None, Field(ge=0, strict=True)]
+
+
+class Budgets(BaseModel):
+    """Spend limits checked before every model call (thinker/budgets.py); each is optional and unset means none.
+
+    Days and months are the owner's (ANNABELLE_TIMEZONE). USD limits apply only to models whose price litellm
+    knows; tokens always apply."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    dailyTokens: TokenLimit = None
+    monthlyTokens: TokenLimit = None
+    dailyUsd: UsdLimit = None
+    monthlyUsd: UsdLimit = None
+    account: str | None = Field(default=None, pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+    """Whose spend ledger the limits are checked against (default: the agent's own). A subagent gets its
+    parent's, so a task handed to a subagent spends from the parent's budget; agents naming one account share it."""
+
+    @property
+    def any(self) -> bool:
+        limits = self.model_dump(exclude={"account"})
+        return any(value is not None for value in limits.values())
+
+
 class AgentDefinition(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -60,6 +88,7 @@ class AgentDefinition(BaseModel):
     deniedTools: list[str] = Field(default_factory=list)
     idleTimeoutMinutes: int = Field(default=30, ge=1)
     costControls: CostControls = Field(default_factory=CostControls)
+    budgets: Budgets = Field(default_factory=Budgets)
 
     @field_validator("model", mode="after")
     @classmethod

@@ -2,15 +2,20 @@
 
 A tool call either succeeds (`{"success": true, "data": ...}`) or fails with a sentence a model or a
 person can act on and one code from `ErrorCode` (`{"success": false, "error": "...", "errorCode": "..."}`).
-A Guardian block also carries `"blocked": true`.
+A Guardian block also carries `"blocked": true`. An `error` is at most `MAX_MESSAGE_CHARS` (2 KB): a message
+that quotes what a caller sent (a path, a URL, a name) is cut there, so no answer grows with hostile input.
+A result Guardian found suspicious but did not block carries `"suspicious": [threat types]` (and
+`"untrusted": true`): the model is shown it as data, labelled suspicious.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
+
+from shared.validation import MAX_MESSAGE_CHARS, shorten
 
 
 class ErrorCode(StrEnum):
@@ -34,6 +39,10 @@ class ErrorCode(StrEnum):
     """The call waited for the owner's approval, and nobody decided in time: it did not run."""
 
 
+THREAT_TYPE = r"^[a-z][a-z_]{0,39}$"
+"""A threat type as Guardian names it (`prompt_injection`): a fixed vocabulary, never text from the content."""
+
+
 class Envelope(BaseModel):
     """The bare tool-call envelope, as `POST /tools/call` returns it."""
 
@@ -46,18 +55,22 @@ class Envelope(BaseModel):
     blocked: bool | None = None
     untrusted: bool | None = None
     """The result holds content nobody vouches for (the web, mail, other people): data, never instructions."""
+    suspicious: Annotated[list[Annotated[str, Field(pattern=THREAT_TYPE)]], Field(max_length=8)] | None = None
+    """Guardian's threat types for a result it marked (looks like an attack, not certain enough to block)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The wire form: keys that carry nothing are left out (`data: null` is kept on success)."""
         out: dict[str, Any] = {"success": self.success}
         if self.untrusted:
             out["untrusted"] = True
+        if self.suspicious:
+            out["suspicious"] = list(self.suspicious)
         if self.success:
             out["data"] = self.data
             return out
         if self.data is not None:
             out["data"] = self.data
-        out["error"] = self.error or "The tool call failed."
+        out["error"] = shorten(self.error or "The tool call failed.", MAX_MESSAGE_CHARS)
         out["errorCode"] = self.errorCode or ErrorCode.TOOL_ERROR
         if self.blocked:
             out["blocked"] = True

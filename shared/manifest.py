@@ -22,16 +22,20 @@ class ManifestError(Exception):
 
 
 class GuardianScan(BaseModel):
-    """Which directions Guardian scans for this MCP.
+    """Which directions Guardian scans for this MCP, and what it may do with what it finds.
 
     `input` is `true`/`false` or a list of tool-name globs (`["store_*", "update_*"]`): only matching tools
-    get their arguments scanned, e.g. Memorizer's writes.
+    get their arguments scanned, e.g. Memorizer's writes. `mode` is `block` (default: content Guardian is sure
+    about is blocked, content it only suspects is marked) or `mark` (nothing is blocked, everything it flags is
+    marked: passed on as data labelled suspicious, the turn tainted so the approval policy holds what follows).
+    Guardian off for an MCP is `input: false, output: false`.
     """
 
     model_config = ConfigDict(extra="forbid")
 
     input: bool | list[str] = True
     output: bool = True
+    mode: Literal["block", "mark"] = "block"
 
     def scans_input(self, tool: str) -> bool:
         if isinstance(self.input, bool):

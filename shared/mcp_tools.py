@@ -40,7 +40,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import INVALID_PARAMS, CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import BaseModel, ValidationError
 
-from shared.envelope import ErrorCode, fail, ok
+from shared.envelope import Envelope, ErrorCode, fail, ok
 from shared.logs import configure_logging
 from shared.mcp_stdio import serve_stdio
 from shared.settings import CommonSettings, ConfigError, load_settings
@@ -62,6 +62,15 @@ class ToolFailure(Exception):
         super().__init__(message)
         if code is not None:
             self.code = code
+
+
+@dataclass(frozen=True)
+class Untrusted:
+    """A tool's result holding content nobody vouches for (memory written from a stranger's mail, say): returned
+    instead of the plain value, its envelope says `untrusted`, so the hub taints the turn that reads it and the
+    Thinker shows it to the model as data."""
+
+    data: Any
 
 
 class InvalidArguments(ToolFailure):
@@ -221,6 +230,8 @@ def envelope_tool(
                 log.exception("tool crashed", extra={"tool": tool_name})
                 message = f"{tool_name} failed unexpectedly ({type(exc).__name__}); the server log has details."
                 return envelope_result(fail(ErrorCode.TOOL_ERROR, message))
+            if isinstance(result, Untrusted):
+                return envelope_result(Envelope(success=True, data=to_jsonable(result.data), untrusted=True).to_dict())
             return envelope_result(ok(to_jsonable(result)))
 
         run.__signature__ = signature.replace(return_annotation=CallToolResult)  # type: ignore[attr-defined]

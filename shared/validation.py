@@ -80,17 +80,21 @@ def _where(loc: Sequence[object], root: str, drop: tuple[str | int, ...]) -> str
 
 def error_lines(exc: HasErrors, *, root: str = "(root)", drop: tuple[str | int, ...] = ()) -> list[str]:
     """One `location: message` per error, e.g. `agents.0.temperature: Input should be less than or equal to 2`;
-    at most `MAX_PROBLEMS` of them, then one line counting the rest."""
+    at most `MAX_PROBLEMS` of them and about `MAX_MESSAGE_CHARS` in all, then one line counting the rest."""
     return _lines(exc.errors(), root, drop)
 
 
 def _lines(errors: Sequence[Any], root: str, drop: tuple[str | int, ...]) -> list[str]:
-    lines = [
-        shorten(f"{_where(error['loc'], root, drop)}: {error['msg']}", MAX_PROBLEM_CHARS)
-        for error in errors[:MAX_PROBLEMS]
-    ]
-    if len(errors) > MAX_PROBLEMS:
-        lines.append(f"and {len(errors) - MAX_PROBLEMS:,} more problems")
+    lines: list[str] = []
+    total = 0
+    for error in errors[:MAX_PROBLEMS]:
+        line = shorten(f"{_where(error['loc'], root, drop)}: {error['msg']}", MAX_PROBLEM_CHARS)
+        total += len(line) + 2
+        if total > MAX_MESSAGE_CHARS - 100:  # room for the prefix and the count below
+            break
+        lines.append(line)
+    if len(errors) > len(lines):
+        lines.append(f"and {len(errors) - len(lines):,} more problems")
     return lines
 
 

@@ -151,7 +151,9 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
         if body.agentId is not None and body.agentId != runtime.agent_id:
             raise BadRequest(f"This Thinker runs the agent {runtime.agent_id!r}, not {body.agentId!r}.")
         with request_trace(request, "process-message") as trace_id, HubTools.turn(body.turnId):
-            answer = await runtime.process_message(MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted))
+            answer = await runtime.process_message(
+                MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted, turn_id=body.turnId)
+            )
         return JSONResponse(answer.wire(), headers={TRACE_HEADER: trace_id})
 
     @app.post(
@@ -167,6 +169,9 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
             required_tools=body.requiredTools,
             chat_id=body.chatId,
             skill_name=body.skillName,
+            skill_id=body.skillId,
+            max_tokens_per_run=body.maxTokensPerRun,
+            daily_tokens=body.dailyTokens,
         )
         with request_trace(request, "execute-skill") as trace_id, HubTools.turn(body.turnId):
             answer = await runtime.execute_skill(skill)
@@ -184,8 +189,8 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
 
     @app.get("/cost-status", tags=["cost"], dependencies=[Depends(require_token)])
     async def cost_status() -> JSONResponse:
-        """Token usage over the last hour, the limits, and whether the agent is paused."""
-        return JSONResponse(runtime.cost.status().wire())
+        """Token usage over the last hour, the limits, whether the agent is paused, and spend against budgets."""
+        return JSONResponse(runtime.cost_status().wire())
 
     @app.post("/cost-resume", tags=["cost"], dependencies=[Depends(require_token)])
     async def cost_resume(request: Request) -> JSONResponse:

@@ -12,7 +12,8 @@ Layers, in this order (later layers get the model's freshest attention, so the m
 7. compaction summary   what older, summarised turns of this chat said
 8. playbooks            workflow guidance whose keywords match the message
 9. available skills     SKILL.md files without keywords: name and description only
-10. memories            the top facts for this message (`memory_retrieve_memories`)
+10. memories            the top facts for this message (`memory_retrieve_memories`); facts written from
+                        untrusted content (in a tainted turn) are shown apart, delimited as data
 11. caution             only when the inbound message is flagged as tainted
 
 `render_system_prompt` is pure; `ContextSource` does the I/O (hub calls, skill files) for it.
@@ -36,6 +37,7 @@ from typing import Any
 from shared.agents import AgentDefinition
 from shared.skill_files import SkillFile, load_skill_files
 from thinker.catalog import ToolCatalog
+from thinker.guards import as_data
 from thinker.hub_tools import HubTools
 from thinker.prompts import prompt
 from thinker.selection import Playbook
@@ -162,6 +164,8 @@ class PromptLayers:
     playbooks: Sequence[Playbook] = ()
     skills: Sequence[SkillSummary] = ()
     memories: Sequence[str] = ()
+    untrusted_memories: Sequence[str] = ()
+    """Facts written from content nobody vouches for: shown as data, never as what the user said."""
     tainted: bool = False
 
 
@@ -213,9 +217,23 @@ def render_system_prompt(layers: PromptLayers) -> str:
         facts = "\n".join(f"- {_clip(m.strip(), _FACT_MAX_CHARS)}" for m in layers.memories if m.strip())
         if facts:
             parts.append(f"## Relevant memories about the user\n{facts}")
+    if layers.untrusted_memories:
+        facts = "\n".join(f"- {_clip(m.strip(), _FACT_MAX_CHARS)}" for m in layers.untrusted_memories if m.strip())
+        if facts:
+            parts.append(f"## Memories written from untrusted content\n{as_data(facts, 'memory')}")
     if layers.tainted:
         parts.append(prompt("tainted_caution"))
     return "\n\n".join(part.strip() for part in parts if part and part.strip())
+
+
+VOUCHED = ("owner", "system")
+"""Provenance classes whose facts are the user's (or their configuration's) word."""
+
+
+@dataclass(frozen=True)
+class Memories:
+    facts: tuple[str, ...] = ()
+    untrusted: tuple[str, ...] = ()
 
 
 # -- the I/O side ----------------------------------------------------------------------------------------------
@@ -260,15 +278,21 @@ class ContextSource:
         profile = data.get("profile") if isinstance(data, dict) else None
         return profile if isinstance(profile, dict) else None
 
-    async def memories(self, catalog: ToolCatalog, query: str, limit: int = MEMORY_LIMIT) -> list[str]:
+    async def memories(self, catalog: ToolCatalog, query: str, limit: int = MEMORY_LIMIT) -> Memories:
+        """The top facts for `query`, split by who vouches for them (a fact without a provenance the owner or the
+        system vouches for is untrusted). Reading an untrusted one taints the turn at the hub."""
         if not query.strip() or not catalog.has("memory_retrieve_memories"):
-            return []
+            return Memories()
         arguments = {"query": query[:1_000], "agent_id": self.agent_id, "limit": limit, "include_conversations": False}
         data = _data(await self.hub.call("memory_retrieve_memories", arguments))
         facts = data.get("facts") if isinstance(data, dict) else None
         if not isinstance(facts, list):
-            return []
-        return [str(f["fact"]) for f in facts[:limit] if isinstance(f, dict) and f.get("fact")]
+            return Memories()
+        found = [f for f in facts[:limit] if isinstance(f, dict) and f.get("fact")]
+        return Memories(
+            tuple(str(f["fact"]) for f in found if f.get("provenance") in VOUCHED),
+            tuple(str(f["fact"]) for f in found if f.get("provenance") not in VOUCHED),
+        )
 
     def invalidate_playbooks(self) -> None:
         self._library = None

@@ -256,6 +256,14 @@ FactStore = Callable[[ExtractedFact], Awaitable[object]]
 """Stores one fact (the Thinker's calls `memory_store_fact` through the hub); raises when it cannot."""
 
 
+def derived_turn(turns: Sequence[Turn], max_turns: int = DEFAULT_CONFIG.max_turns) -> str | None:
+    """The hub turns the facts are drawn from (the last `max_turns` exchanges), comma-separated, so the hub judges
+    their taint together: facts from a chat that read a stranger's mail are stored as untrusted. None when one has
+    no turn recorded (the hub never knew it): the hub then counts the facts as untrusted."""
+    ids = [turn.hub_turn for turn in (turns[-max_turns:] if max_turns > 0 else ())]
+    return ",".join(id_ for id_ in ids if id_) if ids and all(ids) else None
+
+
 async def extract_and_store(
     turns: Sequence[Turn],
     known_facts: Sequence[str],

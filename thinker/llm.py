@@ -3,7 +3,9 @@
 Everything that asks a model something (the agent loop, the hallucination retry, compaction summaries, fact
 extraction) goes through a `ModelClient`, so that:
 
-- every call's token usage is recorded in the cost monitor (a missing `usage` is estimated, never skipped);
+- every call is first admitted by the budget guard (`thinker.budget_guard`: a call that could pass a budget is
+  not made, `BudgetExceeded` is raised) and its token usage then recorded in the cost monitor and the budget
+  ledger (a missing `usage` is estimated, never skipped);
 - a model that keeps failing is left alone for a while: after 5 consecutive failures the circuit opens for
   60 s, then one trial request is let through (half-open); its success closes the circuit again;
 - provider errors become one `LlmError` sentence naming the model and what to check.
@@ -13,7 +15,8 @@ litellm is imported once, at start-up (`load_litellm`, in a worker thread: it ta
 request does not pay ~1.5 s of imports. `LITELLM_LOCAL_MODEL_COST_MAP` is set before the import so litellm
 never downloads its price list.
 
-Errors (all `LlmError`): `ModelUnavailable` (the call failed), `CircuitOpen` (not even tried).
+Errors (all `LlmError`): `ModelUnavailable` (the call failed), `CircuitOpen` (not even tried), `BudgetExceeded`
+(not made: it could pass a budget).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Protocol
 
+from shared.contracts.thinker_api import BudgetStop
 from shared.litellm_loader import (
     ModelEndpoint,
     completion_request,
@@ -59,6 +63,28 @@ class ModelUnavailable(LlmError):
 
 class CircuitOpen(LlmError):
     """Recent calls to this model all failed, so it is not being called until the pause ends."""
+
+
+class BudgetGate(Protocol):
+    """The budget guard's side of the seam (`thinker.budget_guard.BudgetGuard`): asked before every call, told
+    its real usage after; `admit` raises `BudgetExceeded` for a call that could pass a budget."""
+
+    def admit(
+        self, model: str, messages: Sequence[Any], tools: Sequence[dict[str, Any]] | None, max_tokens: int | None, /
+    ) -> Any: ...
+
+    def settle(self, ticket: Any, prompt_tokens: int, completion_tokens: int, /) -> None: ...
+
+    def release(self, ticket: Any, /) -> None: ...
+
+
+class BudgetExceeded(LlmError):
+    """The call was not made: it could pass a budget. The message is the sentence for the user; `stop` says
+    which limit, machine-readably."""
+
+    def __init__(self, sentence: str, stop: BudgetStop) -> None:
+        super().__init__(sentence)
+        self.stop = stop
 
 
 class UsageRecorder(Protocol):
@@ -216,9 +242,11 @@ class ModelClient:
         completion: CompletionFn | None = None,
         breaker: CircuitBreaker | None = None,
         temperature: float = 0.6,
+        budget: BudgetGate | None = None,
     ) -> None:
         self.settings = settings
         self.usage = usage
+        self.budget = budget
         self.temperature = temperature
         self.breaker = breaker or CircuitBreaker(clock=clock)
         self._completion = completion or _litellm_completion
@@ -245,11 +273,22 @@ class ModelClient:
                 f"being called for another {self.breaker.seconds_left():.0f} s. Check that it is running."
             )
         kwargs = self._request(messages, tools, tool_choice, temperature, max_tokens, json_mode)
+        ticket = None
+        if self.budget is not None:
+            try:
+                ticket = self.budget.admit(model, kwargs["messages"], kwargs.get("tools"), kwargs.get("max_tokens"))
+            except BudgetExceeded:
+                # Refused before the call: the circuit's trial slot (if this was it) goes back unused.
+                self.breaker.trial_in_flight = False
+                trace_event("llm_call", model=model, step=step, outcome="budget", ms=0.0)
+                raise
         started = time.perf_counter()
         try:
             response = await self._completion(**kwargs)
             reply = self._reply(response, kwargs)
         except Exception as exc:
+            if ticket is not None and self.budget is not None:
+                self.budget.release(ticket)
             self.breaker.failed()
             trace_event(
                 "llm_call", model=model, step=step, outcome="error", error=type(exc).__name__, ms=elapsed_ms(started)
@@ -272,6 +311,8 @@ class ModelClient:
             finish_reason=reply.finish_reason,
             ms=elapsed_ms(started),
         )
+        if ticket is not None and self.budget is not None:
+            self.budget.settle(ticket, reply.usage.prompt_tokens, reply.usage.completion_tokens)
         if self.usage is not None:
             self.usage.record(reply.usage.prompt_tokens, reply.usage.completion_tokens)
         return reply

@@ -4,7 +4,8 @@
          │                                                     │
          └──▶ End (model error, limits)        leaked call ◀───┤───▶ hallucination: ModelRequest(required)
 
-- `ModelRequest` calls the model with the tools offered now (a `load_tools` call widens them mid-turn). Its
+- `ModelRequest` calls the model with the tools offered now (a `load_tools` call widens them mid-turn); a call
+  a budget refuses (`BudgetExceeded`) ends the turn with the guard's sentence as the answer. Its
   usage is added to the turn's, then the limits are checked: a response that wants more tools after the turn
   passed its token budget, or while the cost monitor has paused the agent, ends the turn. The last allowed
   step asks for an answer (`tool_choice="none"`) so the step limit ends in words, not in silence.
@@ -29,6 +30,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from shared.contracts.thinker_api import BudgetStop
 from shared.envelope import ErrorCode, fail
 from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
@@ -41,7 +43,7 @@ from thinker.guards import (
     sanitize,
 )
 from thinker.hub_tools import HubTools
-from thinker.llm import LlmError, ModelClient, ModelReply, ToolCall, Usage
+from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.sessions.messages import (
     ChatMessage,
@@ -72,6 +74,8 @@ class StopReason(StrEnum):
     TOKEN_LIMIT = "token_limit"
     PAUSED = "paused"
     MODEL_ERROR = "model_error"
+    BUDGET = "budget"
+    """A budget refused the next model call (`TurnResult.budget` says which)."""
     MALFORMED_CALLS = "malformed_calls"
     HALLUCINATION = "hallucination"
 
@@ -87,6 +91,7 @@ class TurnResult:
     messages: tuple[ChatMessage, ...] = ()
     """What the turn added after its input: assistant tool calls, tool results and the final answer."""
     error: str | None = None
+    budget: BudgetStop | None = None
 
     @property
     def paused(self) -> bool:
@@ -242,6 +247,8 @@ class AgentLoop:
                 temperature=node.temperature if node.temperature is not None else run.temperature,
                 step=run.steps,
             )
+        except BudgetExceeded as exc:
+            return self._end(run, StopReason.BUDGET, str(exc), error=str(exc), budget=exc.stop)
         except LlmError as exc:
             log.warning("model call failed", extra={"error": str(exc)})
             return self._end(run, StopReason.MODEL_ERROR, "", error=str(exc))
@@ -356,7 +363,10 @@ class AgentLoop:
         cap = self.limits.max_result_chars
         if len(text) > cap:
             text = text[:cap] + f"\n[result truncated: {len(text) - cap:,} more characters not shown]"
-        return as_data(text, tool) if envelope.get("untrusted") else text
+        if not envelope.get("untrusted"):
+            return text
+        # The hub's envelope passed the contract's check, so these are Guardian's threat-type names, not content.
+        return as_data(text, tool, envelope.get("suspicious") or ())
 
     # -- FinishText ----------------------------------------------------------------------------------------
 
@@ -398,7 +408,9 @@ class AgentLoop:
 
     # -- End -----------------------------------------------------------------------------------------------
 
-    def _end(self, run: _Run, stop: StopReason, response: str, *, error: str | None = None) -> End:
+    def _end(
+        self, run: _Run, stop: StopReason, response: str, *, error: str | None = None, budget: BudgetStop | None = None
+    ) -> End:
         if response:
             run.messages.append(assistant_message(response))
         success = stop in (StopReason.ANSWERED, StopReason.STEP_LIMIT) and error is None
@@ -412,5 +424,6 @@ class AgentLoop:
                 usage=run.usage,
                 messages=run.added(),
                 error=error,
+                budget=budget,
             )
         )

@@ -7,11 +7,15 @@ monitor, fact-extraction scheduler) and runs:
   hub's tool list (cached) → session history → profile, memories and playbooks → tool selection (with sticky
   tools from recent turns and the matched playbooks' tools) → the layered system prompt → the agent loop →
   the turn saved, compaction considered, fact extraction re-armed.
+- both kinds of model call are admitted by the budget guard first (`thinker.budget_guard`); a turn a budget
+  stops answers with its sentence and `errorCode: BUDGET_EXCEEDED`, and a skill run counts against the skill's
+  own limits (`maxTokensPerRun`, `dailyTokens`) too.
 - `execute_skill`: a skill run. No history; the instructions are the user message; `requiredTools` is a strict
   sandbox (exactly those tools, nothing else), `noTools` offers none, otherwise tools are selected as for a
   message, without `send_telegram` (the hub notifies about skill results itself).
 
-Start-up (`start`) imports and warms litellm and prepares the persona file; `ready` says when it is done.
+Start-up (`start`) prepares the persona file and is `ready` at once; importing and warming litellm and listing
+the hub's tools continue in the background, and the first turn waits for them.
 """
 
 from __future__ import annotations
@@ -19,18 +23,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
 from shared.agents import AgentDefinition
-from shared.contracts.thinker_api import SkillAnswer, TurnAnswer, paused_reason
+from shared.contracts.thinker_api import CostStatus, SkillAnswer, TurnAnswer, paused_reason
 from shared.embeddings import Embedder, EmbeddingError, EmbeddingSettings, create_embedder
 from shared.timeutil import utc_now
 from shared.traces import elapsed_ms, trace_event
+from thinker.budget_guard import open_guard, skill_run
+from thinker.budgets import SkillLimits
 from thinker.catalog import ToolCatalog
 from thinker.context import (
+    VOUCHED,
     ContextSource,
     PromptLayers,
     ensure_persona,
@@ -39,7 +46,13 @@ from thinker.context import (
 )
 from thinker.cost import CostMonitor
 from thinker.essentials import Essential, available_essentials
-from thinker.extraction import ExtractedFact, ExtractionConfig, FactExtractionScheduler, extract_and_store
+from thinker.extraction import (
+    ExtractedFact,
+    ExtractionConfig,
+    FactExtractionScheduler,
+    derived_turn,
+    extract_and_store,
+)
 from thinker.hub_tools import HubTools, HubUnavailable
 from thinker.llm import ModelClient, load_litellm, warm_up
 from thinker.loop import AgentLoop, LoopLimits, TurnResult
@@ -49,6 +62,7 @@ from thinker.sessions import (
     InvalidChatId,
     SessionError,
     SessionStore,
+    Turn,
     build_history,
     compact,
     make_turn,
@@ -81,6 +95,8 @@ class MessageIn:
     chat_id: str
     text: str
     tainted: bool = False
+    turn_id: str | None = None
+    """The hub's turn for this message (kept with the exchange, see `Turn.hub_turn`)."""
 
 
 @dataclass
@@ -91,6 +107,9 @@ class SkillIn:
     required_tools: list[str] | None = None
     chat_id: str | None = None
     skill_name: str | None = None
+    skill_id: int | str | None = None
+    max_tokens_per_run: int | None = None
+    daily_tokens: int | None = None
 
 
 @dataclass
@@ -119,6 +138,13 @@ def configured_embedder(settings: ThinkerSettings) -> Embedder | None:
         return None
 
 
+def _budget_fields(result: TurnResult) -> dict[str, Any]:
+    """A budget stop's machine-readable fields for the answer (none when no budget stopped the turn)."""
+    if result.budget is None:
+        return {}
+    return {"errorCode": "BUDGET_EXCEEDED", "budget": result.budget}
+
+
 class ThinkerRuntime:
     def __init__(
         self,
@@ -137,10 +163,21 @@ class ThinkerRuntime:
         self.wall_clock = wall_clock
         self.state = RuntimeState()
         self.cost = CostMonitor(agent.costControls, clock=wall_clock)
-        self.model = ModelClient(
-            agent_model(settings, agent), usage=self.cost, clock=monotonic, temperature=agent.temperature
+        # A subagent's (or an agent sharing an account's) spend counts on the account's ledger and budgets.
+        account = agent.budgets.account or agent.agentId
+        self.budget = open_guard(
+            settings.data_dir, agent.budgets, agent_id=account, zone=settings.timezone, clock=wall_clock
         )
-        self.utility = ModelClient(utility_model(settings, agent), usage=self.cost, clock=monotonic, temperature=0.2)
+        self.model = ModelClient(
+            agent_model(settings, agent),
+            usage=self.cost,
+            clock=monotonic,
+            temperature=agent.temperature,
+            budget=self.budget,
+        )
+        self.utility = ModelClient(
+            utility_model(settings, agent), usage=self.cost, clock=monotonic, temperature=0.2, budget=self.budget
+        )
         self.hub = hub or HubTools(
             settings.hub_url,
             settings.hub_token,
@@ -180,13 +217,24 @@ class ThinkerRuntime:
         self._background: set[asyncio.Task[Any]] = set()
         self.compactions: set[asyncio.Task[Any]] = set()
         """Compactions running in the background (a turn does not wait for its chat's summary)."""
+        self._warming: asyncio.Task[Any] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Import and warm litellm, create the persona file, try the hub once; then `ready`."""
+        """Create the persona file, then `ready`: the model client and the tool list load in the background."""
         if not self.agent.systemPrompt.strip():
             ensure_persona(self.settings.annabelle_home, self.agent_id)
+        self._warming = self._spawn(self._warm_up())
+        self.state.ready = True
+        self._spawn(self._maintenance())
+        if self.extraction_config.enabled:
+            self._spawn(self.extraction.run_forever(self.extract_facts))
+        log.info("thinker ready", extra={"agent": self.agent_id, "model": self.agent.model})
+
+    async def _warm_up(self) -> None:
+        """Import and warm litellm, then list the hub's tools (which starts preparing the tool selection)."""
+        started = time.perf_counter()
         await asyncio.to_thread(load_litellm)
         try:
             await warm_up(self.agent.model)
@@ -196,11 +244,22 @@ class ThinkerRuntime:
             await self._catalog()
         except HubUnavailable as exc:
             log.warning("hub not reachable at start-up; will retry on the first message", extra={"reason": str(exc)})
-        self.state.ready = True
-        self._spawn(self._maintenance())
-        if self.extraction_config.enabled:
-            self._spawn(self.extraction.run_forever(self.extract_facts))
-        log.info("thinker ready", extra={"agent": self.agent_id, "model": self.agent.model})
+        except Exception:  # the first turn lists the tools again and reports what fails
+            log.exception("listing the hub's tools at start-up failed")
+        log.info(
+            "thinker warmed up", extra={"agent": self.agent_id, "seconds": round(time.perf_counter() - started, 2)}
+        )
+
+    async def until_warm(self) -> None:
+        """A turn that arrives while start-up still loads the model client or the tool list waits for it."""
+        warming = self._warming
+        if warming is None or warming.done():
+            return
+        log.info(
+            "message waits for start-up: loading the model client and listing the hub's tools",
+            extra={"agent": self.agent_id},
+        )
+        await asyncio.wait({warming})
 
     async def aclose(self) -> None:
         if self.compactions:
@@ -212,6 +271,7 @@ class ThinkerRuntime:
         await self.hub.aclose()
         if self.embedder is not None:
             await self.embedder.aclose()
+        self.budget.ledger.close()
 
     def _spawn(self, coroutine: Awaitable[Any]) -> asyncio.Task[Any]:
         task = asyncio.ensure_future(coroutine)
@@ -237,12 +297,24 @@ class ThinkerRuntime:
         if self.cost.paused or catalog is None or not catalog.has("memory_store_fact"):
             return []
         session = self.sessions.load(chat_id)
+        with HubTools.turn(derived_turn(session.turns, self.extraction_config.max_turns)):
+            return await self._extract_and_store(chat_id, session.turns, catalog)
+
+    async def _extract_and_store(
+        self, chat_id: str, turns: Sequence[Turn], catalog: ToolCatalog
+    ) -> list[ExtractedFact]:
         known: list[str] = []
         if catalog.has("memory_list_facts"):
             listed = await self.hub.call("memory_list_facts", {"agent_id": self.agent_id, "limit": 100})
             data = listed.get("data") if listed.get("success") else None
             facts = data.get("facts") if isinstance(data, dict) else None
-            known = [str(f["fact"]) for f in facts or [] if isinstance(f, dict) and f.get("fact")]
+            # Only facts someone vouches for: the extraction model must read nothing untrusted beyond the chat
+            # itself, whose taint the hub judges from its turns.
+            known = [
+                str(f["fact"])
+                for f in facts or []
+                if isinstance(f, dict) and f.get("fact") and f.get("provenance") in VOUCHED
+            ]
 
         async def store(fact: ExtractedFact) -> None:
             arguments = {"fact": fact.fact, "category": fact.category, "agent_id": self.agent_id}
@@ -251,7 +323,7 @@ class ThinkerRuntime:
                 raise RuntimeError(envelope.get("error") or "memory_store_fact failed")
 
         llm = self.utility.text_completion(json_mode=True, temperature=0.1, max_tokens=800)
-        stored = await extract_and_store(session.turns, known, llm, store, config=self.extraction_config)
+        stored = await extract_and_store(turns, known, llm, store, config=self.extraction_config)
         if stored:
             log.info("facts extracted", extra={"chat_id": chat_id, "facts": len(stored)})
         return stored
@@ -303,9 +375,11 @@ class ThinkerRuntime:
             totalSteps=result.steps,
             error=result.error or None,
             paused=result.paused or self.cost.paused or None,
+            **_budget_fields(result),
         )
 
     async def _chat_turn(self, message: MessageIn) -> TurnResult:
+        await self.until_warm()
         catalog = await self._catalog_or_empty()
         session = self.sessions.load(message.chat_id)
         profile, memories, library = await asyncio.gather(
@@ -342,7 +416,8 @@ class ThinkerRuntime:
                 compaction_summary=session.summary,
                 playbooks=matched,
                 skills=library.skills,
-                memories=memories,
+                memories=memories.facts,
+                untrusted_memories=memories.untrusted,
                 tainted=message.tainted,
             )
         )
@@ -383,6 +458,7 @@ class ThinkerRuntime:
             prompt_tokens=result.usage.prompt_tokens,
             completion_tokens=result.usage.completion_tokens,
             messages=result.messages,
+            hub_turn=message.turn_id,
         )
         try:
             session = self.sessions.append_turn(message.chat_id, turn)
@@ -409,6 +485,7 @@ class ThinkerRuntime:
     async def execute_skill(self, skill: SkillIn) -> SkillAnswer:
         if self.cost.paused:
             return SkillAnswer.paused_refusal(self._paused_reason())
+        await self.until_warm()
         catalog = await self._catalog_or_empty()
         toolset = await self._skill_tools(skill, catalog)
         memories = await self.context.memories(catalog, skill.instructions)
@@ -419,13 +496,16 @@ class ThinkerRuntime:
                 now=self.wall_clock().astimezone(self.settings.timezone),
                 chat_id=skill.chat_id,
                 task=SKILL_TASK.format(name=name),
-                memories=memories,
+                memories=memories.facts,
+                untrusted_memories=memories.untrusted,
             )
         )
         messages: list[ChatMessage] = [system_message(system), user_message(skill.instructions)]
-        result = await self.loop.run(
-            messages, toolset, chat_id=skill.chat_id, max_steps=skill.max_steps, temperature=self.agent.temperature
-        )
+        limits = SkillLimits.of(skill.skill_id, skill.skill_name, skill.max_tokens_per_run, skill.daily_tokens)
+        with skill_run(limits):
+            result = await self.loop.run(
+                messages, toolset, chat_id=skill.chat_id, max_steps=skill.max_steps, temperature=self.agent.temperature
+            )
         summary = " ".join(result.response.split())
         return SkillAnswer(
             success=result.success,
@@ -435,6 +515,7 @@ class ThinkerRuntime:
             totalSteps=result.steps,
             error=result.error or None,
             paused=result.paused or self.cost.paused or None,
+            **_budget_fields(result),
         )
 
     async def _skill_tools(self, skill: SkillIn, catalog: ToolCatalog) -> ToolSet:
@@ -460,6 +541,11 @@ class ThinkerRuntime:
         return ToolSet(catalog, selection.names, essentials=usable)
 
     # -- status --------------------------------------------------------------------------------------------
+
+    def cost_status(self) -> CostStatus:
+        """The cost monitor's hour, and spend against each budget (the agent's, and today's skills')."""
+        lines, note = self.budget.status(self.agent.model)
+        return self.cost.status().model_copy(update={"budgets": lines, "budgetNote": note})
 
     def health(self) -> dict[str, Any]:
         catalog = self.hub.cached

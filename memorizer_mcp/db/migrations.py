@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 
 import sqlean as sqlite3
 
+from memorizer_mcp import claims
 from memorizer_mcp.db.connection import Connection
 
 log = logging.getLogger(__name__)
@@ -273,6 +274,59 @@ def m007_lookup_indexes(conn: Connection) -> None:
         CREATE INDEX IF NOT EXISTS idx_projects_name ON projects(agent_id, name);
         """,
     )
+
+
+@migration
+def m008_fact_provenance_and_validity(conn: Connection) -> None:
+    """Where each fact came from, how far it is trusted, and when it stopped being true.
+
+    - `source_type`: owner, conversation, email, web, file, tool, import or unknown. Rows from before are
+      `conversation` when their `source` names one of the agent's conversations (extraction wrote them), else
+      `unknown`.
+    - `provenance`: owner, system or untrusted. Nothing recorded who said an older fact, so every existing row is
+      `untrusted`: never treated as the owner's word; the owner restating it raises it (a merge).
+    - `valid_until` / `superseded_by`: set when a later fact replaces this one (the fact is kept as history).
+    - `fact_keys`: the `subject|slot` keys of each fact's claims (claims.py), so facts about the same attribute
+      find each other without a vector. Filled here for existing rows.
+    """
+    _add_column(conn, "facts", "source_type", "TEXT NOT NULL DEFAULT 'unknown'")
+    _add_column(
+        conn,
+        "facts",
+        "provenance",
+        "TEXT NOT NULL DEFAULT 'untrusted' CHECK (provenance IN ('owner', 'system', 'untrusted'))",
+    )
+    _add_column(conn, "facts", "valid_until", "TEXT DEFAULT NULL")
+    _add_column(conn, "facts", "superseded_by", "INTEGER DEFAULT NULL REFERENCES facts(id) ON DELETE SET NULL")
+    conn.execute(
+        "UPDATE facts SET source_type = 'conversation' WHERE source IS NOT NULL AND EXISTS"
+        " (SELECT 1 FROM conversations c WHERE c.id = facts.source AND c.agent_id = facts.agent_id)"
+    )
+    _run_script(
+        conn,
+        """
+        CREATE TABLE IF NOT EXISTS fact_keys (
+            key TEXT NOT NULL,
+            fact_id INTEGER NOT NULL REFERENCES facts(id) ON DELETE CASCADE,
+            PRIMARY KEY (key, fact_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS idx_fact_keys_fact ON fact_keys(fact_id);
+        CREATE INDEX IF NOT EXISTS idx_facts_current ON facts(agent_id, valid_until);
+        CREATE INDEX IF NOT EXISTS idx_facts_superseded_by ON facts(superseded_by);
+        """,
+    )
+    rows = conn.execute("SELECT id, fact FROM facts").fetchall()
+    conn.executemany(
+        "INSERT OR IGNORE INTO fact_keys (key, fact_id) VALUES (?, ?)",
+        [(key, row[0]) for row in rows for key in claims.keys(claims.parse(row[1]))],
+    )
+
+
+@migration
+def m009_skill_budgets(conn: Connection) -> None:
+    """A skill's token budgets, checked by the Thinker before each model call (0 or NULL: no limit)."""
+    _add_column(conn, "skills", "max_tokens_per_run", "INTEGER DEFAULT NULL")
+    _add_column(conn, "skills", "daily_tokens", "INTEGER DEFAULT NULL")
 
 
 def applied(conn: Connection) -> list[str]:

@@ -3,7 +3,8 @@
 It holds an `AgentRuntime` per agent of agents.json (and per running subagent) and delegates: processes to the
 `Supervisor`, HTTP to the `ThinkerClient`, cost-pause notices to `notices`. A cost pause (an answer with
 `paused`) is announced once with the figures of the Thinker's `/cost-status`; the agent then gets no requests
-until resumed. Subagents (`run_subagent`) are temporary Thinkers running one task for a parent agent, stopped at
+until resumed. A budget stop the Thinker marks `notify` is announced too (the Thinker's ledger makes that once
+per limit and window). Subagents (`run_subagent`) are temporary Thinkers running one task for a parent agent, stopped at
 their timeout or with their parent.
 """
 
@@ -23,7 +24,7 @@ import anyio.abc
 import httpx
 
 from orchestrator.agents.client import THINKER_CALL_TIMEOUT_SECONDS, ThinkerClient
-from orchestrator.agents.notices import Notify, announce_pause
+from orchestrator.agents.notices import Notify, announce_budget, announce_pause
 from orchestrator.agents.runtime import AgentError, AgentRuntime, free_port, thinker_command
 from orchestrator.agents.subagents import (
     MAX_SUBAGENTS_PER_PARENT,
@@ -190,6 +191,7 @@ class AgentManager:
         )
         answer = await self._request(runtime, "/process-message", request, TurnAnswer)
         self._note_pause(runtime, answer)
+        self._note_budget(runtime, answer)
         return answer
 
     async def execute_skill(self, agent_id: str, request: ExecuteSkillRequest) -> SkillAnswer:
@@ -203,6 +205,7 @@ class AgentManager:
             await self.supervisor.ensure(runtime)
             answer = await self._request(runtime, "/execute-skill", request, SkillAnswer)
             self._note_pause(runtime, answer)
+            self._note_budget(runtime, answer)
             return answer
 
     async def clear_session(self, agent_id: str, chat_id: str) -> Acknowledgement:
@@ -270,6 +273,18 @@ class AgentManager:
             status = await self.client.cost_status(runtime)
             chat = runtime.definition.costControls.notifyChatId
             await announce_pause(self.notifier, runtime.agent_id, status, answer.error, chat)
+
+        self._background(announce)
+
+    def _note_budget(self, runtime: AgentRuntime, answer: TurnAnswer) -> None:
+        """A budget stop the Thinker marked `notify` (the first of its limit and window) is told to the owner."""
+        stop = answer.budget
+        if stop is None or not stop.notify:
+            return
+        chat = runtime.definition.costControls.notifyChatId
+
+        async def announce() -> None:
+            await announce_budget(self.notifier, stop, answer.error, chat)
 
         self._background(announce)
 

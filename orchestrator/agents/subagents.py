@@ -83,6 +83,8 @@ def subagent_definition(
         deniedTools=[SUBAGENT_TOOL] if tools else ["*"],
         idleTimeoutMinutes=max(request.timeout_minutes, 1),
         costControls=parent.costControls,
+        # The parent's limits, on the parent's ledger: spawning subagents is no way around a budget.
+        budgets=parent.budgets.model_copy(update={"account": parent.budgets.account or parent.agentId}),
     )
 
 

@@ -4,7 +4,8 @@ The original never scanned what users wrote. Here every chat message passes Guar
 it, but the owner's own messages are treated differently from anyone else's: the owner must not lose one
 message in fifty to a false positive, so theirs are blocked only when Guardian's risk reaches
 `GUARDIAN_OWNER_BLOCK_RISK`; below that they go through with a `tainted` flag the Thinker sees (and the event
-is logged). Other senders are blocked whenever Guardian flags them. When Guardian cannot scan at all, the
+is logged). Other senders are blocked whenever Guardian blocks. A message Guardian only marks (suspicious,
+below its blocking bar) passes with the `tainted` flag, whoever sent it. When Guardian cannot scan at all, the
 owner's message passes tainted (the owner's chat must not go dark while the scanner restarts) and anyone
 else's follows `GUARDIAN_FAIL_MODE`.
 """
@@ -32,6 +33,8 @@ def judge_inbound(decision: ScanDecision, *, owner: bool, owner_block_risk: floa
             return InboundVerdict("tainted", f"not scanned: {decision.reason}")
         return InboundVerdict("pass" if decision.allowed else "block", decision.reason)
     if decision.allowed:
+        if decision.suspicious:
+            return InboundVerdict("tainted", decision.reason, decision.risk)
         return InboundVerdict("pass", risk=decision.risk)
     if owner and decision.risk < owner_block_risk:
         return InboundVerdict("tainted", decision.reason, decision.risk)

@@ -1,5 +1,8 @@
 """`/help`, `/status` and `/status summary`: what is running, answered from the hub's own state.
 
+`/status` also shows spend against each budget (agents.json `budgets`, and the limits of the skills that ran
+today), from each running Thinker's `/cost-status`: its ledger is the one the limits are checked against.
+
 `/status summary` is a digest of several sources gathered in parallel (hub, logs, Guardian, memory, skills).
 The original system had an LLM write that digest; here it is assembled as text, so it costs no tokens and cannot
 be steered by what it summarises. Every formatter is pure; each source that fails says so in its own line.
@@ -17,9 +20,18 @@ from orchestrator.commands import cron, logs, security
 from orchestrator.commands._helpers import data_of
 from orchestrator.commands.registry import Command, CommandContext, command, commands, usage_error
 from orchestrator.formatting import clip, duration
+from shared.contracts.thinker_api import BudgetLine, CostStatus
 
 SUMMARY_LOG_LINES = 5
 SUMMARY_THREATS = 3
+BUDGET_STATUS_SECONDS = 5.0
+_LIMIT_WORDS = {
+    "dailyTokens": "tokens today",
+    "monthlyTokens": "tokens this month",
+    "dailyUsd": "USD today",
+    "monthlyUsd": "USD this month",
+    "maxTokensPerRun": "tokens per run",
+}
 
 
 # -- pure formatting -------------------------------------------------------------------------------------------
@@ -76,6 +88,41 @@ def format_status(status: dict[str, Any], agents: list[dict[str, Any]], halt: di
     return "\n".join(lines)
 
 
+def budget_line_text(agent_id: str, line: BudgetLine) -> str:
+    """`  annabelle: 12,300 of 200,000 tokens today (6%), resets 2026-03-05 00:00` (pure)."""
+    who = f"{agent_id} skill '{line.skill}'" if line.skill else agent_id
+    words = _LIMIT_WORDS.get(line.limit, line.limit)
+    if line.unit == "usd":
+        figures = f"${line.used:,.2f} of ${line.limitValue:,.2f} {words}"
+    else:
+        figures = f"{round(line.used):,} of {round(line.limitValue):,} {words}"
+    share = f" ({line.used / line.limitValue:.0%})" if line.limitValue else ""
+    if not line.priced:
+        share = " (not judged: no price known for its model)"
+    resets = f", resets {line.resetsAt[:16].replace('T', ' ')}" if line.resetsAt else ""
+    return "  " + clip(f"{who}: {figures}{share}{resets}", 200)
+
+
+def format_budgets(statuses: dict[str, CostStatus | None], configured: list[str]) -> list[str]:
+    """The `/status` lines about budgets: each running agent's spend against its limits; an agent with budgets
+    whose Thinker is not running says so (pure). Nothing when no agent has a budget or a limited skill."""
+    lines: list[str] = []
+    for agent_id, status in statuses.items():
+        if status is None:
+            if agent_id in configured:
+                lines.append(f"  {agent_id}: budgets set; its Thinker did not answer, so its spend is not shown")
+            continue
+        lines.extend(budget_line_text(agent_id, line) for line in status.budgets)
+        if status.budgetNote:
+            lines.append("  " + clip(f"{agent_id}: {status.budgetNote}", 200))
+    lines.extend(
+        f"  {agent_id}: budgets set; its Thinker is not running (spend shows once it is)"
+        for agent_id in configured
+        if agent_id not in statuses
+    )
+    return ["Budgets:", *lines] if lines else []
+
+
 def format_status_line(status: dict[str, Any], agents: list[dict[str, Any]], halt: dict[str, Any]) -> str:
     """One line: MCPs up, agents, halt (what follows `/kill` and `/resume`) (pure)."""
     mcps = status.get("mcps", {})
@@ -96,6 +143,23 @@ def format_help(table: list[Command], mcps: dict[str, dict[str, Any]]) -> str:
             lines.append(f"  {meta.get('label') or name}: {meta.get('toolCount', 0)}{state}")
     lines.append("Anything else is a message for the assistant.")
     return "\n".join(lines)
+
+
+async def budget_statuses(ctx: CommandContext) -> dict[str, CostStatus | None]:
+    """Each running agent's `/cost-status` (None when it did not answer within a few seconds)."""
+    statuses: dict[str, CostStatus | None] = {}
+    runtimes = getattr(ctx.agents, "agents", {})
+
+    async def ask(agent_id: str, runtime: Any) -> None:
+        statuses[agent_id] = None
+        with anyio.move_on_after(BUDGET_STATUS_SECONDS):
+            statuses[agent_id] = await ctx.agents.cost_status(runtime)
+
+    async with anyio.create_task_group() as tasks:
+        for agent_id, runtime in runtimes.items():
+            if getattr(runtime, "state", None) == "running":
+                tasks.start_soon(ask, agent_id, runtime)
+    return {agent_id: statuses[agent_id] for agent_id in sorted(statuses)}
 
 
 def status_line(ctx: CommandContext) -> str:
@@ -203,4 +267,7 @@ async def status_command(ctx: CommandContext, args: str) -> str:
         return "\n".join(["Summary (assembled without an LLM):", *await gather_summary(ctx)])
     if mode:
         raise usage_error("status", f"'{args.strip()}' is not a /status option.")
-    return format_status(ctx.hub.status(), ctx.agents.describe(), ctx.halt.describe())
+    text = format_status(ctx.hub.status(), ctx.agents.describe(), ctx.halt.describe())
+    configured = [agent.agentId for agent in ctx.agents.config.agents if agent.enabled and agent.budgets.any]
+    budgets = format_budgets(await budget_statuses(ctx), configured)
+    return "\n".join([text, *budgets])

@@ -19,7 +19,7 @@ The fixes, in order (reference §6.5 plus the checks the original lacked):
    `interval_minutes` ≥ 1.
 6. `trigger_type` inferred as `cron` when there is a schedule (and a wrong one corrected, with a warning).
 7. Coercions: `required_tools` string (JSON list or comma-separated) → list, `max_steps`/`notify_interval_minutes`/
-   `skill_id` strings → int, `"true"/"false"` → bool for `notify_on_completion` and `enabled`.
+   `max_tokens_per_run`/`daily_tokens`/`skill_id` strings → int, `"true"/"false"` → bool for `notify_on_completion` and `enabled`.
 8. `execution_plan`: JSON string parsed, step aliases (`tool|tool_name|name → toolName`,
    `params|args|arguments → parameters`) and missing step ids fixed; old names mapped (`send_telegram →
    telegram_send_message`, ...). Safety net: more than one step → the plan is removed and its tools join
@@ -42,6 +42,7 @@ from typing import Any, Literal
 from orchestrator.skills.errors import SkillInputError, TriggerError
 from orchestrator.skills.triggers import check_cron, cron_next, parse_moment, zone
 from shared.contracts.memory import SKILL_DEFINITION_FIELDS, SKILL_STATE_FIELDS
+from shared.contracts.thinker_api import MAX_SKILL_TOKENS
 
 __all__ = [
     "COMPAT_TOOL_NAMES",
@@ -454,7 +455,13 @@ def normalize_skill_input(
 
     if "required_tools" in out:
         out["required_tools"] = _compat(_tool_list("required_tools", out["required_tools"]), warnings)
-    for field, bounds in (("max_steps", _MAX_STEPS), ("notify_interval_minutes", (0, 525_600))):
+    integers = (
+        ("max_steps", _MAX_STEPS),
+        ("notify_interval_minutes", (0, 525_600)),
+        ("max_tokens_per_run", (0, MAX_SKILL_TOKENS)),
+        ("daily_tokens", (0, MAX_SKILL_TOKENS)),
+    )
+    for field, bounds in integers:
         if field in out:
             out[field] = _integer(field, out[field], *bounds)
     for field in ("skill_id", "consecutive_failures"):

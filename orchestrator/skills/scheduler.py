@@ -362,6 +362,8 @@ class SkillScheduler:
                 maxSteps=min(max(int(skill.get("max_steps") or 10), 1), MAX_SKILL_STEPS),
                 requiredTools=skill_tools(skill) or None,
                 chatId=self.hub.notifier.default_chat_id,
+                maxTokensPerRun=skill.get("max_tokens_per_run") or None,
+                dailyTokens=skill.get("daily_tokens") or None,
                 turnId=self.hub.turns.mint(agent_id).id,
             )
         except ValidationError as exc:
@@ -373,6 +375,10 @@ class SkillScheduler:
         if answer.paused:
             why = answer.error or f"The agent '{agent_id}' is paused by its cost controls."
             return run_outcome(skill, now=now, success=True, skipped=True, summary=f"Skipped: {why}")
+        if answer.errorCode == "BUDGET_EXCEEDED":
+            # A skip, not a failure: the owner hears of the budget once per window (the agent manager), not at
+            # every run the schedule fires until the limit resets.
+            return run_outcome(skill, now=now, success=True, skipped=True, summary=f"Skipped: {answer.error}")
         summary = answer.summary or answer.response
         if not answer.success:
             return run_outcome(skill, now=now, success=False, error=answer.error or summary)

@@ -21,6 +21,8 @@ from shared.contracts.hub_api import (
 )
 from shared.contracts.thinker_api import (
     Acknowledgement,
+    BudgetLine,
+    BudgetStop,
     ClearSessionRequest,
     CostResumeRequest,
     CostStatus,
@@ -34,6 +36,8 @@ from shared.contracts.thinker_api import (
 __all__ = [
     "Acknowledgement",
     "AgentResumeRequest",
+    "BudgetLine",
+    "BudgetStop",
     "ClearSessionRequest",
     "CostResumeRequest",
     "CostStatus",

@@ -22,6 +22,8 @@ SKILL_DEFINITION_FIELDS: tuple[str, ...] = (
     "max_steps",
     "notify_on_completion",
     "notify_interval_minutes",
+    "max_tokens_per_run",
+    "daily_tokens",
 )
 """What a skill says it does and when: written by whoever creates or edits it."""
 SKILL_STATE_FIELDS: tuple[str, ...] = (

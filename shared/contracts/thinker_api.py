@@ -13,9 +13,9 @@ on, so a newer Thinker may say more). Nothing else crosses: no hand-built dicts 
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 MAX_TEXT_CHARS = 100_000
 """A chat message or a skill's instructions."""
@@ -23,6 +23,8 @@ MAX_ID_CHARS = 200
 """Chat, message, sender and skill ids."""
 MAX_SKILL_STEPS = 50
 MAX_REQUIRED_TOOLS = 100
+MAX_SKILL_TOKENS = 1_000_000_000
+"""A skill's token limits (per run, per day) are at most this: more is a typo, not a budget."""
 
 
 def _whole_number(value: object) -> object:
@@ -82,6 +84,24 @@ class ExecuteSkillRequest(Request):
     turnId: str | None = Field(
         default=None, max_length=64, description="The hub's turn: send it with every tool call of this run."
     )
+    maxTokensPerRun: JsonInt | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_SKILL_TOKENS,
+        description="Tokens this run may spend; a model call that could pass it is not made (0 or absent: no limit).",
+    )
+    dailyTokens: JsonInt | None = Field(
+        default=None,
+        ge=0,
+        le=MAX_SKILL_TOKENS,
+        description="Tokens this skill may spend per day (the owner's day), over all its runs (0 or absent: no limit).",
+    )
+
+    @model_validator(mode="after")
+    def _daily_needs_a_skill(self) -> ExecuteSkillRequest:
+        if self.dailyTokens and self.skillId is None and not self.skillName:
+            raise ValueError("dailyTokens needs the skill's skillId or skillName, to count its runs by day")
+        return self
 
 
 class ClearSessionRequest(Request):
@@ -90,6 +110,35 @@ class ClearSessionRequest(Request):
 
 class CostResumeRequest(Request):
     resetWindow: bool = Field(default=False, description="Also forget the usage that caused the pause.")
+
+
+BudgetScope = Literal["agent", "skill"]
+BudgetLimit = Literal["dailyTokens", "monthlyTokens", "dailyUsd", "monthlyUsd", "maxTokensPerRun"]
+BudgetUnit = Literal["tokens", "usd"]
+BudgetWindow = Literal["day", "month", "run"]
+
+
+class BudgetStop(Answer):
+    """Which budget stopped a turn before a model call (machine-readable; `error` carries the sentence).
+
+    `scope` + `limit` name it: `agent`/`dailyTokens` is the agent's `budgets.dailyTokens` in agents.json,
+    `skill`/`maxTokensPerRun` the skill's own limit."""
+
+    scope: BudgetScope
+    limit: BudgetLimit
+    unit: BudgetUnit
+    window: BudgetWindow
+    limitValue: float
+    used: float
+    """Spent in the window (or this run) before the refused call."""
+    estimate: float
+    """What the refused call could have spent: its prompt counted plus its largest possible answer."""
+    agentId: str
+    skill: str | None = None
+    resetsAt: str | None = None
+    """When the window starts again (ISO 8601 with the owner's offset); none for a run's limit."""
+    notify: bool = False
+    """The first stop for this limit in this window: the hub tells the owner (once, even across restarts)."""
 
 
 class TurnAnswer(Answer):
@@ -102,6 +151,10 @@ class TurnAnswer(Answer):
     error: str | None = None
     paused: bool | None = None
     """True when the agent is paused by its cost controls (the turn may still carry a paid-for response)."""
+    errorCode: Literal["BUDGET_EXCEEDED"] | None = None
+    """Machine-readable: `BUDGET_EXCEEDED` when a budget stopped the turn before a model call."""
+    budget: BudgetStop | None = None
+    """Set when a budget stopped the turn before a model call (`error` and `response` hold the sentence)."""
 
     @classmethod
     def paused_refusal(cls, reason: str) -> TurnAnswer:
@@ -121,8 +174,24 @@ class Acknowledgement(Answer):
     error: str | None = None
 
 
+class BudgetLine(Answer):
+    """Spend against one budget limit, in its current window."""
+
+    scope: BudgetScope
+    limit: BudgetLimit
+    unit: BudgetUnit
+    window: BudgetWindow
+    limitValue: float
+    used: float
+    skill: str | None = None
+    resetsAt: str | None = None
+    priced: bool = True
+    """False for a USD limit while litellm knows no price for the model: it cannot be judged (tokens still are)."""
+
+
 class CostStatus(Answer):
-    """The cost monitor: usage over the last hour against the agent's limits (the original's shape)."""
+    """The cost monitor: usage over the last hour against the agent's limits (the original's shape), and spend
+    against each budget of agents.json and of the skills that ran today."""
 
     enabled: bool = True
     paused: bool = False
@@ -135,6 +204,9 @@ class CostStatus(Answer):
     spikeMultiplier: float = 0.0
     shortWindowMinutes: int = 0
     activeBuckets: int = 0
+    budgets: list[BudgetLine] = Field(default_factory=list)
+    budgetNote: str | None = None
+    """A sentence about what the budgets cannot see (a model without a known price)."""
 
 
 def paused_reason(agent_id: str, why: str | None = None) -> str:
@@ -150,9 +222,16 @@ __all__ = [
     "MAX_ID_CHARS",
     "MAX_REQUIRED_TOOLS",
     "MAX_SKILL_STEPS",
+    "MAX_SKILL_TOKENS",
     "MAX_TEXT_CHARS",
     "Acknowledgement",
     "Answer",
+    "BudgetLimit",
+    "BudgetLine",
+    "BudgetScope",
+    "BudgetStop",
+    "BudgetUnit",
+    "BudgetWindow",
     "ClearSessionRequest",
     "CostResumeRequest",
     "CostStatus",

@@ -14,21 +14,20 @@ embedded.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import anyio.to_thread
 import numpy as np
 
-from shared.embeddings.base import Embedder, EmbeddingError
+from shared.embeddings.base import EmbeddingError
 from shared.embeddings.minilm_files import DIMENSION, FIX, MODEL_FILES, MODEL_NAME, find_model_dir
+from shared.embeddings.package_files import verify_files
+from shared.embeddings.packaged import PackagedEmbedder
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -44,38 +43,13 @@ BATCH_SIZE = 32
 _MAX_CHARS = 100_000
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while block := handle.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def verify_files(model_dir: Path, expected: Mapping[str, str], fix: str = FIX) -> None:
-    """Refuse a folder whose files are missing or differ from the recorded hashes, naming the file and the fix."""
-    for name, digest in expected.items():
-        path = model_dir / name
-        try:
-            actual = _sha256(path)
-        except OSError as exc:
-            raise EmbeddingError(
-                f"Cannot read the embedding model file {path} ({exc.strerror or exc}); {fix}."
-            ) from None
-        if actual != digest:
-            raise EmbeddingError(
-                f"The embedding model file {path} is damaged or not the expected version (sha256 {actual}, "
-                f"expected {digest}); {fix}."
-            )
-
-
 @dataclass(frozen=True)
 class _Model:
     tokenizer: Tokenizer
     weights: BertWeights
 
 
-class LocalEmbedder(Embedder):
+class LocalEmbedder(PackagedEmbedder["_Model"]):
     """all-MiniLM-L6-v2 in NumPy: 384-dimensional, unit-length float32 vectors."""
 
     provider = "local"
@@ -90,36 +64,17 @@ class LocalEmbedder(Embedder):
         max_tokens: int = MAX_TOKENS,
     ) -> None:
         """`model_dir` defaults to the installed package's folder; tests point it at a copy to damage."""
+        super().__init__()
         self._model_dir = model_dir
         self._expected_files = dict(expected_files)
         self._batch_size = batch_size
         self._max_tokens = max_tokens
-        self._model: _Model | None = None
-        self._failure: EmbeddingError | None = None
-        self._load_lock = threading.Lock()
-        # One forward pass at a time: NumPy's matrix products already use every core, and two passes at once
-        # would only double the peak memory.
-        self._run_lock = threading.Lock()
 
     @property
     def dimension(self) -> int:
         return DIMENSION
 
-    @property
-    def loaded(self) -> bool:
-        return self._model is not None
-
-    async def prepare(self) -> None:
-        await anyio.to_thread.run_sync(self._load)
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        batch = list(texts)
-        if not batch:
-            return np.zeros((0, DIMENSION), dtype=np.float32)
-        return await anyio.to_thread.run_sync(self.embed_blocking, batch)
-
     def embed_blocking(self, texts: Sequence[str]) -> np.ndarray:
-        """The same as `embed`, on the calling thread (for benchmarks and scripts without an event loop)."""
         model = self._load()
         from shared.embeddings._bert import encode
 
@@ -140,22 +95,6 @@ class LocalEmbedder(Embedder):
                 out[chosen] = encode(model.weights, ids, mask)
         return out
 
-    def _load(self) -> _Model:
-        if self._model is not None:
-            return self._model
-        with self._load_lock:
-            if self._model is not None:
-                return self._model
-            if self._failure is not None:
-                # Checking 90 MB again on every call would not change the answer until the files are reinstalled.
-                raise self._failure
-            try:
-                self._model = self._read()
-            except EmbeddingError as exc:
-                self._failure = exc
-                raise
-            return self._model
-
     def _read(self) -> _Model:
         from tokenizers import Tokenizer
 
@@ -164,7 +103,7 @@ class LocalEmbedder(Embedder):
 
         started = time.perf_counter()
         model_dir = self._model_dir or find_model_dir()
-        verify_files(model_dir, self._expected_files)
+        verify_files(model_dir, self._expected_files, FIX)
         config_path = model_dir / "config.json"
         try:
             config_data = json.loads(config_path.read_text(encoding="utf-8"))

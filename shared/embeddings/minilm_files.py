@@ -6,11 +6,10 @@ without importing NumPy at start-up.
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Mapping
 from pathlib import Path
 
-from shared.embeddings.base import EmbeddingError
+from shared.embeddings.package_files import package_folder
 
 MODEL_NAME = "all-MiniLM-L6-v2"
 DIMENSION = 384
@@ -30,13 +29,5 @@ FIX = f"run `make install` (it installs {PACKAGE} without its torch dependencies
 
 def find_model_dir(module: str = _PACKAGE_MODULE) -> Path:
     """The `model/` folder of the installed weights package, found without importing the package."""
-    try:
-        spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        spec = None
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    if not locations:
-        raise EmbeddingError(
-            f"The all-MiniLM-L6-v2 model files are missing (package {PACKAGE} is not installed); {FIX}."
-        )
-    return Path(locations[0]) / "model"
+    missing = f"The all-MiniLM-L6-v2 model files are missing (package {PACKAGE} is not installed); {FIX}."
+    return package_folder(module, "model", missing)

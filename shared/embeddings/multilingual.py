@@ -13,19 +13,17 @@ in a worker thread so the event loop keeps serving.
 
 from __future__ import annotations
 
-import importlib.util
 import logging
-import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import anyio.to_thread
 import numpy as np
 
-from shared.embeddings.base import Embedder, EmbeddingError
-from shared.embeddings.local import verify_files
+from shared.embeddings.base import EmbeddingError
+from shared.embeddings.package_files import package_folder, verify_files
+from shared.embeddings.packaged import PackagedEmbedder
 
 log = logging.getLogger(__name__)
 
@@ -48,19 +46,11 @@ _FIX = f"run `make install` (it installs {PACKAGE}), or set EMBEDDING_PROVIDER t
 
 def find_resources(module: str = _PACKAGE_MODULE) -> Path:
     """The `resources/` folder of the installed package, found without importing it."""
-    try:
-        spec = importlib.util.find_spec(module)
-    except (ImportError, ValueError):
-        spec = None
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    if not locations:
-        raise EmbeddingError(
-            f"The multilingual sentence encoder is missing (package {PACKAGE} is not installed); {_FIX}."
-        )
-    return Path(locations[0]) / "resources"
+    missing = f"The multilingual sentence encoder is missing (package {PACKAGE} is not installed); {_FIX}."
+    return package_folder(module, "resources", missing)
 
 
-class MultilingualEmbedder(Embedder):
+class MultilingualEmbedder(PackagedEmbedder[Any]):
     """Universal Sentence Encoder multilingual v3: 512-dimensional, unit-length float32 vectors."""
 
     provider = "multilingual"
@@ -68,33 +58,15 @@ class MultilingualEmbedder(Embedder):
 
     def __init__(self, *, resources: Path | None = None, expected_files: Mapping[str, str] = MODEL_FILES) -> None:
         """`resources` defaults to the installed package's folder; tests point it at a copy to damage."""
+        super().__init__()
         self._resources = resources
         self._expected_files = dict(expected_files)
-        self._encoder: Any = None
-        self._failure: EmbeddingError | None = None
-        self._load_lock = threading.Lock()
-        # One forward pass at a time: NumPy's products already use every core.
-        self._run_lock = threading.Lock()
 
     @property
     def dimension(self) -> int:
         return DIMENSION
 
-    @property
-    def loaded(self) -> bool:
-        return self._encoder is not None
-
-    async def prepare(self) -> None:
-        await anyio.to_thread.run_sync(self._load)
-
-    async def embed(self, texts: Sequence[str]) -> np.ndarray:
-        batch = list(texts)
-        if not batch:
-            return np.zeros((0, DIMENSION), dtype=np.float32)
-        return await anyio.to_thread.run_sync(self.embed_blocking, batch)
-
     def embed_blocking(self, texts: Sequence[str]) -> np.ndarray:
-        """The same as `embed`, on the calling thread (for benchmarks and scripts without an event loop)."""
         encoder = self._load()
         # The encoder gives an empty text a zero vector; a space gives it the model's "nothing" vector instead,
         # so every row has unit length as the contract says.
@@ -106,21 +78,6 @@ class MultilingualEmbedder(Embedder):
                 raise EmbeddingError(f"The multilingual encoder failed ({type(exc).__name__}: {exc}).") from None
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return vectors / np.maximum(norms, 1e-12)
-
-    def _load(self) -> Any:
-        if self._encoder is not None:
-            return self._encoder
-        with self._load_lock:
-            if self._encoder is not None:
-                return self._encoder
-            if self._failure is not None:
-                raise self._failure
-            try:
-                self._encoder = self._read()
-            except EmbeddingError as exc:
-                self._failure = exc
-                raise
-            return self._encoder
 
     def _read(self) -> Any:
         started = time.perf_counter()

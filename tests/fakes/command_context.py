@@ -23,7 +23,7 @@ from orchestrator.commands.registry import CommandContext
 from orchestrator.halt import HaltState
 from orchestrator.settings import OrchestratorSettings
 from shared.agents import AgentDefinition, AgentsConfig
-from shared.contracts.thinker_api import Acknowledgement
+from shared.contracts.thinker_api import Acknowledgement, CostStatus
 from shared.envelope import ErrorCode, fail, ok
 from shared.settings import load_settings
 
@@ -120,6 +120,9 @@ class FakeAgents:
             {"agentId": "annabelle", "enabled": True, "state": "running", "model": "ollama_chat/qwen2.5:7b"}
         ]
     )
+    agents: dict[str, Any] = field(default_factory=dict)
+    """Runtimes by agent id (`SimpleNamespace(state=...)` will do), for what asks each running Thinker."""
+    cost_statuses: dict[str, CostStatus] = field(default_factory=dict)
     cleared: list[tuple[str, str]] = field(default_factory=list)
     clear_answer: Acknowledgement = field(
         default_factory=lambda: Acknowledgement(success=True, message="Session x cleared.")
@@ -127,6 +130,9 @@ class FakeAgents:
 
     def describe(self) -> list[dict[str, Any]]:
         return self.states
+
+    async def cost_status(self, runtime: Any) -> CostStatus | None:
+        return self.cost_statuses.get(runtime.agent_id)
 
     async def resume_paused(self, reset_window: bool = False) -> list[str]:
         paused = [str(state["agentId"]) for state in self.states if state.get("paused")]

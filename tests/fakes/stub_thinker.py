@@ -1,7 +1,8 @@
 """A stand-in Thinker for agent-manager tests: `python stub_thinker.py PORT`, ready in a fraction of a second.
 
 It speaks the Thinker's HTTP API just enough: `/health`, `/process-message` (echoes; the text `crash` exits with
-code 3, `expensive` answers with `paused: true`), `/execute-skill` (instructions `slow` take 30 s, `fail` fail;
+code 3, `expensive` answers with `paused: true`, `over budget` with a budget stop, marked `notify` the first
+time only, as the real Thinker's ledger does), `/execute-skill` (instructions `slow` take 30 s, `fail` fail;
 it writes a session file first, as a real Thinker's chat would), `/cost-status`, `/cost-resume`. Like the real
 one it exits when stdin closes under `ANNABELLE_PARENT_WATCH=stdin`. `STUB_MODE=exit` exits at once with code 2;
 while the file `STUB_HANG_FILE` exists, `/health` answers 503.
@@ -17,6 +18,12 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+
+BUDGET_SENTENCE = (
+    "Stopped before calling the model: the daily budget of the agent a (1,000 tokens) would be passed "
+    "(used 900; this call could take up to 4,196 tokens). It resets at 00:00 UTC."
+)
+_budget_notified = threading.Event()
 
 COST_STATUS = {
     "paused": True,
@@ -74,6 +81,17 @@ class Handler(BaseHTTPRequestHandler):
             os._exit(3)
         if body["text"] == "expensive":
             self.reply({"success": True, "response": "costly", "paused": True, "error": "cap reached"})
+        elif body["text"] == "over budget":
+            stop = {"scope": "agent", "limit": "dailyTokens", "unit": "tokens", "window": "day", "limitValue": 1000}
+            stop |= {
+                "used": 900,
+                "estimate": 4196,
+                "agentId": body.get("agentId") or "a",
+                "notify": not _budget_notified.is_set(),
+            }
+            _budget_notified.set()
+            answer = {"success": False, "response": BUDGET_SENTENCE, "error": BUDGET_SENTENCE, "budget": stop}
+            self.reply({**answer, "errorCode": "BUDGET_EXCEEDED"})
         else:
             self.reply({"success": True, "response": "echo " + body["text"], "pid": os.getpid()})
 

@@ -5,6 +5,7 @@ runs; broken entries are reported and skipped; the start-up diff and every chang
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 import sys
 import time
@@ -44,6 +45,14 @@ def tool_names(hub: RunningHub) -> set[str]:
         return {tool["name"] for tool in client.get("/tools/list").json()["tools"]}
 
 
+def listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+    except OSError:
+        return False
+    return True
+
+
 def wait_for(condition: Callable[[], bool], hub: RunningHub, timeout: float = 20) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -73,7 +82,12 @@ def test_an_external_server_is_added_edited_and_removed_while_the_hub_runs(tmp_p
         write_config(config, {"ext": suite_server(env={"GREETING": "Hi"}, label="Ext", toolGroup="Testing")})
         wait_for(lambda: "ext_greet" in tool_names(hub), hub)
         # A plain str result: the SDK's structured form `{"result": ...}` becomes the envelope's data.
-        assert hub.call("ext_greet", {"name": "Ann"}) == {"success": True, "data": {"result": "Hi, Ann!"}}
+        # External MCPs are untrusted unless configured otherwise: their result says so, for the Thinker to delimit.
+        assert hub.call("ext_greet", {"name": "Ann"}) == {
+            "success": True,
+            "untrusted": True,
+            "data": {"result": "Hi, Ann!"},
+        }
         with hub.client() as client:
             listing = client.get("/tools/list").json()
         greet = next(tool for tool in listing["tools"] if tool["name"] == "ext_greet")
@@ -170,7 +184,8 @@ def test_a_streamable_http_server_is_reached_with_its_headers_substituted(tmp_pa
         }
         write_config(config, {})
         with start(tmp_path, config, EXTERNAL_TEST_TOKEN="s3cret") as hub:
-            # Added after start-up, so the server has surely had time to listen.
+            # Added once the server listens (on a busy machine its start can take longer than the hub's).
+            wait_for(lambda: listening(port), hub, timeout=60)
             write_config(config, {"remote": entry})
             wait_for(lambda: "remote_greet" in tool_names(hub), hub)
             assert hub.call("remote_greet", {"name": "Ed"})["data"] == {"result": "Hello, Ed!"}

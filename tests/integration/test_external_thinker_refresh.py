@@ -83,5 +83,8 @@ def test_the_thinker_is_offered_a_tool_of_an_external_mcp_added_while_it_runs(tm
             assert answer["success"] is True and answer["reply"] == "I greeted Ann.", answer
             assert "greeter_greet" in llm.requests[1].tool_names
             assert answer["toolsUsed"] == ["greeter_greet"]
-            tool_result = json.loads(next(m for m in llm.requests[2].messages if m["role"] == "tool")["content"])
+            shown = next(m for m in llm.requests[2].messages if m["role"] == "tool")["content"]
+            # An external MCP is untrusted: its result reaches the model inside the data delimiters.
+            assert shown.startswith('<untrusted-data source="greeter_greet">\n')
+            tool_result = json.loads(shown.split("\n")[1])
             assert tool_result["data"] == {"result": "Hello, Ann!"}

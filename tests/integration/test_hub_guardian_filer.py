@@ -79,7 +79,9 @@ def test_killing_filer_fails_calls_fast_until_it_is_back_with_its_tools(stack: R
     os.kill(pid, signal.SIGKILL)
     started = time.monotonic()
     envelope = stack.call("filer_list_files", {})
-    assert time.monotonic() - started < 1.0
+    # Fast means it does not wait out filer's 30 s call timeout for a process that is gone (a shared CPU can make
+    # even a quick answer take a few seconds, so the bound is relative to that timeout, not to the wall clock).
+    assert time.monotonic() - started < 30 / 3
     if not envelope["success"]:
         assert envelope["errorCode"] == "MCP_UNAVAILABLE"
     deadline = time.monotonic() + 20

@@ -112,7 +112,7 @@ async def test_an_unreachable_model_still_stores_the_conversation_and_says_why(
         stored = await ok(client, "store_conversation", **EXCHANGE)
         backfill = await refused(client, "backfill_extract_facts", "TOOL_ERROR")
         await ok(client, "store_fact", fact="Likes tea", category="preference")
-        await ok(client, "store_fact", fact="Likes green tea", category="preference")
+        await ok(client, "store_fact", fact="Prefers the window seat", category="preference")
         synthesis = await refused(client, "synthesize_facts", "TOOL_ERROR", category="preference")
     extraction = stored["extraction"]
     assert extraction["status"] == "skipped"
@@ -191,7 +191,13 @@ async def test_synthesis_applies_checked_actions_and_leaves_other_agents_alone(
     async with Client(server) as client:
         ids = [
             (await ok(client, "store_fact", fact=text, category="preference"))["fact_id"]
-            for text in ("Likes tea", "Likes green tea", "Enjoys tea in the morning", "Wants a new phone", "Uses vim")
+            for text in (
+                "Likes tea",
+                "Drinks tea every morning",
+                "Has tea with every meal",
+                "Wants a new phone",
+                "Uses vim",
+            )
         ]
         bob = (await ok(client, "store_fact", fact="Bob likes tea", category="preference", agent_id="bob"))["fact_id"]
         actions = [
@@ -225,5 +231,67 @@ async def test_synthesis_skips_categories_with_fewer_than_two_facts(model: FakeO
         await ok(client, "store_fact", fact="Chose Python", category="decision")
         result = await ok(client, "synthesize_facts")
     assert result["categories_processed"] == 6
-    assert result["summaries"]["decision"] == "Skipped: only 1 fact(s)"
+    assert result["summaries"]["decision"] == "Skipped: fewer than 2 current facts of one provenance"
     assert model.requests == []
+
+
+# -- provenance and updates from extraction; the model as a second opinion ---------------------------------------
+
+
+async def test_extracted_facts_record_their_conversation_and_supersede_what_they_update(
+    model: FakeOpenAI, annabelle_home: Path
+) -> None:
+    model.reply(
+        facts_json(("The user lives in Braga", "background", 0.95)),
+        facts_json(("The user moved to Faro", "background", 0.95)),
+    )
+    async with Client(server) as client:
+        first = await ok(client, "store_conversation", **EXCHANGE, provenance="owner")
+        second = await ok(client, "store_conversation", **EXCHANGE)
+        current = await ok(client, "list_facts")
+    assert first["facts_extracted"] == second["facts_extracted"] == 1
+    facts = rows(annabelle_home, "SELECT fact, source, source_type, provenance, superseded_by FROM facts ORDER BY id")
+    # The second exchange came with no provenance: untrusted, so it cannot replace the owner's own statement.
+    assert facts == [
+        ("The user lives in Braga", first["conversation_id"], "conversation", "owner", None),
+        ("The user moved to Faro", second["conversation_id"], "conversation", "untrusted", 1),
+    ]
+    assert [f["fact"] for f in current["facts"]] == ["The user lives in Braga"]
+
+
+async def test_the_utility_model_settles_a_related_pair_the_rules_cannot(
+    model: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMORY_MODEL_DECISIONS", "true")
+    monkeypatch.setenv("FACT_EXTRACTION_ENABLED", "false")
+    async with Client(server) as client:
+        teacher = await ok(client, "store_fact", fact="The user is a teacher", category="background")
+        assert model.requests == []  # nothing stored yet to compare with: no model call
+        model.reply(json.dumps({"decisions": [{"id": teacher["fact_id"], "relation": "update"}]}))
+        nurse = await ok(client, "store_fact", fact="The user is now a nurse", category="background")
+        assert (nurse["decision"], nurse["decided_by"]) == ("superseded", "model")
+        prompt = model.last_request.messages[-1]["content"]
+        assert '"The user is now a nurse"' in prompt and f'[{teacher["fact_id"]}] "The user is a teacher"' in prompt
+        # The rules settle a plain move alone: no model call.
+        calls = len(model.requests)
+        await ok(client, "store_fact", fact="The user lives in Braga", category="background")
+        moved = await ok(client, "store_fact", fact="The user moved to Faro", category="background")
+        assert (moved["decision"], moved["decided_by"]) == ("superseded", "rules")
+        assert len(model.requests) == calls
+
+
+async def test_a_model_that_fails_or_rambles_leaves_the_decision_to_the_rules(
+    model: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMORY_MODEL_DECISIONS", "true")
+    monkeypatch.setenv("FACT_EXTRACTION_ENABLED", "false")
+    async with Client(server) as client:
+        await ok(client, "store_fact", fact="The user is a teacher", category="background")
+        model.reply("I think it might be an update, hard to say.")
+        kept = await ok(client, "store_fact", fact="The user is now a nurse", category="background")
+        model.reply(json.dumps({"decisions": [{"id": 999, "relation": "update"}]}))  # an id it was not shown
+        other = await ok(client, "store_fact", fact="The user is now a baker", category="background")
+        listed = await ok(client, "list_facts")
+    assert (kept["decision"], kept["decided_by"]) == ("added", "rules")
+    assert (other["decision"], other["decided_by"]) == ("added", "model")
+    assert len(listed["facts"]) == 3

@@ -48,7 +48,7 @@ async def test_the_spawned_server_polls_sends_and_acks(annabelle_home: Path, tmp
             sent = envelope(await client.call_tool("send_message", {"chat_id": "31337", "message": "hello!"}))
             acked = envelope(await client.call_tool("intake_ack", {"up_to_message_key": messages[0]["message_key"]}))
             after = envelope(await client.call_tool("intake_pending", {}))["data"]["messages"]
-    assert len(tools) == 17
+    assert len(tools) == 19
     assert [m["text"] for m in messages] == ["hi from the phone"]
     assert sent["success"] is True
     assert fake.sent_texts(31337) == ["hello!"]

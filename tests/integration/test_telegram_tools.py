@@ -180,7 +180,7 @@ async def test_tools_in_process_intake_cursor_and_long_send(env: Path, fake: Fak
         subscribed = envelope(await client.call_tool("subscribe_chat", {"action": "subscribe", "chat_id": str(OWNER)}))
         bad_limit = await client.call_tool("get_messages", {"chat_id": str(OWNER), "limit": 0})
     assert {"send_message", "intake_pending", "intake_ack", "get_new_messages", "subscribe_chat"} <= tools
-    assert len(tools) == 17
+    assert len(tools) == 19
     assert sent["data"]["parts"] >= 2
     parts = fake.sent_texts(OWNER)
     assert all(len(p) <= 4096 for p in parts)
@@ -232,7 +232,7 @@ async def test_without_a_token_the_tools_are_listed_and_say_what_to_set(
     async with Client(server) as client:
         tools = (await client.list_tools()).tools
         answer = envelope(await client.call_tool("get_me", {}))
-    assert len(tools) == 17
+    assert len(tools) == 19
     assert answer["success"] is False
     assert "TELEGRAM_BOT_TOKEN" in answer["error"]
 

@@ -57,6 +57,7 @@ async def thinker(
     settings = load_settings(ThinkerSettings)
     runtime = ThinkerRuntime(settings, load_agent(settings, "annabelle"))
     await runtime.start()
+    await runtime.until_warm()  # the tool index is built, as before the first message
     transport = httpx.ASGITransport(app=create_app(runtime))
     headers = {"X-Annabelle-Token": hub.token}
     async with httpx.AsyncClient(transport=transport, base_url="http://thinker", headers=headers) as client:
@@ -420,6 +421,33 @@ async def test_facts_of_a_quiet_chat_are_extracted_and_stored_through_the_hub(
     assert fake_llm.requests[2].body.get("response_format") == {"type": "json_object"}
     listed = hub.call("memory_list_facts", {"agent_id": "annabelle", "limit": 100})
     assert "The user works in Lisbon" in str(listed["data"])
+
+
+async def test_a_fact_extracted_later_supersedes_the_one_it_updates(
+    thinker: tuple[ThinkerRuntime, httpx.AsyncClient], fake_llm: FakeOpenAI, hub: RunningHub
+) -> None:
+    runtime, client = thinker
+    fake_llm.reply("Noted.", "Porto is lovely.")
+    await client.post("/process-message", json=message("I'm a violinist", chat_id="before"))
+    await client.post("/process-message", json=message("I live in Porto", chat_id="before"))
+    fake_llm.reply(
+        json.dumps({"facts": [{"fact": "The user lives in Porto", "category": "background", "confidence": 0.95}]})
+    )
+    await runtime.extract_facts("before")
+    fake_llm.reply("Exciting!", "Enjoy Faro.")
+    await client.post("/process-message", json=message("Big news", chat_id="after"))
+    await client.post("/process-message", json=message("I moved to Faro last week", chat_id="after"))
+    fake_llm.reply(
+        json.dumps({"facts": [{"fact": "The user moved to Faro", "category": "background", "confidence": 0.95}]})
+    )
+    await runtime.extract_facts("after")
+    current = hub.call("memory_list_facts", {"agent_id": "annabelle", "limit": 100})["data"]["facts"]
+    history = hub.call("memory_list_facts", {"agent_id": "annabelle", "limit": 100, "include_history": True})
+    texts = [fact["fact"] for fact in current]
+    assert "The user moved to Faro" in texts and "The user lives in Porto" not in texts
+    porto = next(f for f in history["data"]["facts"] if f["fact"] == "The user lives in Porto")
+    faro = next(f for f in current if f["fact"] == "The user moved to Faro")
+    assert porto["superseded_by"] == faro["id"] and porto["valid_until"] is not None
 
 
 async def test_clearing_a_session_disarms_its_fact_extraction(

@@ -126,7 +126,8 @@ def test_the_launched_process_serves_a_turn_through_the_hub(
         fake_llm.reply(Reply.tool("echo_echo", {"text": "ping"}), "pong")
         body = {"id": "1", "chatId": "p", "senderId": "u", "text": "echo ping", "date": "2026-01-01", "channel": "http"}
         headers = {"X-Annabelle-Token": hub.token}
-        answer = httpx.post(f"{url}/process-message", json=body, headers=headers, timeout=30).json()
+        # /health is ready before litellm is loaded: the first message waits for that (seconds on a busy machine).
+        answer = httpx.post(f"{url}/process-message", json=body, headers=headers, timeout=120).json()
         assert answer == {"success": True, "response": "pong", "toolsUsed": ["echo_echo"], "totalSteps": 2}
         assert httpx.post(f"{url}/process-message", json=body, timeout=5).status_code == 401
         assert (annabelle_home / "agents" / "annabelle" / "instructions.md").exists()

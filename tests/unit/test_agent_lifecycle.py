@@ -294,6 +294,24 @@ async def test_a_cost_pause_is_announced_once_and_the_paused_agent_gets_no_messa
         assert await agents.resume_paused() == ["a"]
 
 
+async def test_a_budget_stop_the_thinker_marks_notify_is_announced_once_and_the_agent_stays_usable(
+    tmp_path: Path, clock: FakeClock, notifier: RecordingNotifier
+) -> None:
+    agents = make_manager(tmp_path, clock, notifier, config(costControls={"notifyChatId": "99"}))
+    async with running(agents):
+        first = await chat(agents, "over budget")
+        second = await chat(agents, "over budget")
+        assert first["errorCode"] == second["errorCode"] == "BUDGET_EXCEEDED"
+        assert first["budget"]["notify"] is True and second["budget"].get("notify", False) is False
+        await anyio.sleep(0.3)
+        [(text, chat_id, kind)] = notifier.sent
+        assert (chat_id, kind) == ("99", "budget")
+        assert text.startswith("The agent 'a' reached a budget; no more model calls for it until the limit resets.")
+        assert "the daily budget of the agent a (1,000 tokens)" in text
+        assert agents.describe()[0]["paused"] is False  # a budget is not a pause: the next window just works
+        assert (await chat(agents, "hello"))["response"] == "echo hello"
+
+
 def test_the_pause_announcement_without_figures_still_says_how_to_resume() -> None:
     text = pause_announcement("work", None, "Spike detected.")
     assert text == (

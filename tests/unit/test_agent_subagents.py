@@ -65,6 +65,14 @@ def test_the_definition_inherits_the_parents_model_settings_and_denies_nesting()
     assert subagent_definition(boss, "main-sub-2", 1, SubagentRequest("t"), []).deniedTools == ["*"]
 
 
+def test_a_subagent_spends_from_its_parents_budgets_on_the_parents_ledger() -> None:
+    boss = parent(budgets={"dailyTokens": 50_000})
+    sub = subagent_definition(boss, "main-sub-1", 1, SubagentRequest("t"), [])
+    assert (sub.budgets.dailyTokens, sub.budgets.account) == (50_000, "main")
+    shared = parent(budgets={"account": "household"})
+    assert subagent_definition(shared, "main-sub-2", 1, SubagentRequest("t"), []).budgets.account == "household"
+
+
 def test_another_model_keeps_the_api_base_only_for_the_same_provider() -> None:
     same = subagent_definition(parent(), "s", 1, SubagentRequest("t", model="openai/small"), [])
     other = subagent_definition(parent(), "s", 1, SubagentRequest("t", model="groq/llama-3.3-70b-versatile"), [])

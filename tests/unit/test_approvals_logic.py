@@ -13,7 +13,7 @@ from orchestrator.approvals.gate import ApprovalGate
 from orchestrator.approvals.policy import AgentPolicy, AllowRule, PolicyError, judge, load_policy, needs_approval
 from orchestrator.approvals.store import AlreadyDecided, ApprovalNotFound, ApprovalStore, readable_arguments
 from orchestrator.callers import OWNER, agent_caller, system
-from orchestrator.turns import TurnLedger
+from orchestrator.turns import MAX_JOINED, TurnLedger
 from shared.agents import AgentDefinition
 from shared.manifest import ToolEffects
 
@@ -46,6 +46,20 @@ def test_a_turn_is_clean_until_untrusted_content_enters_and_belongs_to_its_agent
     assert ledger.get(turn.id, "annabelle") is None
 
 
+def test_work_drawn_from_several_turns_is_tainted_if_any_was_and_unknown_if_any_is() -> None:
+    ledger = TurnLedger(Clock())
+    one, two = ledger.mint("annabelle"), ledger.mint("annabelle")
+    joined = ledger.get(f"{one.id},{two.id}", "annabelle")
+    assert joined is not None and not joined.tainted
+    two.taint("inbox_read")
+    joined = ledger.get(f"{one.id},{two.id}", "annabelle")
+    assert joined is not None and joined.tainted_by == ["inbox_read"] and not one.tainted
+    foreign = ledger.mint("other")
+    assert ledger.get(f"{one.id},forged", "annabelle") is None
+    assert ledger.get(f"{one.id},{foreign.id}", "annabelle") is None
+    assert ledger.get(",".join([one.id] * (MAX_JOINED + 1)), "annabelle") is None
+
+
 def test_an_agent_call_is_tainted_in_a_tainted_turn_or_without_a_turn_and_the_owner_never() -> None:
     ledger = TurnLedger(Clock())
     clean, dirty = ledger.mint("annabelle"), ledger.mint("annabelle", tainted_by="a stranger's message")
@@ -54,6 +68,34 @@ def test_an_agent_call_is_tainted_in_a_tainted_turn_or_without_a_turn_and_the_ow
     assert not OWNER.tainted and not system("scheduler").tainted
     with pytest.raises(ValueError, match="agent"):
         type(OWNER)("owner", turn=clean)
+
+
+@pytest.mark.parametrize(
+    ("who", "requested", "stored"),
+    [
+        ("tainted", "owner", "untrusted"),
+        ("tainted", None, "untrusted"),
+        ("no turn", "owner", "untrusted"),
+        ("clean", None, "owner"),
+        ("clean", "untrusted", "untrusted"),
+        ("owner", None, "owner"),
+        ("owner", "system", "system"),
+        ("system", None, None),
+        ("system", "system", "system"),
+    ],
+)
+def test_a_memory_write_in_a_tainted_turn_is_untrusted_whatever_it_claims(
+    who: str, requested: str | None, stored: str | None
+) -> None:
+    ledger = TurnLedger(Clock())
+    callers = {
+        "tainted": agent_caller(AGENT, ledger.mint("annabelle", tainted_by="web_fetch")),
+        "no turn": agent_caller(AGENT, None),
+        "clean": agent_caller(AGENT, ledger.mint("annabelle")),
+        "owner": OWNER,
+        "system": system("scheduler"),
+    }
+    assert callers[who].vouch(requested) == stored
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shared.envelope import ErrorCode, fail
 from shared.validation import (
     MAX_MESSAGE_CHARS,
     MAX_NAME_CHARS,
@@ -88,3 +89,19 @@ def test_a_nested_unknown_key_is_a_located_problem_not_an_unknown_argument() -> 
     with pytest.raises(ValidationError) as caught:
         Outer.model_validate({"inner": {"b": 1}})
     assert describe_problems(caught.value) == "Invalid arguments: inner.b: Extra inputs are not permitted"
+
+
+def test_twenty_long_problems_still_fit_in_two_kilobytes() -> None:
+    class Wide(BaseModel):
+        model_config = ConfigDict(extra="forbid")
+
+    with pytest.raises(ValidationError) as caught:
+        Wide.model_validate({f"{'x' * 500}{index}": index for index in range(100)})
+    joined = "; ".join(error_lines(caught.value))
+    assert len(joined) <= MAX_MESSAGE_CHARS
+    assert joined.endswith("more problems")
+
+
+def test_a_tool_error_quoting_a_megabyte_path_is_cut_to_two_kilobytes() -> None:
+    envelope = fail(ErrorCode.NOT_ALLOWED, f"'{'a/' * 500_000}' is outside the workspace.")
+    assert len(envelope["error"]) == MAX_MESSAGE_CHARS and envelope["error"].endswith("…")

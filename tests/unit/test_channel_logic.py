@@ -25,6 +25,8 @@ def pending(key: int, *, chat: int = 1, sender: int | None = 1, age_s: float = 1
     [
         (ScanDecision(allowed=True, risk=0.1), True, "pass"),
         (ScanDecision(allowed=True, risk=0.1), False, "pass"),
+        (ScanDecision(allowed=True, reason="prompt_injection detected", risk=0.9, suspicious=True), True, "tainted"),
+        (ScanDecision(allowed=True, reason="prompt_injection detected", risk=0.9, suspicious=True), False, "tainted"),
         (ScanDecision(allowed=False, reason="prompt_injection detected", risk=0.6), True, "tainted"),
         (ScanDecision(allowed=False, reason="prompt_injection detected", risk=0.6), False, "block"),
         (ScanDecision(allowed=False, reason="prompt_injection detected", risk=0.95), True, "block"),

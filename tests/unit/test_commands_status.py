@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from orchestrator.commands.registry import run_command
 from orchestrator.commands.status import format_status_line, gather_summary
-from tests.fakes.command_context import FakeHub, fake_context, hub_status
+from shared.agents import AgentDefinition
+from shared.contracts.thinker_api import CostStatus
+from tests.fakes.command_context import FakeAgents, FakeHub, fake_context, hub_status
 
 
 async def reply(text: str, ctx: Any) -> str:
@@ -41,6 +44,45 @@ async def test_status_shows_mcps_agents_halt_and_guardian(tmp_path: Path) -> Non
     assert "annabelle: running" in text
     assert "Halted: scheduler since" in text and "(maintenance)" in text
     assert "Guardian: available, fail mode closed, 12 scans, 2 blocked" in text
+
+
+async def test_status_shows_spend_against_each_budget_of_the_running_agents(tmp_path: Path) -> None:
+    agents = [
+        AgentDefinition(agentId="annabelle", budgets={"dailyTokens": 200_000, "monthlyUsd": 5.0}),
+        AgentDefinition(agentId="work", budgets={"dailyTokens": 1_000}),
+    ]
+    ctx = fake_context(tmp_path, agents=agents)
+    fake = cast(FakeAgents, ctx.agents)
+    fake.agents = {
+        "annabelle": SimpleNamespace(agent_id="annabelle", state="running"),
+        "work": SimpleNamespace(agent_id="work", state="stopped"),
+    }
+    day = {"scope": "agent", "unit": "tokens", "window": "day", "resetsAt": "2026-03-05T00:00:00+00:00"}
+    fake.cost_statuses["annabelle"] = CostStatus.model_validate(
+        {
+            "budgets": [
+                {**day, "limit": "dailyTokens", "limitValue": 200_000, "used": 12_345},
+                {"scope": "agent", "limit": "monthlyUsd", "unit": "usd", "window": "month", "limitValue": 5.0,
+                 "used": 0.0, "priced": False},
+                {**day, "scope": "skill", "skill": "digest", "limit": "dailyTokens", "limitValue": 10_000,
+                 "used": 9_000},
+            ],
+            "budgetNote": "litellm knows no price for ollama_chat/qwen2.5:7b, so the USD limits cannot be judged.",
+        }
+    )  # fmt: skip
+    text = await reply("/status", ctx)
+    budgets = text.split("Budgets:\n")[1].splitlines()
+    assert budgets == [
+        "  annabelle: 12,345 of 200,000 tokens today (6%), resets 2026-03-05 00:00",
+        "  annabelle: $0.00 of $5.00 USD this month (not judged: no price known for its model)",
+        "  annabelle skill 'digest': 9,000 of 10,000 tokens today (90%), resets 2026-03-05 00:00",
+        "  annabelle: litellm knows no price for ollama_chat/qwen2.5:7b, so the USD limits cannot be judged.",
+        "  work: budgets set; its Thinker is not running (spend shows once it is)",
+    ]
+
+
+async def test_status_without_budgets_has_no_budget_section(tmp_path: Path) -> None:
+    assert "Budgets:" not in await reply("/status", fake_context(tmp_path))
 
 
 async def test_status_with_an_unknown_option_says_how_to_use_it(tmp_path: Path) -> None:

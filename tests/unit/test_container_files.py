@@ -78,8 +78,29 @@ def annabelle(compose: dict) -> dict:
 
 def test_dockerfile_base_image_is_python_311_slim():
     froms = instructions("FROM")
-    assert len(froms) == 1
-    assert re.fullmatch(r"python:3\.11-slim(-\w+)?(@sha256:[0-9a-f]{64})?", froms[0].split()[0])
+    assert froms
+    for arguments in froms:
+        assert re.fullmatch(r"python:3\.11-slim(-\w+)?(@sha256:[0-9a-f]{64})?", arguments.split()[0])
+
+
+def final_stage() -> list[tuple[str, str]]:
+    pairs = dockerfile_instructions()
+    last_from = max(index for index, (instruction, _) in enumerate(pairs) if instruction == "FROM")
+    return pairs[last_from:]
+
+
+def test_the_final_stage_copies_the_environment_built_in_the_first_and_installs_nothing():
+    """Multi-stage: pip, build files and caches stay in the build stage; the image gets the environment only."""
+    (build_from, *_), final = instructions("FROM"), final_stage()
+    assert build_from.split()[-2:] == ["AS", "build"]
+    copies = [arguments for instruction, arguments in final if instruction == "COPY"]
+    assert "--from=build /opt/annabelle /opt/annabelle" in copies
+    final_runs = [arguments for instruction, arguments in final if instruction == "RUN"]
+    assert not any("pip" in run for run in final_runs)
+    # apt-get only for the optional browser (Chromium), behind its build argument.
+    assert all(run.startswith('if [ "$WITH_BROWSER" = "1" ]') for run in final_runs if "apt-get" in run)
+    assert "prune-venv.sh" in " ".join(instructions("RUN"))
+    assert (ROOT / "docker" / "prune-venv.sh").is_file()
 
 
 def test_dockerfile_is_cpu_only():
@@ -128,6 +149,10 @@ def test_dockerfile_healthcheck_asks_health_with_python():
     assert "/health" in healthcheck
     assert "urllib" in healthcheck
     assert "curl" not in healthcheck and "wget" not in healthcheck
+
+
+def test_the_data_volume_is_private_to_its_user():
+    assert "chmod 700 /data" in " ".join(instructions("RUN"))
 
 
 def test_dockerfile_command_runs_the_orchestrator():
@@ -250,3 +275,21 @@ def test_env_example_names_every_user_setting_without_values():
     for name, value in assigned:
         if name.endswith(("_KEY", "_TOKEN")):
             assert value == "", f"{name} has a value in .env.example"
+
+
+# -- make image-test ----------------------------------------------------------------------------------------------
+
+
+def test_ci_runs_the_image_test_after_the_tests():
+    steps = [line.strip() for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()]
+    assert steps.index("make image-test") > steps.index("make test")
+    assert re.search(r"^image-test:.*\n\t.*\.ci/image-test", MAKEFILE.read_text(encoding="utf-8"), re.MULTILINE)
+
+
+def test_the_image_test_skips_with_a_visible_message_and_exit_0_when_no_daemon_answers(tmp_path: Path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "DOCKER_HOST": f"unix://{tmp_path}/no-daemon.sock"}
+    result = subprocess.run(
+        ["bash", str(ROOT / ".ci" / "image-test")], env=env, capture_output=True, text=True, timeout=60, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("image-test: skipped: ")

@@ -259,6 +259,8 @@ def test_status_has_the_original_shape() -> None:
         "spikeMultiplier": 3.0,
         "shortWindowMinutes": 2,
         "activeBuckets": 11,
+        "budgets": [],  # the budgets' lines are the runtime's to add (thinker.budget_guard)
+        "budgetNote": None,
     }
 
 

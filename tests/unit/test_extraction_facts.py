@@ -16,6 +16,7 @@ from thinker.extraction import (
     ExtractionConfig,
     build_extraction_prompt,
     conversation_lines,
+    derived_turn,
     extract_and_store,
     extract_facts,
     normalize_fact,
@@ -292,3 +293,11 @@ async def test_disabled_extraction_neither_asks_nor_stores() -> None:
 
     assert await extract_and_store(CONVERSATION, [], llm, store, config=ExtractionConfig(enabled=False)) == []
     assert llm.prompts == []
+
+
+def test_extraction_names_every_hub_turn_it_draws_on_or_none_when_one_is_unknown() -> None:
+    now = datetime(2026, 2, 11, tzinfo=UTC)
+    turns = [make_turn(f"m{i}", f"a{i}", now=now, hub_turn=f"t{i}") for i in range(12)]
+    assert derived_turn(turns, max_turns=3) == "t9,t10,t11"
+    assert derived_turn([*turns, make_turn("direct", "ok", now=now)], max_turns=3) is None
+    assert derived_turn([], max_turns=3) is None and derived_turn(turns, max_turns=0) is None

@@ -15,6 +15,7 @@ from memorizer_mcp.db.migrations import MIGRATIONS, migrate
 EXPECTED_COLUMNS = {
     "facts": [
         "id", "agent_id", "fact", "category", "source", "confidence", "created_at", "updated_at", "last_accessed_at",
+        "source_type", "provenance", "valid_until", "superseded_by",
     ],
     "conversations": [
         "id", "agent_id", "session_id", "user_message", "agent_response", "tags", "created_at", "facts_extracted_at",
@@ -25,7 +26,7 @@ EXPECTED_COLUMNS = {
         "id", "agent_id", "name", "description", "enabled", "trigger_type", "trigger_config", "instructions",
         "required_tools", "max_steps", "notify_on_completion", "last_run_at", "last_run_status", "last_run_summary",
         "created_at", "updated_at", "execution_plan", "notify_interval_minutes", "last_notified_at",
-        "consecutive_failures", "backoff_until", "last_error",
+        "consecutive_failures", "backoff_until", "last_error", "max_tokens_per_run", "daily_tokens",
     ],
     "contacts": ["id", "agent_id", "name", "email", "company", "role", "type", "notes", "created_at", "updated_at"],
     "projects": [
@@ -37,6 +38,7 @@ EXPECTED_COLUMNS = {
         "last_checked_at", "created_at", "updated_at",
     ],
     "fact_vectors": ["fact_id", "embedder_key", "vector", "created_at"],
+    "fact_keys": ["key", "fact_id"],
     "_migrations": ["name", "applied_at"],
 }  # fmt: skip
 
@@ -180,10 +182,19 @@ def test_a_database_from_the_original_is_migrated_with_its_data(tmp_path: Path) 
     for table, expected in EXPECTED_COLUMNS.items():
         assert set(columns(conn, table)) == set(expected), table
     assert "vec_facts" not in tables(conn)
-    facts = conn.execute("SELECT agent_id, fact, category, source, confidence FROM facts ORDER BY id").fetchall()
+    facts = conn.execute(
+        "SELECT agent_id, fact, category, source, confidence, source_type, provenance, valid_until FROM facts"
+        " ORDER BY id"
+    ).fetchall()
+    # Nothing recorded who said the original's facts: untrusted, never the owner's word; all current. conv_1 is
+    # another agent's conversation, so the London fact's source type is not known.
     assert [tuple(row) for row in facts] == [
-        ("main", "Prefers dark mode", "preference", None, 1.0),
-        ("hexa-puffs", "Lives in London", "background", "conv_1", 0.9),
+        ("main", "Prefers dark mode", "preference", None, 1.0, "unknown", "untrusted", None),
+        ("hexa-puffs", "Lives in London", "background", "conv_1", 0.9, "unknown", "untrusted", None),
+    ]
+    assert [tuple(r) for r in conn.execute("SELECT fact_id, key FROM fact_keys ORDER BY fact_id, key")] == [
+        (1, "|prefer"),
+        (2, "|residence"),
     ]
     assert conn.execute("SELECT COUNT(*) FROM conversations").fetchone()[0] == 2
     assert conn.execute("SELECT profile_data FROM profiles").fetchone()[0] == '{"user_info": {"name": "Sam"}}'
@@ -214,3 +225,36 @@ def test_the_original_database_then_serves_the_memorizer(tmp_path: Path) -> None
     # No vectors survive from the original (their model is unknown): every fact is waiting for a backfill.
     _, missing = facts.missing_vectors("hexa-puffs", "local/all-MiniLM-L6-v2/384", 10)
     assert missing == 1
+
+
+def test_a_database_of_the_previous_version_gains_provenance_validity_and_claim_keys(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memorizer_mcp.db import migrations
+
+    conn = connect(tmp_path / "memory.db")
+    with monkeypatch.context() as patch:
+        patch.setattr(migrations, "MIGRATIONS", [(n, fn) for n, fn in MIGRATIONS if n < "m008"])
+        migrate(conn)
+    conn.executescript(
+        """
+        INSERT INTO conversations (id, agent_id, user_message, agent_response) VALUES ('c1', 'annabelle', 'x', 'y');
+        INSERT INTO facts (agent_id, fact, category, source) VALUES ('annabelle', 'Lives in Berlin', 'background', 'c1');
+        INSERT INTO facts (agent_id, fact, category, source) VALUES ('annabelle', 'Moved to Lisbon', 'background', NULL);
+        INSERT INTO facts (agent_id, fact, category, source) VALUES ('annabelle', 'Likes green tea', 'preference', 'x');
+        """
+    )
+    assert migrate(conn) == ["m008_fact_provenance_and_validity", "m009_skill_budgets"]
+    rows = conn.execute("SELECT fact, source_type, provenance, valid_until, superseded_by FROM facts ORDER BY id")
+    assert [tuple(row) for row in rows] == [
+        ("Lives in Berlin", "conversation", "untrusted", None, None),
+        ("Moved to Lisbon", "unknown", "untrusted", None, None),
+        ("Likes green tea", "unknown", "untrusted", None, None),
+    ]
+    keys = conn.execute("SELECT fact_id, key FROM fact_keys ORDER BY fact_id").fetchall()
+    assert [tuple(row) for row in keys] == [(1, "|residence"), (2, "|residence"), (3, "|like")]
+    # The class is checked from now on: a row cannot claim a provenance outside the three.
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute(
+            "INSERT INTO facts (agent_id, fact, category, provenance) VALUES ('annabelle', 'x', 'pattern', 'admin')"
+        )

@@ -157,20 +157,31 @@ def test_an_index_loads_once_per_key_and_agent_and_stays_in_step() -> None:
     loads: list[str] = []
 
     def loader(agent: str) -> Any:
-        def load() -> tuple[np.ndarray, np.ndarray]:
+        def load() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
             loads.append(agent)
-            return np.array([1]), np.stack([unit(1, 0)])
+            return np.array([1]), np.stack([unit(1, 0)]), np.array([True])
 
         return load
 
-    index.upsert("k", "ana", [(9, unit(0, 1))])  # not loaded yet: ignored, the load will read the store
+    index.upsert("k", "ana", [(9, unit(0, 1), True)])  # not loaded yet: ignored, the load will read the store
     assert index.search("k", "ana", 2, unit(1, 0), 5, loader("ana")) == [(1, pytest.approx(1.0))]
-    index.upsert("k", "ana", [(2, unit(0, 1))])
+    index.upsert("k", "ana", [(2, unit(0, 1), True)])
     assert [i for i, _ in index.search("k", "ana", 2, unit(0, 1), 5, loader("ana"))] == [2, 1]
     assert index.search("k", "bob", 2, unit(0, 1), 5, loader("bob"))[0][0] == 1
     index.remove("ana", [2])
     assert [i for i, _ in index.search("k", "ana", 2, unit(0, 1), 5, loader("ana"))] == [1]
     assert loads == ["ana", "bob"]
+
+
+def test_facts_no_longer_current_are_searched_only_when_history_is_asked_for() -> None:
+    index = VectorIndex()
+    index.search("k", "ana", 2, unit(1, 0), 1, lambda: (np.array([1]), np.stack([unit(1, 0)]), np.array([True])))
+    index.upsert("k", "ana", [(2, unit(1, 0.1), True), (3, unit(1, 0.2), False)])
+    assert [i for i, _ in index.search("k", "ana", 2, unit(1, 0), 5, lambda: None)] == [1, 2]  # type: ignore[arg-type]
+    index.set_current("ana", [1], False)
+    assert [i for i, _ in index.search("k", "ana", 2, unit(1, 0), 5, lambda: None)] == [2]  # type: ignore[arg-type]
+    everything = index.search("k", "ana", 2, unit(1, 0), 5, lambda: None, current_only=False)  # type: ignore[arg-type]
+    assert [i for i, _ in everything] == [1, 2, 3]
 
 
 # -- timestamps ----------------------------------------------------------------------------------------------------

@@ -149,3 +149,11 @@ def test_similar_facts_reach_the_threshold_and_come_most_similar_first() -> None
     found = similar("Likes green tea in the morning", existing, 0.6)
     assert [(fact_id, round(score, 2)) for fact_id, _, score in found] == [(1, 1.0), (3, 0.67)]
     assert similar("Owns a red car", existing, 0.6) == []
+
+
+def test_history_hits_count_for_the_current_fact_that_replaced_them() -> None:
+    from memorizer_mcp.ranking import carry_to
+
+    ranked = [(1, 0.9), (2, 0.5), (3, 0.4), (4, 0.3)]
+    # 1 was replaced by 3; 4 leads nowhere current (its successor was deleted); 2 is current.
+    assert carry_to(ranked, {1: 3, 2: 2, 3: 3, 4: None}) == [(3, 0.9), (2, 0.5)]

@@ -14,7 +14,8 @@ import pytest
 from memorizer_mcp import facts as facts_module
 from memorizer_mcp.db.connection import Database
 from memorizer_mcp.db.migrations import migrate
-from memorizer_mcp.facts import FactStore
+from memorizer_mcp.decisions import Decision
+from memorizer_mcp.facts import FactStore, NewFact
 from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
 from tests.fakes.embedder import FakeEmbedder
@@ -29,8 +30,9 @@ def store(tmp_path: Path) -> FactStore:
     return FactStore(db)
 
 
-def add(store: FactStore, text: str, category: str = "pattern", agent: str = "annabelle") -> facts_module.Added:
-    return store.add(agent, text, category, source=None, confidence=1.0, now=NOW, threshold=0.6)
+def add(store: FactStore, text: str, category: str = "pattern", agent: str = "annabelle") -> facts_module.Applied:
+    new = NewFact(agent, text, category, None, "unknown", "untrusted", 1.0, NOW, ())
+    return store.apply(new, Decision("add"), NOW, 0.6)
 
 
 def test_a_similar_fact_is_found_through_a_rare_shared_keyword_among_many_common_ones(
@@ -102,21 +104,31 @@ async def test_a_fact_deleted_or_rewritten_while_being_embedded_gets_no_stale_ve
     embedder = SlowEmbedder()
     settings = MemorizerSettings(annabelle_home=tmp_path, _env_file=None)  # type: ignore[call-arg]
     memory = Memory.open(settings, embedder)
-    gone = asyncio.create_task(memory.store_fact("annabelle", "Owns a kayak", "background", None))
+    embedder.release.set()
+    await memory.store_fact("annabelle", "Owns a kayak", "background", None)
+    embedder.release.clear()
+    embedder.started.clear()
+    # update_fact embeds the new text after writing it: the fact is deleted meanwhile.
+    gone = asyncio.create_task(memory.update_fact("annabelle", 1, "Owns a red kayak", None))
     await embedder.started.wait()
     await memory.offload(memory.facts.delete, "annabelle", 1)
     embedder.release.set()
-    assert (await gone)["vector"].startswith("missing")
-
-    embedder.started.clear()
-    embedder.release.clear()
-    kept = asyncio.create_task(memory.store_fact("annabelle", "Owns a canoe", "background", None))
-    await embedder.started.wait()
-    await memory.offload(memory.facts.update, "annabelle", 2, "Owns a sailing boat", None, memory.now())
-    embedder.release.set()
-    await kept
+    await gone
     assert memory.facts.count_with_vectors("annabelle", embedder.key) == 0
-    # The rewritten fact is embedded again by a backfill, from its current text.
+
+    embedder.fail_with = RuntimeError("down")
+    await memory.store_fact("annabelle", "Owns a canoe", "background", None)
+    embedder.fail_with = None
+    embedder.release.clear()
+    embedder.started.clear()
+    # A backfill embeds the stored text: the fact is rewritten meanwhile.
+    kept = asyncio.create_task(memory.backfill_embeddings("annabelle", 10))
+    await embedder.started.wait()
+    await memory.offload(memory.facts.update, "annabelle", 2, "Owns a sailing boat", None, [], memory.now())
+    embedder.release.set()
+    await asyncio.gather(kept, return_exceptions=True)  # nothing stored: it may say the embedder gave nothing
+    assert memory.facts.count_with_vectors("annabelle", embedder.key) == 0
+    # The rewritten fact is embedded again by the next backfill, from its current text.
     assert (await memory.backfill_embeddings("annabelle", 10))["embedded"] == 1
     found = await memory.search_facts("annabelle", "sailing boat", 1)
     assert (found.fact_ids, found.mode) == ([2], "hybrid")

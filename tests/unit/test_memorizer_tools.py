@@ -111,10 +111,29 @@ async def test_stored_facts_list_newest_first_with_a_total(embedder: FakeEmbedde
             "category": "preference",
             "confidence": 1.0,
             "source": "conv_x",
+            "source_type": "unknown",
+            "provenance": "untrusted",
             "created_at": listed["facts"][0]["created_at"],
+            "valid_until": None,
+            "superseded_by": None,
         }
         only = await ok(client, "list_facts", category="background", limit=1)
         assert [f["fact"] for f in only["facts"]] == ["Lives in Lisbon"] and only["total_count"] == 1
+
+
+async def test_reading_facts_written_from_untrusted_content_marks_the_result_untrusted(
+    embedder: FakeEmbedder,
+) -> None:
+    async with Client(server) as client:
+        await ok(client, "store_fact", fact="Lives in Lisbon", category="background", provenance="owner")
+        owner_only = await call(client, "list_facts")
+        assert "untrusted" not in owner_only
+        assert "untrusted" not in await call(client, "retrieve_memories", query="Lisbon")
+        await ok(client, "store_fact", fact="Banks with EvilBank", category="background", provenance="untrusted")
+        listed = await call(client, "list_facts")
+        assert listed["untrusted"] is True and len(listed["data"]["facts"]) == 2
+        found = await call(client, "retrieve_memories", query="EvilBank")
+        assert found["untrusted"] is True and found["data"]["facts"][0]["provenance"] == "untrusted"
 
 
 async def test_an_identical_fact_returns_the_existing_id_instead_of_a_copy(
@@ -124,10 +143,11 @@ async def test_an_identical_fact_returns_the_existing_id_instead_of_a_copy(
         first = await ok(client, "store_fact", fact="Lives in Lisbon", category="background")
         again = await ok(client, "store_fact", fact="  Lives in Lisbon ", category="background")
         assert again["fact_id"] == first["fact_id"]
-        assert again["message"] == "Fact already exists, updated timestamp"
+        assert (again["decision"], again["message"]) == ("merged", "Fact already exists, updated timestamp")
+        # The category is a label a model chose: the same statement filed elsewhere is still the same fact.
         other_category = await ok(client, "store_fact", fact="Lives in Lisbon", category="pattern")
-        assert other_category["fact_id"] != first["fact_id"]
-        assert db_rows(annabelle_home, "SELECT COUNT(*) FROM facts") == [(2,)]
+        assert other_category["fact_id"] == first["fact_id"]
+        assert db_rows(annabelle_home, "SELECT COUNT(*) FROM facts") == [(1,)]
 
 
 async def test_a_similar_fact_is_stored_with_a_warning_naming_the_existing_one(embedder: FakeEmbedder) -> None:
@@ -228,7 +248,10 @@ async def test_retrieval_combines_vectors_and_full_text_and_touches_what_it_retu
         found = await ok(client, "retrieve_memories", query="morning tea", limit=1)
         assert found["search_mode"] == "hybrid"
         assert [f["fact"] for f in found["facts"]] == ["Drinks green tea every morning"]
-        assert set(found["facts"][0]) == {"id", "fact", "category", "confidence", "source", "created_at", "score"}
+        assert set(found["facts"][0]) == {
+            "id", "fact", "category", "confidence", "created_at", "score", "source", "source_type", "provenance",
+            "valid_until", "superseded_by",
+        }  # fmt: skip
         touched = db_rows(
             annabelle_home, "SELECT fact, last_accessed_at > '2000-01-01 00:00:00' FROM facts ORDER BY id"
         )
@@ -588,6 +611,19 @@ async def test_skills_are_created_once_per_name_listed_updated_and_deleted(embed
         deleted = await ok(client, "delete_skill", skill_id=created["skill_id"])
         assert deleted["deleted_skill"] == "Morning Briefing"
         await refused(client, "get_skill", "TOOL_ERROR", skill_id=created["skill_id"])
+
+
+async def test_a_skills_token_budgets_are_stored_and_changed(embedder: FakeEmbedder) -> None:
+    async with Client(server) as client:
+        created = await ok(
+            client, "store_skill", name="Digest", trigger_type="manual", instructions="x", max_tokens_per_run=20_000
+        )
+        skill = (await ok(client, "get_skill", skill_id=created["skill_id"]))["skill"]
+        assert (skill["max_tokens_per_run"], skill["daily_tokens"]) == (20_000, None)
+        await ok(client, "update_skill", skill_id=created["skill_id"], daily_tokens=100_000)
+        skill = (await ok(client, "get_skill", skill_id=created["skill_id"]))["skill"]
+        assert (skill["max_tokens_per_run"], skill["daily_tokens"]) == (20_000, 100_000)
+        await refused(client, "update_skill", "INVALID_ARGUMENTS", skill_id=created["skill_id"], daily_tokens=-1)
 
 
 # -- contacts and projects ------------------------------------------------------------------------------------------

@@ -149,6 +149,14 @@ def test_the_first_turn_creates_the_file_with_a_header_then_one_line_per_turn(st
     assert [line["type"] for line in lines] == ["header", "turn", "turn"]
 
 
+def test_the_hub_turn_an_exchange_was_answered_in_survives_a_restart(store: SessionStore, clock: FakeClock) -> None:
+    store.append_turn("42", make_turn("hi", "hello", now=clock.now, hub_turn="t-abc"))
+    store.append_turn("42", make_turn("direct", "ok", now=clock.now))
+    turns = fresh(store, clock).load("42").turns
+    assert [t.hub_turn for t in turns] == ["t-abc", None]
+    assert "hubTurn" not in store.path_for("42").read_text().splitlines()[2]
+
+
 def test_a_turn_with_tool_calls_keeps_its_structured_messages(store: SessionStore, clock: FakeClock) -> None:
     chain = tool_chain()
     stored = make_turn(

@@ -367,3 +367,31 @@ def test_remembering_when_to_look_again_changes_no_decision() -> None:
             fired.append((int(due.skill["id"]), now))
     counts = {skill_id: sum(1 for i, _ in fired if i == skill_id) for skill_id in (1, 2, 3, 4)}
     assert counts[3] == 2 and counts[4] == 1 and counts[2] == 64
+
+
+async def test_a_skills_budgets_go_with_its_run_and_a_budget_stop_is_a_quiet_skip(
+    hub: SkillsHub, scheduler: SkillScheduler, clock: FakeClock
+) -> None:
+    assert hub.agents is not None
+    stop = {"scope": "skill", "limit": "dailyTokens", "unit": "tokens", "window": "day", "limitValue": 5000}
+    sentence = (
+        "Stopped before calling the model: the daily budget of the skill 'Digest' (5,000 tokens) would be passed."
+    )
+    hub.agents.answer = {
+        "success": False,
+        "response": sentence,
+        "error": sentence,
+        "errorCode": "BUDGET_EXCEEDED",
+        "budget": {**stop, "used": 4000, "estimate": 4500, "agentId": "annabelle", "skill": "Digest", "notify": True},
+    }
+    skill = hub.add_skill(
+        name="Digest", trigger_config={"interval_minutes": 1}, max_tokens_per_run=2000, daily_tokens=5000
+    )
+    clock.advance(minutes=1)
+    await scheduler.tick(wait=True)
+    body = hub.agents.bodies[0][1]
+    assert (body["maxTokensPerRun"], body["dailyTokens"]) == (2000, 5000)
+    record = hub.skill(skill)
+    assert record["last_run_status"] == "skipped" and record["last_run_summary"] == f"Skipped: {sentence}"
+    assert record["consecutive_failures"] == 0
+    assert hub.notifier.sent == []  # the owner hears of the budget once per window, from the agent manager

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import threading
 from pathlib import Path
 
 import httpx
@@ -72,3 +74,29 @@ async def test_the_token_is_checked_before_readiness(runtime: ThinkerRuntime) ->
         assert (await client.post("/process-message", json={})).status_code == 401
         assert (await client.get("/cost-status", headers={"X-Annabelle-Token": "agent-token"})).status_code == 200
     await runtime.aclose()
+
+
+async def test_health_is_ok_at_once_while_the_model_client_loads_and_a_turn_waits_for_it(
+    runtime: ThinkerRuntime, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    loaded = threading.Event()
+    monkeypatch.setattr("thinker.runtime.load_litellm", lambda: loaded.wait(10))
+
+    async def no_warm_up(model: str) -> None:
+        return None
+
+    monkeypatch.setattr("thinker.runtime.warm_up", no_warm_up)
+    app = create_app(runtime)
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as client,
+    ):
+        await asyncio.sleep(0)  # the start-up task runs: persona file, then ready
+        assert (await client.get("/health")).json()["status"] == "ok"
+        with caplog.at_level(logging.INFO, logger="thinker.runtime"):
+            turn = asyncio.create_task(runtime.until_warm())
+            await asyncio.sleep(0)
+            assert not turn.done()
+            assert "message waits for start-up" in caplog.text
+            loaded.set()
+            await asyncio.wait_for(turn, 10)

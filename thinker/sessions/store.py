@@ -99,6 +99,9 @@ class Turn:
     tools_used: tuple[str, ...] = ()
     tokens: TokenUsage = field(default_factory=TokenUsage)
     messages: tuple[ChatMessage, ...] | None = None
+    hub_turn: str | None = None
+    """The hub's turn this exchange was answered in: work derived from it later (fact extraction) names it, so the
+    hub can tell whether untrusted content had entered it."""
 
     @property
     def chars(self) -> int:
@@ -129,6 +132,7 @@ def make_turn(
     prompt_tokens: int = 0,
     completion_tokens: int = 0,
     messages: Sequence[ChatMessage] | None = None,
+    hub_turn: str | None = None,
 ) -> Turn:
     """A turn ready for `SessionStore.append_turn`.
 
@@ -145,6 +149,7 @@ def make_turn(
         tools_used=tuple(tools_used),
         tokens=TokenUsage(max(0, prompt_tokens), max(0, completion_tokens)),
         messages=chain,
+        hub_turn=hub_turn,
     )
 
 
@@ -248,6 +253,8 @@ def turn_line(turn: Turn) -> str:
     }
     if turn.messages:
         entry["messages"] = list(turn.messages)
+    if turn.hub_turn:
+        entry["hubTurn"] = turn.hub_turn
     return _dumps(entry)
 
 
@@ -284,6 +291,7 @@ def _parse_turn(entry: dict[str, Any], fallback_time: datetime) -> Turn | None:
         tools_used=tuple(t for t in tools if isinstance(t, str)) if isinstance(tools, list) else (),
         tokens=TokenUsage(_count(tokens.get("prompt")), _count(tokens.get("completion"))),
         messages=messages,
+        hub_turn=hub_turn if isinstance(hub_turn := entry.get("hubTurn"), str) and hub_turn else None,
     )
 
 
