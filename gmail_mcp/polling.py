@@ -1,4 +1,5 @@
-"""The new-mail queue behind get_new_emails: a poll loop, and its state persisted so restarts never repeat.
+"""The new-mail queue behind get_new_emails: polled in the background (GMAIL_POLLING_ENABLED) or on each call,
+and its state persisted so restarts never repeat.
 
 State file (`$ANNABELLE_HOME/gmail/poll-state.json`, 0600): the ids already seen and the queue of new messages
 not yet cleared. The first poll ever only records what is already in the inbox (a baseline), so the queue holds
@@ -14,6 +15,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import anyio
 
 from gmail_mcp.oauth import write_private_json
 
@@ -84,9 +87,15 @@ class Poller:
         self.state = PollState.load(state_path)
         self.last_error: str | None = None
         self.last_poll_at: float | None = None
+        # Two polls at once (a call while the loop polls) would both see a message as unseen and queue it twice.
+        self._lock = anyio.Lock()
 
     async def poll_once(self) -> int:
         """One poll; returns how many messages were queued."""
+        async with self._lock:
+            return await self._poll()
+
+    async def _poll(self) -> int:
         ids = await self.list_ids()
         fresh = self.state.unseen(ids)
         new_messages: list[dict[str, Any]] = []

@@ -3,7 +3,8 @@
 The tools are thin: each hands its arguments to `service.Gmail`, which the lifespan builds from the settings
 (`GMAIL_*`, `GOOGLE_API_BASE`, `ANNABELLE_HOME`). The OAuth files are read when a call needs them, so the
 server starts and lists its tools without them, and a call answers with what to do. With
-`GMAIL_POLLING_ENABLED=true` the lifespan also runs the new-mail poll loop behind get_new_emails.
+`GMAIL_POLLING_ENABLED=true` the lifespan also runs the new-mail poll loop behind get_new_emails (without it, each
+get_new_emails call polls once).
 """
 
 from __future__ import annotations
@@ -63,11 +64,9 @@ async def lifespan(_server: MCPServer[GmailState]) -> AsyncIterator[GmailState]:
         return
     async with httpx.AsyncClient(timeout=settings.gmail_http_timeout_seconds, trust_env=False) as http:
         api = GoogleApi(settings.google_api_base, settings.credentials_path, settings.token_path, http, seams.clock)
-        gmail = Gmail(api)
-        if settings.gmail_polling_enabled:
-            gmail.poller = Poller(
-                settings.poll_state_path, lambda: _inbox_ids(gmail), gmail.message_summary, seams.clock
-            )
+        gmail = Gmail(api, poll_in_background=settings.gmail_polling_enabled)
+        poller = Poller(settings.poll_state_path, lambda: _inbox_ids(gmail), gmail.message_summary, seams.clock)
+        gmail.poller = poller
         log.info(
             "gmail ready",
             extra={
@@ -78,8 +77,8 @@ async def lifespan(_server: MCPServer[GmailState]) -> AsyncIterator[GmailState]:
             },
         )
         async with anyio.create_task_group() as group:
-            if gmail.poller is not None:
-                group.start_soon(gmail.poller.run, settings.gmail_poll_interval_seconds, seams.sleep)
+            if gmail.poll_in_background:
+                group.start_soon(poller.run, settings.gmail_poll_interval_seconds, seams.sleep)
             try:
                 yield GmailState(gmail)
             finally:
@@ -225,7 +224,7 @@ async def get_new_emails(
         bool, Field(description="Empty the queue after returning it, so the next call shows only newer mail.")
     ] = False,
 ) -> dict[str, Any]:
-    """The emails that arrived since polling started (needs GMAIL_POLLING_ENABLED), oldest first."""
+    """New emails in the inbox, oldest first: those that arrived since Annabelle first looked, until cleared."""
     return await _gmail(ctx).get_new_emails(clear)
 
 

@@ -37,11 +37,13 @@ def _failure(exc: Exception) -> ToolFailure:
 
 
 class Gmail:
-    """All 30 operations; `poller` is set when GMAIL_POLLING_ENABLED is true."""
+    """All 30 operations; `poller` keeps the new-mail queue, polled by a loop when `poll_in_background` (that is
+    GMAIL_POLLING_ENABLED), else by each get_new_emails call."""
 
-    def __init__(self, api: GoogleApi, poller: Poller | None = None) -> None:
+    def __init__(self, api: GoogleApi, poller: Poller | None = None, *, poll_in_background: bool = False) -> None:
         self.api = api
         self.poller = poller
+        self.poll_in_background = poll_in_background
         self._labels: list[dict[str, Any]] | None = None
 
     async def _call(self, method: str, path: str, **kwargs: Any) -> Any:
@@ -140,10 +142,10 @@ class Gmail:
 
     async def get_new_emails(self, clear: bool) -> dict[str, Any]:
         if self.poller is None:
-            raise ToolFailure(
-                "New-mail polling is off: set GMAIL_POLLING_ENABLED=true (and GMAIL_POLL_INTERVAL_SECONDS, default 60) "
-                "and restart; meanwhile use list_emails with query 'is:unread'."
-            )
+            raise ToolFailure("The new-mail queue is not set up; the Gmail MCP log says why.")
+        if not self.poll_in_background:
+            # Without the poll loop, each call polls first: "new" is what arrived since the previous call.
+            await self.poller.poll_once()
         emails = self.poller.take(clear)
         return {"emails": emails, "count": len(emails), "cleared": clear, "last_error": self.poller.last_error}
 

@@ -23,7 +23,10 @@ class GmailSettings(CommonSettings):
     google_api_base: str = Field(
         default=DEFAULT_API_BASE, description="Root URL of Google's REST APIs (Gmail and Calendar paths are appended)."
     )
-    gmail_polling_enabled: bool = Field(default=False, description="Poll the inbox for new mail (get_new_emails).")
+    gmail_polling_enabled: bool = Field(
+        default=False,
+        description="Poll the inbox in the background (else get_new_emails polls when called).",
+    )
     gmail_poll_interval_seconds: float = Field(default=60.0, gt=0, description="Seconds between two polls.")
     gmail_http_timeout_seconds: float = Field(default=30.0, gt=0, description="Timeout of one request to Google.")
 

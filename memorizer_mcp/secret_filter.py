@@ -2,7 +2,10 @@
 
 Memory is read back into prompts, exports and search results, so a credential stored as a "fact" would leak
 everywhere. Every pattern of the original Memorizer's `isFactSafe` is here (some widened to newer key formats),
-plus Telegram bot tokens, Google API keys, JWTs and private keys in any PEM/OpenSSH/PGP form.
+plus Telegram bot tokens, Google API keys, JWTs, private keys in any PEM/OpenSSH/PGP form, and 1Password's own
+secret shapes (service account tokens, the account Secret Key, and a sealed secret of the 1Password MCP, see
+shared/secrets.py). A 1Password secret reference (`op://vault/item/field`) is not a secret: it is allowed, even
+after `password:`.
 
 `find_secret(text)` names the kind of the first secret found; the name is safe to show, the match never is.
 `redact(text)` replaces every secret with `[redacted <kind>]` (used for conversation logs, which are kept).
@@ -15,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 # Assignment-style secrets: `password = hunter2`, `pwd: "x"`, `secret=...`. The value is anything up to
-# whitespace or a quote, as in the original.
-_ASSIGNED = r"\s*[=:]\s*['\"]?[^\s'\"]+['\"]?"
+# whitespace or a quote, as in the original, except a 1Password secret reference (`password: op://Home/Wifi/
+# password`): where a secret is kept is what memory should hold instead of the secret.
+_ASSIGNED = r"\s*[=:]\s*['\"]?(?!op://)[^\s'\"]+['\"]?"
 
 
 @dataclass(frozen=True)
@@ -48,6 +52,9 @@ PATTERNS: tuple[SecretPattern, ...] = (
     _p("GitLab token", r"glpat-[A-Za-z0-9_-]{20}"),
     _p("Telegram bot token", r"(?<![0-9])[0-9]{8,10}:[A-Za-z0-9_-]{35}(?![A-Za-z0-9_-])"),
     _p("Google API key", r"AIza[0-9A-Za-z_-]{35}"),
+    _p("1Password service account token", r"ops_[A-Za-z0-9_-]{40,}"),
+    _p("1Password Secret Key", r"A3-[A-Z0-9]{6}-[A-Z0-9]{5,6}(?:-[A-Z0-9]{5}){4}\b"),
+    _p("sealed secret", r"annabelleSecret"),
     _p("JSON Web Token", r"eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"),
     _p("private key", _PEM_BEGIN, re.IGNORECASE, span=_PEM_BEGIN + r".*?(?:-----END[^\n]*?-----|\Z)"),
     _p("AWS access key", r"AKIA[0-9A-Z]{16}"),

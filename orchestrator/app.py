@@ -29,11 +29,14 @@ from orchestrator.channels.dispatch import Dispatcher, InboundMessage, Outcome
 from orchestrator.channels.telegram import TelegramChannel
 from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics import checks as _checks  # noqa: F401  (the checks register themselves)
+from orchestrator.diagnostics import health as _health  # noqa: F401  (system_health_check registers itself)
 from orchestrator.diagnostics.periodic import diagnose_json, periodic_for_hub
 from orchestrator.diagnostics.registry import run_checks
 from orchestrator.errors import StartupError
 from orchestrator.halt import HaltState
 from orchestrator.hub import Hub
+from orchestrator.jobs import tools as _job_tools  # noqa: F401  (queue_task & co. register themselves)
+from orchestrator.jobs.runner import JobRunner
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.http import skills_router
 from orchestrator.skills.scheduler import SkillScheduler
@@ -55,6 +58,8 @@ from shared.settings import process_environment
 from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
 log = logging.getLogger(__name__)
+
+JOBS_FILENAME = "jobs.db"
 
 
 class BodySizeLimit:
@@ -133,8 +138,14 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
     token = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
     master_token = token or load_or_create_token(settings.annabelle_home)
     hub = Hub(settings)
+    agents_config = load_agents_config(settings.agents_config)
+    if agents_config.compatibility_notes:
+        log.warning(
+            "agents.json has keys of the original system: read as shown",
+            extra={"path": str(settings.agents_config), "notes": agents_config.compatibility_notes},
+        )
     agents = AgentManager(
-        load_agents_config(settings.agents_config),
+        agents_config,
         config_path=settings.agents_config,
         hub_url=f"http://127.0.0.1:{settings.orchestrator_port}",
         default_port=settings.thinker_port,
@@ -149,8 +160,11 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
     hub.approvals.announce = approval_announcer(hub)
 
     halt = HaltState(settings.annabelle_home / "data" / "halt.json")
+    hub.halt = halt
     skills = SkillScheduler(hub, halt, settings)
     hub.skills = skills
+    jobs = JobRunner(hub, settings.data_dir / JOBS_FILENAME, concurrency=settings.jobs_concurrency)
+    hub.jobs = jobs
     dispatcher = Dispatcher(hub, agents, halt, settings)
     telegram = TelegramChannel(
         hub,
@@ -173,6 +187,7 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
             return
         agents.attach(tasks)
         await skills.start(tasks)
+        await jobs.start()
         # Polling is on whenever a bot token is set (the MCP without one answers "not configured" forever).
         if "telegram" in hub.mcps and process_environment().get("TELEGRAM_BOT_TOKEN"):
             tasks.start_soon(telegram.run)
@@ -188,6 +203,7 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
             yield
             app.state.serving = False
             skills.stop()
+            await jobs.stop()
             telegram.stop()
             await agents.stop()
             await hub.stop()
@@ -237,6 +253,7 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
     app.state.dispatcher = dispatcher
     app.state.telegram = telegram
     app.state.skills = skills
+    app.state.jobs = jobs
     app.add_middleware(BodySizeLimit, limit=settings.orchestrator_max_body_bytes)
 
     install_error_handlers(app, not_found="No such endpoint; GET /docs lists them.")

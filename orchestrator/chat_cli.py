@@ -17,7 +17,7 @@ from typing import TextIO
 import anyio.to_thread
 
 from shared.contracts.hub_api import MessageAnswer
-from shared.hub_client import HubClient, HubError, HubRefused, HubUnreachable
+from shared.hub_client import MESSAGE_TIMEOUT_SECONDS, HubClient, HubError, HubRefused, HubUnreachable
 
 EXIT_WORDS = frozenset({"/exit", "/quit"})
 
@@ -71,7 +71,7 @@ class ChatSession:
             return await self.hub.message(text, self.chat_id)
         except HubUnreachable as exc:
             if exc.timed_out:
-                return MessageAnswer(success=False, error=f"No answer within {self.hub.timeout:g} s; try again.")
+                return MessageAnswer(success=False, error=f"No answer within {MESSAGE_TIMEOUT_SECONDS:g} s; try again.")
             raise ChatError(f"Lost the hub at {self.hub_url}; is it still running?") from None
         except HubRefused:
             raise ChatError(

@@ -35,15 +35,16 @@ INHERITED_VARIABLES = ("HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG
 
 _NAME = re.compile(r"^[a-z][a-z0-9]*$")
 _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
-_TYPE_ALIASES = {"streamable-http": "http", "streamableHttp": "http", "streamable_http": "http"}
+_TYPE_ALIASES = {"streamable-http": "http", "streamableHttp": "http", "streamable_http": "http", "SSE": "sse"}
 
 
 class ExternalEntry(BaseModel):
-    """One entry of `mcpServers`: a stdio server (`command`) or a Streamable HTTP server (`url`)."""
+    """One entry of `mcpServers`: a stdio server (`command`), a Streamable HTTP server (`url`), or an HTTP+SSE
+    server (`url` with `type: "sse"`, the older transport many hosted servers still speak)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    type: Literal["stdio", "http"] | None = Field(default=None, description="Inferred from `command` or `url`.")
+    type: Literal["stdio", "http", "sse"] | None = Field(default=None, description="Inferred from `command` or `url`.")
     command: str | None = Field(default=None, min_length=1)
     args: list[str] = Field(default_factory=list)
     env: dict[str, str] = Field(default_factory=dict)
@@ -71,8 +72,6 @@ class ExternalEntry(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _normalise_type(cls, data: object) -> object:
-        if isinstance(data, dict) and data.get("type") == "sse":
-            raise ValueError("SSE is not supported; use the server's Streamable HTTP URL with type 'http'")
         if isinstance(data, dict) and isinstance(data.get("type"), str):
             return {**data, "type": _TYPE_ALIASES.get(data["type"], data["type"])}
         return data
@@ -87,7 +86,7 @@ class ExternalEntry(BaseModel):
                 raise ValueError("'url' and 'headers' belong to HTTP servers; a stdio server has 'command'")
         else:
             if self.url is None:
-                raise ValueError("an HTTP server needs 'url'")
+                raise ValueError(f"an {'SSE' if kind == 'sse' else 'HTTP'} server needs 'url'")
             if self.command is not None or self.args or self.env or self.cwd is not None:
                 raise ValueError("'command', 'args', 'env' and 'cwd' belong to stdio servers; an HTTP one has 'url'")
         self.type = kind
@@ -99,7 +98,7 @@ class ExternalServer:
     """One valid entry with its variables substituted: everything needed to run it and route its tools."""
 
     name: str
-    kind: Literal["stdio", "http"]
+    kind: Literal["stdio", "http", "sse"]
     manifest: McpManifest
     fingerprint: str
     argv: tuple[str, ...] = ()
@@ -164,11 +163,11 @@ def _resolve(name: str, raw: object, entry: ExternalEntry, environ: Mapping[str,
         untrustedOutput=not entry.trusted,
         toolAnnotations=entry.toolAnnotations,
     )
-    if entry.type == "http":
+    if entry.type in ("http", "sse"):
         assert entry.url is not None
         return ExternalServer(
             name=name,
-            kind="http",
+            kind="sse" if entry.type == "sse" else "http",
             manifest=manifest,
             fingerprint=fingerprint(raw),
             url=sub(entry.url, "url"),

@@ -19,12 +19,14 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
 import anyio
 from mcp import Client
+from mcp.client.sse import sse_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -77,27 +79,48 @@ class _NoProcess:
         self.exited = anyio.Event()
 
 
-class RemoteMcp(ManagedMcp):
-    """An external MCP reached over Streamable HTTP, supervised exactly like a child (probe, restart, re-list)."""
+SSE_READ_TIMEOUT_SECONDS = 3600.0
+"""How long an SSE stream may stay silent before the SDK drops it; the health probe speaks far more often."""
 
-    def __init__(self, name: str, url: str, headers: Mapping[str, str], **options: Any) -> None:
+
+class RemoteMcp(ManagedMcp):
+    """An external MCP reached over Streamable HTTP or HTTP+SSE, supervised exactly like a child (probe, restart,
+    re-list). Only the SDK transport differs between the two."""
+
+    def __init__(
+        self, name: str, url: str, headers: Mapping[str, str], *, transport: str = "http", **options: Any
+    ) -> None:
         super().__init__(name, ChildCommand(argv=(), env={}, cwd=Path(".")), **options)
         self.url = url
         self.headers = dict(headers)
+        self.transport = transport
 
     def _where(self) -> dict[str, Any]:
-        return {"url": self.url}
+        return {"url": self.url, "transport": self.transport}
+
+    @asynccontextmanager
+    async def _connect(self) -> AsyncIterator[Client]:
+        if self.transport == "sse":
+            streams = sse_client(
+                self.url,
+                headers=self.headers,
+                timeout=self.startup_timeout,
+                sse_read_timeout=SSE_READ_TIMEOUT_SECONDS,
+            )
+            async with Client(streams, read_timeout_seconds=None, cache=None) as client:
+                yield client
+            return
+        async with (
+            create_mcp_http_client(headers=self.headers) as http,
+            Client(streamable_http_client(self.url, http_client=http), read_timeout_seconds=None, cache=None) as client,
+        ):
+            yield client
 
     async def _run_once(self) -> str:
-        # Same life as ManagedMcp._run_once with the SDK's Streamable HTTP transport instead of a child process.
+        # Same life as ManagedMcp._run_once with the SDK's HTTP transport instead of a child process.
         self._child = _NoProcess()  # type: ignore[assignment]
         try:
-            async with (
-                create_mcp_http_client(headers=self.headers) as http,
-                Client(
-                    streamable_http_client(self.url, http_client=http), read_timeout_seconds=None, cache=None
-                ) as client,
-            ):
+            async with self._connect() as client:
                 return await self._serve(client)
         except TimeoutError:
             return f"did not initialise within {self.startup_timeout:g} s"
@@ -129,10 +152,15 @@ def builder(
     }
 
     def build(on_tools_changed: Callable[[ManagedMcp], None]) -> ManagedMcp:
-        if server.kind == "http":
+        if server.kind in ("http", "sse"):
             assert server.url is not None
             return RemoteMcp(
-                server.name, server.url, dict(server.headers), on_tools_changed=on_tools_changed, **options
+                server.name,
+                server.url,
+                dict(server.headers),
+                transport=server.kind,
+                on_tools_changed=on_tools_changed,
+                **options,
             )
         assert server.cwd is not None
         command = ChildCommand(argv=server.argv, env=server.child_env(environ), cwd=server.cwd)

@@ -31,7 +31,7 @@ from orchestrator.errors import StartupError
 from orchestrator.externals import KNOWN_MCPS_FILENAME, ExternalMcps, McpBuilder
 from orchestrator.guardian import GuardedEndpoint, GuardianGate
 from orchestrator.mcp_client import ManagedMcp
-from orchestrator.native_tools import NATIVE_TOOLS, NativeTool
+from orchestrator.native_tools import NATIVE_TOOLS, NativeTool, Untrusted
 from orchestrator.notify import Notifier
 from orchestrator.policy import tool_allowed
 from orchestrator.router import Route, ToolRouter, closest_names, unknown_arguments
@@ -50,6 +50,8 @@ from shared.validation import unknown_names_message
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
+    from orchestrator.halt import HaltState
+    from orchestrator.jobs.runner import JobRunner
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +112,10 @@ class Hub:
         """Set by the app once built: native tools such as spawn_subagent reach the agents through it."""
         self.skills: SkillCache | None = None
         """Set by the app once built: skill writes through the hub refresh its list and use its clock."""
+        self.jobs: JobRunner | None = None
+        """Set by the app once built: background jobs (queue_task, trigger_backfill), shown in status."""
+        self.halt: HaltState | None = None
+        """Set by the app once built: system_health_check runs the diagnostics, which read it."""
         self.turns = TurnLedger()
         self.policy = load_policy(settings.approval_policy)
         self.approvals = ApprovalGate(
@@ -282,6 +288,7 @@ class Hub:
                 "marked": self.gate.stats.marked,
                 "unavailable": self.gate.stats.unavailable,
             },
+            "jobs": self.jobs.summary() if self.jobs is not None and self.jobs.started else None,
         }
 
     # -- calls ------------------------------------------------------------------------------------------------
@@ -379,7 +386,10 @@ class Hub:
     ) -> tuple[dict[str, Any], bool, str | None]:
         """The call itself: the envelope, whether Guardian scanned it, and why not if the caller said so."""
         if native is not None:
-            return await self._call_native(native, arguments, caller), False, None
+            envelope = await self._call_native(native, arguments, caller)
+            if envelope.get("untrusted") and caller.turn is not None:
+                caller.turn.taint(name)
+            return envelope, False, None
         if name in SKILL_TOOLS and not caller.privileged:
             # Skill writes are normalised and checked first; the hub's own features did that already.
             return await call_skill_tool(self, name, arguments), False, None
@@ -410,9 +420,12 @@ class Hub:
         except ValidationError as exc:
             return fail(ErrorCode.INVALID_ARGUMENTS, f"{tool.name}: {describe_validation(exc)}")
         try:
-            return ok(await tool.handler(self, params, caller))
+            result = await tool.handler(self, params, caller)
         except ToolFailure as failure:
             return fail(failure.code, str(failure))
+        if isinstance(result, Untrusted):
+            return {**ok(result.data), "untrusted": True}
+        return ok(result)
 
     def _not_routed(self, name: str) -> dict[str, Any]:
         prefix = name.split("_", 1)[0]

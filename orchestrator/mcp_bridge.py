@@ -30,6 +30,7 @@ from mcp.types import (
 
 from shared import mcp_stdio
 from shared.hub_client import HubClient, HubError
+from shared.secrets import mask_sealed
 
 log = logging.getLogger(__name__)
 
@@ -72,9 +73,11 @@ def _text(text: str, *, error: bool = False) -> CallToolResult:
 
 
 def envelope_result(envelope: dict[str, Any]) -> CallToolResult:
-    """The hub's envelope as an MCP result: the data as text (JSON unless it is a string), or the error sentence."""
+    """The hub's envelope as an MCP result: the data as text (JSON unless it is a string), or the error sentence.
+
+    Sealed secrets (1Password) are masked: the bridge's client is another application's model."""
     if envelope.get("success"):
-        data = envelope.get("data")
+        data = mask_sealed(envelope.get("data"))
         return _text(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False, indent=2))
     code = envelope.get("errorCode")
     error = envelope.get("error") or "The tool failed without saying why."

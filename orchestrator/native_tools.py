@@ -3,7 +3,9 @@
 A native tool is declared with `@native_tool(name, Params, effects=...)` on an async function
 `(hub, params, caller) -> data`, where `hub` is what the tools may use of the hub (`NativeHost`) and `caller` who
 calls (orchestrator/callers.py: the owner, an agent in a turn, a hub feature); its input schema comes from the
-model, its description from the docstring, its MCP annotations from `effects`.
+model, its description from the docstring, its MCP annotations from `effects`. Tools of other parts of the hub
+register the same way from their own modules (`orchestrator.jobs.tools`, `orchestrator.diagnostics.health`),
+imported by the app.
 """
 
 from __future__ import annotations
@@ -28,6 +30,9 @@ from shared.mcp_tools import InvalidArguments, ToolFailure, describe_validation
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager
+    from orchestrator.halt import HaltState
+    from orchestrator.jobs.runner import JobRunner
+    from orchestrator.settings import OrchestratorSettings
 
 
 class NativeHost(Protocol):
@@ -35,6 +40,9 @@ class NativeHost(Protocol):
 
     router: ToolRouter
     agents: AgentManager | None
+    settings: OrchestratorSettings
+    jobs: JobRunner | None
+    halt: HaltState | None
     turns: TurnLedger
 
     def status(self) -> dict[str, Any]: ...
@@ -65,6 +73,15 @@ class NativeTool:
 
 
 NATIVE_TOOLS: dict[str, NativeTool] = {}
+
+
+@dataclass(frozen=True)
+class Untrusted:
+    """A native tool's answer that carries content nobody vouches for (a job step's mail or web page): the hub
+    marks the envelope `untrusted` and taints the caller's turn, as for an MCP whose output is untrusted."""
+
+    data: Any
+
 
 READS_HUB_STATE = ToolEffects(readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False)
 

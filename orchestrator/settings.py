@@ -70,6 +70,9 @@ class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSetti
         description="What may run without the owner's approval in a tainted turn (docs/security.md).",
     )
     skill_concurrency: int = Field(default=3, ge=1, le=50, description="Skills that may run at the same time.")
+    jobs_concurrency: int = Field(
+        default=2, ge=1, le=20, description="Background jobs (queue_task, trigger_backfill) running at the same time."
+    )
     skill_refresh_seconds: float = Field(
         default=30.0, gt=0, le=3600, description="How often the scheduler re-reads the skills from Memorizer."
     )

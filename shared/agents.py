@@ -8,12 +8,17 @@ from pathlib import Path
 from typing import Annotated
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator, model_validator
 
 DEFAULT_AGENT_ID = "annabelle"
 DEFAULT_MODEL = "ollama_chat/qwen2.5:7b"
 PARENT_WATCH_VARIABLE = "ANNABELLE_PARENT_WATCH"
 """Set to `stdin` by the hub: the Thinker exits when its stdin (a pipe the hub holds open) reaches end of file."""
+DEFAULT_TURN_SECONDS = 300.0
+MAX_TURN_SECONDS = 3_600.0
+TURN_GRACE_SECONDS = 30.0
+"""What the hub waits beyond an agent's `turnTimeoutSeconds`: the Thinker's work before and after its loop
+(context, selection, saving the turn) and the request's way there and back."""
 MODEL_EXAMPLES = "groq/llama-3.3-70b-versatile, ollama_chat/qwen2.5:7b, or openai/<model> with apiBase"
 # A channel is named after its MCP (telegram, http, cli...); "*" matches every channel.
 CHANNEL_PATTERN = r"^(\*|[a-z][a-z0-9_-]{0,63})$"
@@ -31,6 +36,70 @@ def _http_url(value: str | None, field: str, example: str) -> str | None:
 
 class AgentsConfigError(Exception):
     """agents.json is unreadable or invalid; the message names the file, the agent and the field."""
+
+
+# The original system's `llmProvider` (its agents.json named the provider beside a bare model name) → the litellm
+# prefix and, for LM Studio, the server's usual address.
+ORIGINAL_PROVIDERS: dict[str, tuple[str, str | None]] = {
+    "groq": ("groq/", None),
+    "ollama": ("ollama_chat/", None),
+    "lmstudio": ("openai/", "http://127.0.0.1:1234/v1"),
+}
+_OLLAMA_PREFIXES = ("ollama/", "ollama_chat/")
+
+
+def _original_model(agent: dict[str, object], provider: object, where: str) -> list[str]:
+    """Fold the original's `llmProvider` into the agent's litellm `model` (and `apiBase` for LM Studio), in place.
+
+    Returns the notes for the one warning; an unknown provider is left for validation to name."""
+    if not isinstance(provider, str) or provider.lower() not in ORIGINAL_PROVIDERS:
+        known = ", ".join(ORIGINAL_PROVIDERS)
+        raise ValueError(f"{where}: llmProvider {provider!r} is not one of the original's providers ({known})")
+    prefix, api_base = ORIGINAL_PROVIDERS[provider.lower()]
+    model = agent.get("model")
+    if not isinstance(model, str) or not model.strip():
+        return [f"{where}: llmProvider {provider!r} ignored (no model to apply it to)"]
+    model = model.strip()
+    already = model.startswith(_OLLAMA_PREFIXES) if prefix in _OLLAMA_PREFIXES else model.startswith(prefix)
+    if not already:
+        # The original's Groq models are often `org/name` (meta-llama/llama-4-...): the provider prefix still goes
+        # first, or litellm would take `meta-llama` for the provider.
+        agent["model"] = prefix + model
+    if api_base is not None and agent.get("apiBase") is None:
+        agent["apiBase"] = api_base
+    return [f"{where}: llmProvider {provider!r} + model {model!r} read as model {agent['model']!r}"]
+
+
+def upgrade_original_keys(raw: object) -> tuple[object, list[str]]:
+    """An agents.json written for the original system, made readable here (pure): `llmProvider` is folded into
+    `model`, `costControls.notifyChannel` is dropped (notifications go through the hub's one notifier, to
+    `notifyChatId` or the owner's chat). Returns the upgraded copy and one note per change, for one warning.
+
+    Keys neither system knows are left in place, so validation still names a misspelt key."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("agents"), list):
+        return raw, []
+    notes: list[str] = []
+    agents: list[object] = []
+    for index, entry in enumerate(raw["agents"]):
+        if not isinstance(entry, dict):
+            agents.append(entry)
+            continue
+        agent = dict(entry)
+        where = f"agent {agent.get('agentId', f'#{index}')!r}"
+        if "llmProvider" in agent:
+            notes.extend(_original_model(agent, agent.pop("llmProvider"), where))
+        controls = agent.get("costControls")
+        if isinstance(controls, dict) and "notifyChannel" in controls:
+            controls = dict(controls)
+            channel = controls.pop("notifyChannel")
+            agent["costControls"] = controls
+            if channel not in (None, "", "telegram"):
+                notes.append(
+                    f"{where}: costControls.notifyChannel {channel!r} ignored (notifications go to Telegram, "
+                    "to costControls.notifyChatId or the owner's chat)"
+                )
+        agents.append(agent)
+    return {**raw, "agents": agents}, notes
 
 
 class CostControls(BaseModel):
@@ -83,6 +152,9 @@ class AgentDefinition(BaseModel):
     apiBase: str | None = None
     temperature: float = Field(default=0.6, ge=0, le=2)
     maxSteps: int = Field(default=8, ge=1, le=50)
+    turnTimeoutSeconds: float = Field(default=DEFAULT_TURN_SECONDS, ge=1, le=MAX_TURN_SECONDS)
+    """The time one turn (or skill run) may take in the Thinker, model calls and tool calls together; the hub
+    waits this long plus `TURN_GRACE_SECONDS`. A slow local model needs more than a hosted one."""
     systemPrompt: str = ""
     allowedTools: list[str] = Field(default_factory=list)
     deniedTools: list[str] = Field(default_factory=list)
@@ -115,6 +187,11 @@ class AgentDefinition(BaseModel):
         return self
 
 
+def turn_wait(agent: AgentDefinition) -> float:
+    """How long the hub waits for one of `agent`'s turns: the Thinker answers before this, whatever the model does."""
+    return agent.turnTimeoutSeconds + TURN_GRACE_SECONDS
+
+
 class Binding(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -137,6 +214,12 @@ class AgentsConfig(BaseModel):
 
     agents: list[AgentDefinition] = Field(min_length=1)
     bindings: list[Binding] = Field(default_factory=list)
+    _notes: list[str] = PrivateAttr(default_factory=list)
+
+    @property
+    def compatibility_notes(self) -> list[str]:
+        """What was read from keys of the original system's agents.json (mapped or ignored): for one warning."""
+        return list(self._notes)
 
     @model_validator(mode="after")
     def _consistent(self) -> AgentsConfig:
@@ -188,7 +271,8 @@ def default_agent(config: AgentsConfig) -> AgentDefinition | None:
 
 
 def load_agents_config(path: Path) -> AgentsConfig:
-    """Read agents.json; a missing file means the default single agent."""
+    """Read agents.json; a missing file means the default single agent. Keys of the original system's file are
+    mapped or dropped (`compatibility_notes` says which; the hub logs them as one warning)."""
     if not path.exists():
         return AgentsConfig.default()
     try:
@@ -196,7 +280,13 @@ def load_agents_config(path: Path) -> AgentsConfig:
     except (OSError, json.JSONDecodeError) as exc:
         raise AgentsConfigError(f"{path}: cannot read agents config ({exc})") from None
     try:
-        return AgentsConfig.model_validate(raw)
+        raw, notes = upgrade_original_keys(raw)
+    except ValueError as exc:
+        raise AgentsConfigError(f"{path}:\n  {exc}") from None
+    try:
+        config = AgentsConfig.model_validate(raw)
+        config._notes = notes
+        return config
     except ValidationError as exc:
         problems = []
         for error in exc.errors():

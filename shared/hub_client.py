@@ -21,13 +21,17 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel, ValidationError
 
+from shared.agents import MAX_TURN_SECONDS, TURN_GRACE_SECONDS
 from shared.auth import TOKEN_HEADER
 from shared.contracts.hub_api import MessageAnswer, MessageRequest, ToolCallRequest, ToolListing
 from shared.envelope import Envelope, ErrorCode, fail
 from shared.traces import trace_headers
 
 DEFAULT_TIMEOUT_SECONDS = 130.0
-"""A chat turn runs several model and tool steps; the hub bounds each of them well before this."""
+"""A tool call or any other request; the hub bounds a tool call well before this."""
+MESSAGE_TIMEOUT_SECONDS = MAX_TURN_SECONDS + TURN_GRACE_SECONDS + 60.0
+"""`POST /message` waits for a whole turn, which the hub ends within the agent's `turnTimeoutSeconds` (up to
+`MAX_TURN_SECONDS`): a slow local model may take minutes, and giving up earlier would only leave the turn running."""
 
 TokenSource = str | Callable[[], str | None] | None
 ModelT = TypeVar("ModelT", bound=BaseModel)
@@ -92,7 +96,8 @@ class HubClient:
 
     async def message(self, text: str, chat_id: str = "http") -> MessageAnswer:
         body = MessageRequest(message=text, chatId=chat_id)
-        return self._parse(MessageAnswer, await self.request("POST", "/message", body.model_dump()), "/message")
+        answer = await self.request("POST", "/message", body.model_dump(), seconds=MESSAGE_TIMEOUT_SECONDS)
+        return self._parse(MessageAnswer, answer, "/message")
 
     async def call_tool(
         self,

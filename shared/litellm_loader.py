@@ -138,6 +138,16 @@ def model_key_variable(model: str, api_base: str | None) -> str | None:
     return PROVIDER_KEYS.get(provider)
 
 
+def is_timeout(exc: BaseException) -> bool:
+    """Whether a failed model call ran out of time (litellm's, httpx's or asyncio's timeout). Pure."""
+    kind = type(exc).__name__
+    return (
+        kind in {"Timeout", "TimeoutError", "ReadTimeout"}
+        or "timeout" in kind.lower()
+        or "timed out" in str(exc).lower()
+    )
+
+
 def model_failure(target: ModelEndpoint, exc: BaseException, *, timeout_setting: str, server_setting: str) -> str:
     """One sentence for a model call that failed, naming the setting that fixes it (pure: it reads the error's
     class name and text, so it needs no litellm import).
@@ -151,7 +161,7 @@ def model_failure(target: ModelEndpoint, exc: BaseException, *, timeout_setting:
         key = model_key_variable(target.model, target.api_base)
         fix = f"set {key} (or THINKER_API_KEY) to a valid key" if key else "check the key the server expects"
         return f"The model {where} refused the key: {fix}."
-    if kind in {"Timeout", "TimeoutError", "ReadTimeout"} or "timed out" in text or "timeout" in kind.lower():
+    if is_timeout(exc):
         return (
             f"The model {where} did not answer within {target.timeout:g} s: raise {timeout_setting} or use a "
             "faster model."

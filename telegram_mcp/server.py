@@ -95,6 +95,7 @@ server: EnvelopeServer[TelegramState] = EnvelopeServer(
 )
 
 TelegramContext = Context[TelegramState]
+
 ChatId = Annotated[str, Field(description="Numeric Telegram chat id, e.g. '123456789' (see list_chats).")]
 
 
@@ -113,8 +114,8 @@ async def send_message(
 
     For requests like: text my wife on Telegram, tell the family group I landed.
 
-    Sent as plain text (no formatting is interpreted); text over 4,096 characters is split on paragraph, line or
-    word boundaries into several messages.
+    Markdown (bold, italics, code, links, lists) is shown formatted, or as plain text if Telegram refuses the
+    markup; text over 4,096 characters is split on paragraph, line or word boundaries into several messages.
     """
     return await _service(ctx).send_message(chat_id_of(chat_id), message, reply_to)
 
@@ -219,26 +220,54 @@ async def get_me(ctx: TelegramContext) -> dict:
 def mark_read(
     chat_id: ChatId,
     ctx: TelegramContext,
-    message_id: Annotated[int | None, Field(description="Ignored; kept for compatibility.")] = None,
+    message_id: Annotated[
+        int | None, Field(ge=1, description="Mark read up to this message id (default: the chat's newest message).")
+    ] = None,
 ) -> dict:
-    """Does nothing: a bot cannot mark messages as read. Answers with a note saying so."""
-    _service(ctx).require_allowed(chat_id_of(chat_id))
-    return {"marked": False, "note": "Bots cannot mark messages as read on Telegram; nothing was changed."}
+    """Mark an allowed chat's messages as read by the assistant, up to a message (default: all of them).
+
+    Read messages no longer appear in get_new_messages. This is the assistant's own record: a bot cannot set the
+    read receipts other people see in Telegram.
+    """
+    service = _service(ctx)
+    chat = chat_id_of(chat_id)
+    service.require_allowed(chat)
+    mark, newly_read = service.store.mark_read(chat, message_id)
+    return {
+        "chat_id": chat,
+        "read_up_to": mark,
+        "marked": newly_read,
+        "unread": service.store.unread_count(chat),
+    }
 
 
-@envelope_tool(server, annotations=READ_ONLY)
+# Not read-only: without peek it moves the assistant's own read marks (local state only).
+@envelope_tool(server, annotations=LOCAL_WRITE)
 def get_new_messages(
     ctx: TelegramContext,
-    peek: Annotated[bool, Field(description="Kept for compatibility: this tool always only peeks.")] = True,
+    peek: Annotated[
+        bool, Field(description="Only look: leave the messages unread (default: they are marked read).")
+    ] = False,
     limit: Annotated[int, Field(ge=1, le=100, description="Most messages, oldest first.")] = 50,
 ) -> dict:
-    """Incoming messages the assistant has not handled yet (in subscribed chats, or all if none), oldest first.
+    """Incoming messages the assistant has not read yet, in subscribed chats (or all chats if none), oldest first.
 
-    Only looks: nothing is consumed or marked as handled.
+    Returned messages are marked read unless peek is true; messages beyond the limit stay unread for the next call.
     """
     service = _service(ctx)
     subscribed = frozenset(service.store.subscriptions())
-    return {"messages": [m.public() for m in service.store.pending(limit, subscribed or None)]}
+    messages, total = service.store.unread(limit, subscribed or None)
+    if not peek:
+        newest: dict[int, int] = {}
+        for message in messages:
+            newest[message.chat_id] = max(newest.get(message.chat_id, 0), message.message_id)
+        for chat, message_id in newest.items():
+            service.store.mark_read(chat, message_id)
+    return {
+        "messages": [m.public() for m in messages],
+        "marked_read": not peek and bool(messages),
+        "remaining": total - len(messages),
+    }
 
 
 @envelope_tool(server, annotations=LOCAL_WRITE)
@@ -294,7 +323,10 @@ async def intake_reply(
     message: Annotated[str, Field(min_length=1, description="The reply; long text is split automatically.")],
     ctx: TelegramContext,
 ) -> dict:
-    """For the hub only: send the reply to an incoming message and mark it handled, together."""
+    """For the hub only: send the reply to an incoming message and mark it handled, together.
+
+    Its Markdown is sent as Telegram HTML (plain text if refused), split like send_message's text.
+    """
     return await _service(ctx).send_reply(message_key, message)
 
 

@@ -10,15 +10,17 @@ from typing import Any
 
 import anyio
 from telegram import Bot, CallbackQuery, InlineKeyboardButton, InlineKeyboardMarkup, Message, ReplyParameters, Update
-from telegram.error import TelegramError
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, TelegramError
 
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
 from shared.private_files import private_dir
 from telegram_mcp.access import Decision, decide, new_pairing_code
+from telegram_mcp.markup import split_markdown, to_telegram_html
 from telegram_mcp.paths import confine
 from telegram_mcp.settings import TelegramSettings
 from telegram_mcp.store import Store
-from telegram_mcp.text import MAX_MESSAGE_CHARS, split_message
+from telegram_mcp.text import MAX_MESSAGE_CHARS
 
 log = logging.getLogger(__name__)
 
@@ -193,18 +195,29 @@ class TelegramService:
             await sleep(idle_seconds)
 
     # --- tools ---------------------------------------------------------------------------------------------
+    async def send_markdown(self, chat_id: int, part: str, reply: ReplyParameters | None = None) -> Message:
+        """One part of a message, its Markdown as Telegram HTML; as the plain text when Telegram refuses the markup
+        (the reader then sees the asterisks, but gets the message)."""
+        try:
+            return await self.bot.send_message(
+                chat_id, to_telegram_html(part), parse_mode=ParseMode.HTML, reply_parameters=reply
+            )
+        except BadRequest as exc:
+            if "parse entities" not in str(exc).lower():
+                raise
+            log.warning("telegram refused the markup; sent as plain text", extra={"chat": chat_id, "error": str(exc)})
+            return await self.bot.send_message(chat_id, part, reply_parameters=reply)
+
     async def send_message(self, chat_id: int, text: str, reply_to: int | None = None) -> dict[str, Any]:
         self.require_allowed(chat_id)
         if not text.strip():
             raise InvalidArguments("The message is empty.")
-        parts = split_message(text)
+        parts = split_markdown(text)
         sent: list[int] = []
         keys: list[int] = []
         for index, part in enumerate(parts):
             reply = ReplyParameters(message_id=reply_to, allow_sending_without_reply=True)
-            message = await self.bot.send_message(
-                chat_id, part, reply_parameters=reply if (reply_to and index == 0) else None
-            )
+            message = await self.send_markdown(chat_id, part, reply if (reply_to and index == 0) else None)
             row, chat_row = message_fields(message, outgoing=True)
             keys.append(self.store.record_sent(row, chat_row))
             sent.append(message.message_id)
@@ -225,11 +238,11 @@ class TelegramService:
         self.require_allowed(incoming.chat_id)
         if not text.strip():
             raise InvalidArguments("The reply is empty.")
-        parts = split_message(text)
+        parts = split_markdown(text)
         sent: list[int] = []
         with anyio.CancelScope(shield=True):
             for part in parts:
-                message = await self.bot.send_message(incoming.chat_id, part)
+                message = await self.send_markdown(incoming.chat_id, part)
                 row, chat_row = message_fields(message, outgoing=True)
                 self.store.record_sent(row, chat_row, answers=message_key)
                 sent.append(message.message_id)

@@ -9,6 +9,11 @@ The hub's intake: an incoming message is pending until it is marked `handled`. `
 hub's reply and marks the message it answers in one transaction, so a reply is never recorded without its
 message being handled, nor the reverse. `intake_cursor` is the highest key ever acknowledged in bulk
 (`ack`), kept for the `intake_ack` tool.
+
+What the assistant has *read* is separate from what the hub has handled (a group message the hub skipped is still
+unread for get_new_messages). It follows Telegram's own rule: each chat has a read mark (a message id), moved
+forward by `mark_read` and by reading without `peek`; and the bot's own message in a chat reads everything before
+it, as replying does in a Telegram client. An incoming message is unread when its id is above both.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ CREATE TABLE IF NOT EXISTS messages (
 );
 CREATE INDEX IF NOT EXISTS messages_by_chat ON messages (chat_id, message_id);
 CREATE TABLE IF NOT EXISTS subscriptions (chat_id INTEGER PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS read_marks (chat_id INTEGER PRIMARY KEY, message_id INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS callbacks (
     callback_key INTEGER PRIMARY KEY AUTOINCREMENT,
     callback_id TEXT NOT NULL UNIQUE,
@@ -321,7 +327,67 @@ class Store:
             raise
         return cursor
 
-    # --- subscriptions -----------------------------------------------------------------------------------
+    # --- read marks --------------------------------------------------------------------------------------
+    _UNREAD = (
+        "m.outgoing = 0 AND m.deleted = 0 "
+        "AND m.message_id > COALESCE((SELECT r.message_id FROM read_marks r WHERE r.chat_id = m.chat_id), 0) "
+        "AND m.message_id > COALESCE((SELECT MAX(o.message_id) FROM messages o "
+        "WHERE o.chat_id = m.chat_id AND o.outgoing = 1), 0)"
+    )
+
+    def unread(self, limit: int, chat_ids: frozenset[int] | None = None) -> tuple[list[StoredMessage], int]:
+        """Incoming messages above their chat's read mark, oldest first, and how many there are in all."""
+        where = self._UNREAD
+        params: list[Any] = []
+        if chat_ids:
+            where += f" AND m.chat_id IN ({','.join('?' * len(chat_ids))})"
+            params.extend(sorted(chat_ids))
+        rows = self._db.execute(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages m WHERE {where} ORDER BY m.message_key LIMIT ?",
+            [*params, limit],
+        )
+        total = self._db.execute(f"SELECT COUNT(*) FROM messages m WHERE {where}", params).fetchone()[0]
+        return [_message(row) for row in rows], int(total)
+
+    def unread_count(self, chat_id: int) -> int:
+        row = self._db.execute(
+            f"SELECT COUNT(*) FROM messages m WHERE {self._UNREAD} AND m.chat_id = ?", (chat_id,)
+        ).fetchone()
+        return int(row[0])
+
+    def read_mark(self, chat_id: int) -> int:
+        row = self._db.execute("SELECT message_id FROM read_marks WHERE chat_id = ?", (chat_id,)).fetchone()
+        return 0 if row is None else int(row[0])
+
+    def mark_read(self, chat_id: int, up_to_message_id: int | None = None) -> tuple[int, int]:
+        """Move the chat's read mark to `up_to_message_id` (default: its newest stored message), never backward and
+        never past the newest stored message (a made-up id cannot mark future messages read).
+
+        Returns (the read mark now, how many incoming messages became read)."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            newest = self._db.execute(
+                "SELECT COALESCE(MAX(message_id), 0) FROM messages WHERE chat_id = ?", (chat_id,)
+            ).fetchone()[0]
+            wanted = int(newest) if up_to_message_id is None else min(up_to_message_id, int(newest))
+            before = self._db.execute(
+                f"SELECT COUNT(*) FROM messages m WHERE {self._UNREAD} AND m.chat_id = ?", (chat_id,)
+            ).fetchone()[0]
+            mark = max(self.read_mark(chat_id), wanted)
+            self._db.execute(
+                "INSERT INTO read_marks (chat_id, message_id) VALUES (?, ?) "
+                "ON CONFLICT(chat_id) DO UPDATE SET message_id = excluded.message_id",
+                (chat_id, mark),
+            )
+            after = self._db.execute(
+                f"SELECT COUNT(*) FROM messages m WHERE {self._UNREAD} AND m.chat_id = ?", (chat_id,)
+            ).fetchone()[0]
+            self._db.execute("COMMIT")
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        return mark, int(before) - int(after)
+
     # --- button presses (callback queries), for the hub's approvals ------------------------------------------------
     def record_callback(self, update_id: int, row: dict[str, Any]) -> None:
         """A button press, stored with the update's offset in one transaction (like a message)."""
@@ -349,6 +415,7 @@ class Store:
         with self._db:
             self._db.execute("UPDATE callbacks SET handled = 1 WHERE callback_key = ?", (callback_key,))
 
+    # --- subscriptions -----------------------------------------------------------------------------------
     def subscriptions(self) -> list[int]:
         return [int(row[0]) for row in self._db.execute("SELECT chat_id FROM subscriptions ORDER BY chat_id")]
 

@@ -113,6 +113,9 @@ _BEHAVIOUR_PREFIXES = (
     "BROWSER_",
     "EMBEDDING_",
     "UTILITY_",
+    "JOBS_",
+    "ONEPASSWORD_",
+    "OP_",
     "CODEXEC_",
 )
 

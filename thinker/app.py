@@ -152,7 +152,9 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
             raise BadRequest(f"This Thinker runs the agent {runtime.agent_id!r}, not {body.agentId!r}.")
         with request_trace(request, "process-message") as trace_id, HubTools.turn(body.turnId):
             answer = await runtime.process_message(
-                MessageIn(chat_id=body.chatId, text=body.text, tainted=body.tainted, turn_id=body.turnId)
+                MessageIn(
+                    chat_id=body.chatId, text=body.text, tainted=body.tainted, turn_id=body.turnId, owner=body.owner
+                )
             )
         return JSONResponse(answer.wire(), headers={TRACE_HEADER: trace_id})
 

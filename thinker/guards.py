@@ -4,6 +4,10 @@
   loop runs it once per turn, only when no tool was called: a claim then is a hallucination, answered by one
   retry with `tool_choice="required"` and a low temperature, then by `HONEST_FAILURE` if the model still
   calls nothing.
+- `is_tool_refusal` is the original's TOOL_REFUSAL pattern ("I don't have access to real-time information",
+  "search is unavailable"): when search tools are offered, such an answer is wrong by construction. The loop
+  runs it once per turn: one retry with a required tool call and a low temperature, then the turn goes on
+  normally (whatever the retry answers is kept).
 - `find_leaked_call` finds a tool call the model wrote as JSON text (`{"name": ..., "parameters": {...}}`,
   possibly inside `<tool_call>` tags) instead of a structured call, so the loop can run it for real - but only
   for a tool that was offered in this turn.
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,6 +29,17 @@ ACTION_CLAIMED = re.compile(
     r"I've gone ahead and|I searched for|I looked up|I checked your|The results show|I found the following",
     re.IGNORECASE,
 )
+
+TOOL_REFUSAL = re.compile(
+    r"(?:I (?:don't|do not|can't|cannot|am unable to|'m unable to|won't be able to|currently (?:don't|can't|cannot)) "
+    r"(?:have |)(?:access to |access |provide |get |fetch |retrieve )?(?:real[- ]time|current|live|up[- ]to[- ]date|"
+    r"today's) (?:information|data|weather|news|updates|results))|(?:(?:tools|search|internet|web|real-time "
+    r"(?:data|info)) (?:is|are) (?:temporarily |currently )?(?:unavailable|not available|inaccessible|down))",
+    re.IGNORECASE,
+)
+SEARCH_TOOL_SUFFIXES = ("_web_search", "_news_search")
+"""Tools whose presence makes a refusal to look things up wrong (`searcher_web_search`, `searcher_news_search`)."""
+REFUSAL_RETRY_TEMPERATURE = 0.2
 
 HONEST_FAILURE = (
     "I wasn't able to complete this action: I did not actually run any tool, so nothing was done. Please try again."
@@ -42,6 +57,22 @@ def claims_action(text: str) -> bool:
 def is_hallucinated_action(text: str, *, tools_called: bool, tools_offered: bool) -> bool:
     """A claimed action in a turn where tools were on offer but none was called."""
     return tools_offered and not tools_called and claims_action(text)
+
+
+def offers_search(tool_names: Iterable[str]) -> bool:
+    return any(name.endswith(SEARCH_TOOL_SUFFIXES) for name in tool_names)
+
+
+def is_tool_refusal(text: str, *, search_offered: bool) -> bool:
+    """The model says it cannot get current information although a search tool was on offer."""
+    # The original's pattern wants "I am unable"/"I'm" spelled "I 'm": contractions are written out first.
+    normalised = re.sub(r"\bI['’]m\b", "I am", text).replace("’", "'")
+    return search_offered and bool(TOOL_REFUSAL.search(normalised))
+
+
+def refusal_temperature(temperature: float) -> float:
+    """The refusal guard's forced call runs cool: at most 0.2."""
+    return min(temperature, REFUSAL_RETRY_TEMPERATURE)
 
 
 def retry_temperature(temperature: float) -> float:

@@ -97,7 +97,7 @@ class HubTools:
         finally:
             _turn.reset(token)
 
-    def _may_be_held(self, name: str) -> bool:
+    def may_be_held(self, name: str) -> bool:
         """Could the hub hold this call for the owner (it could change something, or reach the outside)?"""
         tool = self._catalog.tools.get(name) if self._catalog is not None else None
         return tool is None or tool.effects.side_effects or tool.effects.openWorldHint
@@ -156,11 +156,16 @@ class HubTools:
         self.connected = True
         return catalog_of(listing)
 
-    async def call(self, name: str, arguments: Mapping[str, Any]) -> dict[str, Any]:
-        """Run a tool through the hub; always an envelope `{success, data?, error?, errorCode?, blocked?}`."""
-        seconds = call_timeout(name, arguments, self._timeout)
-        if self._may_be_held(name):
-            seconds += self.approval_timeout
+    async def call(self, name: str, arguments: Mapping[str, Any], *, within: float | None = None) -> dict[str, Any]:
+        """Run a tool through the hub; always an envelope `{success, data?, error?, errorCode?, blocked?}`.
+
+        `within` shortens the wait to what is left of the turn's time (never below a second), plus the time the
+        owner has to approve a call the hub may hold."""
+        held = self.may_be_held(name)
+        seconds = call_timeout(name, arguments, self._timeout) + (self.approval_timeout if held else 0.0)
+        if within is not None:
+            # The owner's time to approve a held call is not the turn's (the loop gives it back to the turn).
+            seconds = max(1.0, min(seconds, within + (self.approval_timeout if held else 0.0)))
         turn = _turn.get()
         headers = {TURN_HEADER: turn} if turn else None
         envelope = await self._client.call_tool(name, arguments, seconds=seconds, headers=headers)

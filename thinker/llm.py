@@ -15,12 +15,13 @@ litellm is imported once, at start-up (`load_litellm`, in a worker thread: it ta
 request does not pay ~1.5 s of imports. `LITELLM_LOCAL_MODEL_COST_MAP` is set before the import so litellm
 never downloads its price list.
 
-Errors (all `LlmError`): `ModelUnavailable` (the call failed), `CircuitOpen` (not even tried), `BudgetExceeded`
-(not made: it could pass a budget).
+Errors (all `LlmError`): `ModelUnavailable` (the call failed; `ModelTimedOut` when it ran out of time),
+`CircuitOpen` (not even tried), `BudgetExceeded` (not made: it could pass a budget).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import logging
@@ -35,6 +36,7 @@ from shared.litellm_loader import (
     ModelEndpoint,
     completion_request,
     describe_llm_error,
+    is_timeout,
     load_litellm,
     model_failure,
     model_server_setting,
@@ -59,6 +61,10 @@ class LlmError(Exception):
 
 class ModelUnavailable(LlmError):
     """The provider failed: unreachable, timed out, refused the request or answered nonsense."""
+
+
+class ModelTimedOut(ModelUnavailable):
+    """The model did not answer within the call's time limit."""
 
 
 class CircuitOpen(LlmError):
@@ -261,10 +267,12 @@ class ModelClient:
         max_tokens: int | None = None,
         json_mode: bool = False,
         step: int | None = None,
+        time_limit: float | None = None,
     ) -> ModelReply:
         """One chat completion. Raises `LlmError` (with a sentence) when no answer came back.
 
-        `step` is the agent loop's step number, for the trace's `llm_call` event."""
+        `step` is the agent loop's step number, for the trace's `llm_call` event; `time_limit` shortens this call's
+        time limit (the turn's remaining time), never lengthens it."""
         model = self.settings.model
         if not self.breaker.acquire():
             trace_event("llm_call", model=model, step=step, outcome="circuit_open", ms=0.0)
@@ -272,7 +280,10 @@ class ModelClient:
                 f"The model {self.settings.where()} failed {self.breaker.failures} times in a row, so it is not "
                 f"being called for another {self.breaker.seconds_left():.0f} s. Check that it is running."
             )
-        kwargs = self._request(messages, tools, tool_choice, temperature, max_tokens, json_mode)
+        target = self.settings
+        if time_limit is not None and time_limit < target.timeout:
+            target = dataclasses.replace(target, timeout=max(time_limit, 0.001))
+        kwargs = self._request(target, messages, tools, tool_choice, temperature, max_tokens, json_mode)
         ticket = None
         if self.budget is not None:
             try:
@@ -295,8 +306,9 @@ class ModelClient:
             )
             log.warning("model call failed", extra={"model": model, "error": describe_llm_error(exc, 300)})
             server = model_server_setting(model, self.settings.api_base)
-            raise ModelUnavailable(
-                model_failure(self.settings, exc, timeout_setting="THINKER_LLM_TIMEOUT_SECONDS", server_setting=server)
+            failure = ModelTimedOut if is_timeout(exc) else ModelUnavailable
+            raise failure(
+                model_failure(target, exc, timeout_setting="THINKER_LLM_TIMEOUT_SECONDS", server_setting=server)
             ) from None
         self.breaker.succeeded()
         trace_event(
@@ -334,6 +346,7 @@ class ModelClient:
 
     def _request(
         self,
+        target: ModelEndpoint,
         messages: Sequence[Any],
         tools: Sequence[dict[str, Any]] | None,
         tool_choice: str | None,
@@ -342,7 +355,7 @@ class ModelClient:
         json_mode: bool,
     ) -> dict[str, Any]:
         return completion_request(
-            self.settings,
+            target,
             messages,
             temperature=self.temperature if temperature is None else temperature,
             max_tokens=max_tokens,

@@ -4,7 +4,10 @@
          │                                                     │
          └──▶ End (model error, limits)        leaked call ◀───┤───▶ hallucination: ModelRequest(required)
 
-- `ModelRequest` calls the model with the tools offered now (a `load_tools` call widens them mid-turn); a call
+- `ModelRequest` calls the model with the tools offered now (a `load_tools` call widens them mid-turn), within
+  what is left of the turn's time (`TurnDeadline`: the agent's `turnTimeoutSeconds`, which the hub waits for
+  plus a grace, so the hub never gives up on a turn that still works). A turn whose time ran out before or
+  during a model call ends with one sentence saying the model is too slow for the configured limits; a call
   a budget refuses (`BudgetExceeded`) ends the turn with the guard's sentence as the answer. Its
   usage is added to the turn's, then the limits are checked: a response that wants more tools after the turn
   passed its token budget, or while the cost monitor has paused the agent, ends the turn. The last allowed
@@ -12,10 +15,13 @@
 - `CallTools` runs each call: the name must be callable in this turn and the arguments a JSON object, else the
   mistake goes back to the model as that call's result so it can correct itself (a bounded number of times).
   Arguments are normalised (`normalize.py`), then the call goes to a meta-tool (`tiers.py`), an essential
-  (`essentials.py`) or the hub. Results longer than the cap are cut.
+  (`essentials.py`) or the hub, within the turn's remaining time (a `spawn_subagent` call moves the deadline
+  by the subagent's own limit, as the hub does). Results longer than the cap are cut.
 - `FinishText` looks at a text answer: a tool call written as text (for an offered tool) is run for real; a
   claimed action with no tool called in the whole turn gets ONE retry with `tool_choice="required"` at a lower
-  temperature, then an honest failure; anything else is sanitised and returned.
+  temperature, then an honest failure; a claim of having no real-time access while a search tool is offered
+  (the original's TOOL_REFUSAL) gets ONE forced tool call at temperature ≤ 0.2, after which the turn goes on
+  as usual; anything else is sanitised and returned.
 
 The loop returns a `TurnResult` with the messages it added (for the session), the tools used, steps and usage.
 """
@@ -32,6 +38,7 @@ from typing import Any
 
 from shared.contracts.thinker_api import BudgetStop
 from shared.envelope import ErrorCode, fail
+from shared.secrets import SecretVault
 from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
     EMPTY_ANSWER,
@@ -39,11 +46,14 @@ from thinker.guards import (
     as_data,
     find_leaked_call,
     is_hallucinated_action,
+    is_tool_refusal,
+    offers_search,
+    refusal_temperature,
     retry_temperature,
     sanitize,
 )
-from thinker.hub_tools import HubTools
-from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ToolCall, Usage
+from thinker.hub_tools import SUBAGENT_TOOL, HubTools, call_timeout
+from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ModelTimedOut, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.sessions.messages import (
     ChatMessage,
@@ -78,6 +88,33 @@ class StopReason(StrEnum):
     """A budget refused the next model call (`TurnResult.budget` says which)."""
     MALFORMED_CALLS = "malformed_calls"
     HALLUCINATION = "hallucination"
+    TIME_LIMIT = "time_limit"
+
+
+@dataclass
+class TurnDeadline:
+    """When a turn must be over (on the loop's monotonic clock) and the budget that set it, for the message."""
+
+    at: float
+    seconds: float
+
+    @classmethod
+    def starting(cls, now: float, seconds: float) -> TurnDeadline:
+        return cls(now + seconds, seconds)
+
+
+def too_slow(where: str, calls: int, model_seconds: float, budget: float, tools_used: Sequence[str] = ()) -> str:
+    """The one sentence a turn ends with when the model could not finish it in the agent's time. Pure."""
+    took = (
+        f"its {calls} call{'s' if calls != 1 else ''} in this turn took {model_seconds:.0f} s"
+        if calls
+        else "the turn's time was gone before it could be asked"
+    )
+    done = f" (before that it used {', '.join(tools_used)})" if tools_used else ""
+    return (
+        f"The model {where} is too slow for this agent's limits: {took}, and a turn may take {budget:g} s "
+        f"(turnTimeoutSeconds in agents.json); raise that limit, lower maxSteps, or use a faster model{done}."
+    )
 
 
 @dataclass(frozen=True)
@@ -91,6 +128,8 @@ class TurnResult:
     messages: tuple[ChatMessage, ...] = ()
     """What the turn added after its input: assistant tool calls, tool results and the final answer."""
     error: str | None = None
+    secrets: SecretVault = field(default_factory=SecretVault)
+    """Sealed secrets the turn's tools returned: the messages and `response` hold only their placeholders."""
     budget: BudgetStop | None = None
 
     @property
@@ -145,7 +184,13 @@ class _Run:
     failed_tools: set[str] = field(default_factory=set)
     retries_left: int = 0
     guard_used: bool = False
+    refusal_guard_used: bool = False
     call_ids: set[str] = field(default_factory=set)
+    deadline: TurnDeadline | None = None
+    model_calls: int = 0
+    model_seconds: float = 0.0
+    """Model calls tried in this turn and the time they took (a call cut by the deadline included)."""
+    secrets: SecretVault = field(default_factory=SecretVault)
 
     def added(self) -> tuple[ChatMessage, ...]:
         return tuple(self.messages[self.start :])
@@ -156,6 +201,7 @@ class _Run:
 
 
 PauseCheck = Callable[[], bool]
+Clock = Callable[[], float]
 
 
 def _never_paused() -> bool:
@@ -173,12 +219,14 @@ class AgentLoop:
         agent_id: str,
         limits: LoopLimits | None = None,
         paused: PauseCheck = _never_paused,
+        clock: Clock = time.monotonic,
     ) -> None:
         self.model = model
         self.hub = hub
         self.agent_id = agent_id
         self.limits = limits or LoopLimits()
         self.paused = paused
+        self.clock = clock
 
     async def run(
         self,
@@ -188,8 +236,9 @@ class AgentLoop:
         chat_id: str | None = None,
         max_steps: int | None = None,
         temperature: float | None = None,
+        deadline: TurnDeadline | None = None,
     ) -> TurnResult:
-        """One turn from `messages` (system prompt, history, the user's message) to an answer."""
+        """One turn from `messages` (system prompt, history, the user's message) to an answer, by `deadline`."""
         run = _Run(
             messages=list(messages),
             toolset=toolset,
@@ -197,6 +246,8 @@ class AgentLoop:
             temperature=self.model.temperature if temperature is None else temperature,
             start=len(messages),
             retries_left=self.limits.max_tool_retries,
+            # A copy: a subagent call moves this turn's deadline, never the caller's object.
+            deadline=TurnDeadline(deadline.at, deadline.seconds) if deadline is not None else None,
         )
         steps = max_steps or self.limits.max_steps
         started = time.perf_counter()
@@ -238,7 +289,12 @@ class AgentLoop:
         if definitions and tool_choice is None and max_steps > 1 and run.steps + 1 >= max_steps:
             # Last allowed call: ask for the answer, so the turn ends with words rather than a dangling call.
             tool_choice = "none"
+        remaining = self._remaining(run)
+        if remaining is not None and remaining <= 0:
+            return self._too_slow(run)
         run.steps += 1
+        run.model_calls += 1
+        started = self.clock()
         try:
             reply = await self.model.complete(
                 run.messages,
@@ -246,12 +302,17 @@ class AgentLoop:
                 tool_choice=tool_choice,
                 temperature=node.temperature if node.temperature is not None else run.temperature,
                 step=run.steps,
+                time_limit=remaining,
             )
         except BudgetExceeded as exc:
             return self._end(run, StopReason.BUDGET, str(exc), error=str(exc), budget=exc.stop)
         except LlmError as exc:
+            run.model_seconds += self.clock() - started
+            if isinstance(exc, ModelTimedOut) and remaining is not None and remaining < self.model.settings.timeout:
+                return self._too_slow(run)
             log.warning("model call failed", extra={"error": str(exc)})
             return self._end(run, StopReason.MODEL_ERROR, "", error=str(exc))
+        run.model_seconds += self.clock() - started
         run.usage = run.usage + reply.usage
         wants_tools = bool(reply.tool_calls)
         # Limits, checked after every response: a final answer is kept (its cost is already spent), more work
@@ -289,7 +350,10 @@ class AgentLoop:
             envelope, counted = await self._run_call(run, call)
             if not counted:
                 malformed += 1
-            run.messages.append(tool_message(call.id, self._result_text(envelope, call.name), call.name))
+            # A sealed secret never reaches the model: it reads a placeholder it can only pass on.
+            run.messages.append(
+                tool_message(call.id, self._result_text(run.secrets.mask(envelope), call.name), call.name)
+            )
         if malformed:
             run.retries_left -= malformed
             if run.retries_left < 0:
@@ -341,7 +405,16 @@ class AgentLoop:
             run.failed_tools.add(call.name)
         return envelope, True
 
+    def _remaining(self, run: _Run) -> float | None:
+        return None if run.deadline is None else run.deadline.at - self.clock()
+
     async def _dispatch(self, run: _Run, kind: ToolKind, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        if run.deadline is not None and name == SUBAGENT_TOOL:
+            # A subagent works within its own time limit; the hub waits that much longer for this turn too.
+            run.deadline.at += call_timeout(name, arguments, 0.0)
+        remaining = self._remaining(run)
+        if kind is not ToolKind.META and remaining is not None and remaining <= 0:
+            return fail(ErrorCode.TIMEOUT, f"This turn's time ran out before {name} could run.")
         if kind is ToolKind.META:
             if name == BROWSE_TOOLS:
                 return {"success": True, "data": run.toolset.browse()}
@@ -355,8 +428,19 @@ class AgentLoop:
                 hub_arguments = essential.hub_arguments(arguments, self.agent_id)
             except ValueError as exc:
                 return fail(ErrorCode.INVALID_ARGUMENTS, str(exc))
-            return await self.hub.call(essential.hub_tool, hub_arguments)
-        return await self.hub.call(name, arguments)
+            return await self._hub_call(run, essential.hub_tool, hub_arguments, remaining)
+        return await self._hub_call(run, name, arguments, remaining)
+
+    async def _hub_call(
+        self, run: _Run, name: str, arguments: dict[str, Any], remaining: float | None
+    ) -> dict[str, Any]:
+        started = self.clock()
+        envelope = await self.hub.call(name, arguments, within=remaining)
+        if run.deadline is not None and self.hub.may_be_held(name):
+            # A call the hub held for the owner's approval: the wait was the owner's time, not the turn's (the hub
+            # waits that much longer for the turn too).
+            run.deadline.at += min(self.clock() - started, self.hub.approval_timeout)
+        return envelope
 
     def _result_text(self, envelope: dict[str, Any], tool: str) -> str:
         text = json.dumps(envelope, ensure_ascii=False, default=str)
@@ -391,6 +475,14 @@ class AgentLoop:
             return ModelRequest(
                 tool_choice="required", temperature=retry_temperature(run.temperature), guard_retry=True
             )
+        if (
+            not run.refusal_guard_used
+            and run.steps < max_steps
+            and is_tool_refusal(text, search_offered=offers_search(run.toolset.offered))
+        ):
+            run.refusal_guard_used = True
+            log.warning("refusal guard: no real-time access claimed with search tools offered, forcing a tool call")
+            return ModelRequest(tool_choice="required", temperature=refusal_temperature(run.temperature))
         answer = sanitize(text)
         if not answer:
             return self._empty_answer(run)
@@ -400,6 +492,13 @@ class AgentLoop:
         if run.tools_used and not run.failed_tools:
             return self._end(run, StopReason.ANSWERED, f"Done (used {', '.join(run.tools_used)}).")
         return self._end(run, StopReason.ANSWERED, EMPTY_ANSWER, error="The model returned an empty answer.")
+
+    def _too_slow(self, run: _Run) -> End:
+        budget = run.deadline.seconds if run.deadline is not None else 0.0
+        message = too_slow(self.model.settings.where(), run.model_calls, run.model_seconds, budget, run.tools_used)
+        log.warning("turn out of time", extra={"calls": run.model_calls, "model_seconds": round(run.model_seconds, 1)})
+        # No answer is added to the chat: the sentence is an error for the user, not something the agent said.
+        return self._end(run, StopReason.TIME_LIMIT, "", error=message)
 
     def _step_limit(self, run: _Run, text: str | None) -> End:
         note = f"I stopped after {run.steps} steps, the most this task may take"
@@ -424,6 +523,7 @@ class AgentLoop:
                 usage=run.usage,
                 messages=run.added(),
                 error=error,
+                secrets=run.secrets,
                 budget=budget,
             )
         )

@@ -55,7 +55,7 @@ from thinker.extraction import (
 )
 from thinker.hub_tools import HubTools, HubUnavailable
 from thinker.llm import ModelClient, load_litellm, warm_up
-from thinker.loop import AgentLoop, LoopLimits, TurnResult
+from thinker.loop import AgentLoop, LoopLimits, TurnDeadline, TurnResult
 from thinker.selection import McpInfo, Selection, ToolInfo, ToolSelector, match_playbooks, required_selection
 from thinker.sessions import (
     CompactionConfig,
@@ -97,6 +97,8 @@ class MessageIn:
     tainted: bool = False
     turn_id: str | None = None
     """The hub's turn for this message (kept with the exchange, see `Turn.hub_turn`)."""
+    owner: bool = False
+    """The owner wrote it: secrets the turn read may be shown in the reply (see `shared.secrets`)."""
 
 
 @dataclass
@@ -162,6 +164,7 @@ class ThinkerRuntime:
         self.agent_id = agent.agentId
         self.wall_clock = wall_clock
         self.state = RuntimeState()
+        self.monotonic = monotonic
         self.cost = CostMonitor(agent.costControls, clock=wall_clock)
         # A subagent's (or an agent sharing an account's) spend counts on the account's ledger and budgets.
         account = agent.budgets.account or agent.agentId
@@ -207,6 +210,7 @@ class ThinkerRuntime:
                 max_result_chars=settings.thinker_max_tool_result_chars,
             ),
             paused=lambda: self.cost.paused,
+            clock=monotonic,
         )
         self.extraction_config = ExtractionConfig(
             enabled=settings.thinker_fact_extraction_enabled,
@@ -359,7 +363,13 @@ class ThinkerRuntime:
 
     # -- a chat turn ---------------------------------------------------------------------------------------
 
+    def _deadline(self) -> TurnDeadline:
+        """A turn's time starts when its request arrives (waiting for the chat's previous turn counts): the hub
+        waits `turnTimeoutSeconds` plus a grace from the moment it sent the request."""
+        return TurnDeadline.starting(self.monotonic(), self.agent.turnTimeoutSeconds)
+
     async def process_message(self, message: MessageIn) -> TurnAnswer:
+        deadline = self._deadline()
         if self.cost.paused:
             return TurnAnswer.paused_refusal(self._paused_reason())
         try:
@@ -367,10 +377,13 @@ class ThinkerRuntime:
         except InvalidChatId as exc:
             raise BadRequest(str(exc)) from None
         async with self._lock(message.chat_id):
-            result = await self._chat_turn(message)
+            result = await self._chat_turn(message, deadline)
+        # The reply, and only the reply, shows a secret the model placed in it; the session keeps the placeholder.
+        reveal = message.owner and not message.tainted
+        response = result.secrets.reveal(result.response) if reveal else result.secrets.withhold(result.response)
         return TurnAnswer(
             success=result.success,
-            response=result.response,
+            response=response,
             toolsUsed=list(result.tools_used),
             totalSteps=result.steps,
             error=result.error or None,
@@ -378,7 +391,7 @@ class ThinkerRuntime:
             **_budget_fields(result),
         )
 
-    async def _chat_turn(self, message: MessageIn) -> TurnResult:
+    async def _chat_turn(self, message: MessageIn, deadline: TurnDeadline) -> TurnResult:
         await self.until_warm()
         catalog = await self._catalog_or_empty()
         session = self.sessions.load(message.chat_id)
@@ -422,7 +435,9 @@ class ThinkerRuntime:
             )
         )
         messages: list[ChatMessage] = [system_message(system), *history, user_message(message.text)]
-        result = await self.loop.run(messages, toolset, chat_id=message.chat_id, temperature=self.agent.temperature)
+        result = await self.loop.run(
+            messages, toolset, chat_id=message.chat_id, temperature=self.agent.temperature, deadline=deadline
+        )
         if result.response:
             self._save_turn(message, result)
         self.extraction.schedule(message.chat_id)
@@ -483,6 +498,7 @@ class ThinkerRuntime:
     # -- a skill run ---------------------------------------------------------------------------------------
 
     async def execute_skill(self, skill: SkillIn) -> SkillAnswer:
+        deadline = self._deadline()
         if self.cost.paused:
             return SkillAnswer.paused_refusal(self._paused_reason())
         await self.until_warm()
@@ -504,7 +520,12 @@ class ThinkerRuntime:
         limits = SkillLimits.of(skill.skill_id, skill.skill_name, skill.max_tokens_per_run, skill.daily_tokens)
         with skill_run(limits):
             result = await self.loop.run(
-                messages, toolset, chat_id=skill.chat_id, max_steps=skill.max_steps, temperature=self.agent.temperature
+                messages,
+                toolset,
+                chat_id=skill.chat_id,
+                max_steps=skill.max_steps,
+                temperature=self.agent.temperature,
+                deadline=deadline,
             )
         summary = " ".join(result.response.split())
         return SkillAnswer(

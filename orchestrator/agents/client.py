@@ -20,9 +20,11 @@ from shared.contracts.thinker_api import Answer, CostStatus, Request
 from shared.envelope import ErrorCode
 from shared.traces import trace_headers
 
-THINKER_CALL_TIMEOUT_SECONDS = 130.0
-"""How long the hub waits for a turn. The Thinker bounds its own model calls well before this; a turn that
-spawned subagents gets their time limits on top (see `extend_turns`)."""
+SHORT_CALL_TIMEOUT_SECONDS = 30.0
+"""How long the hub waits for the Thinker's quick requests (clear a session, resume). A turn waits for its agent's
+`turn_wait` instead (`shared.agents`): the Thinker ends every turn within its agent's `turnTimeoutSeconds`, so the
+hub never gives up on a turn that is still working; a turn that spawned subagents gets their time limits on top
+(see `extend_turns`)."""
 CONNECT_TIMEOUT_SECONDS = 10.0
 HEALTH_TIMEOUT_SECONDS = 5.0
 
@@ -50,7 +52,7 @@ class ThinkerClient:
         body: Request,
         answer: type[AnswerT],
         *,
-        wait: float = THINKER_CALL_TIMEOUT_SECONDS,
+        wait: float = SHORT_CALL_TIMEOUT_SECONDS,
     ) -> AnswerT:
         response = await self._send(runtime, path, body, wait)
         return self._read(runtime, response, answer)

@@ -23,7 +23,7 @@ import anyio
 import anyio.abc
 import httpx
 
-from orchestrator.agents.client import THINKER_CALL_TIMEOUT_SECONDS, ThinkerClient
+from orchestrator.agents.client import SHORT_CALL_TIMEOUT_SECONDS, ThinkerClient
 from orchestrator.agents.notices import Notify, announce_budget, announce_pause
 from orchestrator.agents.runtime import AgentError, AgentRuntime, free_port, thinker_command
 from orchestrator.agents.subagents import (
@@ -43,7 +43,14 @@ from orchestrator.agents.supervisor import (
 from orchestrator.backoff import RestartPolicy, RestartTracker
 from orchestrator.policy import resolve_agent
 from orchestrator.turns import Turn
-from shared.agents import DEFAULT_AGENT_ID, AgentDefinition, AgentsConfig, fixed_thinker_ports
+from shared.agents import (
+    DEFAULT_AGENT_ID,
+    TURN_GRACE_SECONDS,
+    AgentDefinition,
+    AgentsConfig,
+    fixed_thinker_ports,
+    turn_wait,
+)
 from shared.auth import generate_token, tokens_equal
 from shared.contracts.thinker_api import (
     Acknowledgement,
@@ -172,6 +179,7 @@ class AgentManager:
         channel: str,
         tainted: bool = False,
         message_id: str = "",
+        owner: bool = False,
         turn_id: str | None = None,
     ) -> TurnAnswer:
         runtime = self.runtime(agent_id)
@@ -187,9 +195,12 @@ class AgentManager:
             channel=channel,
             agentId=agent_id,
             tainted=tainted,
+            owner=owner,
             turnId=turn_id,
         )
-        answer = await self._request(runtime, "/process-message", request, TurnAnswer)
+        answer = await self._request(
+            runtime, "/process-message", request, TurnAnswer, wait=turn_wait(runtime.definition)
+        )
         self._note_pause(runtime, answer)
         self._note_budget(runtime, answer)
         return answer
@@ -203,7 +214,9 @@ class AgentManager:
             if runtime.paused:
                 return SkillAnswer.paused_refusal(paused_reason(agent_id))
             await self.supervisor.ensure(runtime)
-            answer = await self._request(runtime, "/execute-skill", request, SkillAnswer)
+            answer = await self._request(
+                runtime, "/execute-skill", request, SkillAnswer, wait=turn_wait(runtime.definition)
+            )
             self._note_pause(runtime, answer)
             self._note_budget(runtime, answer)
             return answer
@@ -237,7 +250,7 @@ class AgentManager:
         for its parent's, when it is a subagent."""
         runtime = self.agents.get(agent_id) or self.subagents.get(agent_id)
         while runtime is not None:
-            self.client.extend_turns(runtime, seconds + THINKER_CALL_TIMEOUT_SECONDS)
+            self.client.extend_turns(runtime, seconds + turn_wait(runtime.definition))
             runtime = self.agents.get(runtime.parent) if runtime.parent is not None else None
 
     async def cost_status(self, runtime: AgentRuntime) -> CostStatus | None:
@@ -250,7 +263,7 @@ class AgentManager:
         body: ExecuteSkillRequest | ProcessMessageRequest | ClearSessionRequest | CostResumeRequest,
         answer: type[AnswerT],
         *,
-        wait: float = THINKER_CALL_TIMEOUT_SECONDS,
+        wait: float = SHORT_CALL_TIMEOUT_SECONDS,
     ) -> AnswerT:
         """One request, counted as activity: a Thinker with a request in flight is never idle-killed."""
         self.supervisor.touch(runtime)
@@ -358,7 +371,7 @@ class AgentManager:
         runtime.extra_env = {"THINKER_FACT_EXTRACTION_ENABLED": "false", "THINKER_COMPACTION_ENABLED": "false"}
         self.subagents[definition.agentId] = runtime
         seconds = request.timeout_minutes * 60
-        self.client.extend_turns(parent, self.supervisor.startup_timeout + seconds + THINKER_CALL_TIMEOUT_SECONDS)
+        self.client.extend_turns(parent, self.supervisor.startup_timeout + seconds + turn_wait(parent.definition))
         if turn is not None:
             # What the subagent reads, its parent reads: it works inside the parent's turn, taint and all.
             turn.agents.add(definition.agentId)
@@ -372,7 +385,11 @@ class AgentManager:
         try:
             async with runtime.lock:
                 await self.supervisor.start(runtime)
-            answer = await self._request(runtime, "/execute-skill", task, SkillAnswer, wait=seconds)
+            # The subagent's own Thinker ends its run at `seconds` (its turnTimeoutSeconds); the grace is its answer's
+            # way back, so the hub does not give up at the same moment the subagent says it ran out of time.
+            answer = await self._request(
+                runtime, "/execute-skill", task, SkillAnswer, wait=seconds + TURN_GRACE_SECONDS
+            )
         except AgentError as exc:
             if runtime.last_error and runtime.state == "stopped":
                 raise AgentError(f"The subagent {definition.agentId} {runtime.last_error}.") from None

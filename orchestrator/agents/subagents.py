@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from orchestrator.policy import tool_allowed
-from shared.agents import AgentDefinition
+from shared.agents import MAX_TURN_SECONDS, AgentDefinition
 
 MAX_SUBAGENTS_PER_PARENT = 5
 SUBAGENT_TOOL = "spawn_subagent"
@@ -77,6 +77,7 @@ def subagent_definition(
         apiBase=api_base,
         temperature=parent.temperature,
         maxSteps=parent.maxSteps,
+        turnTimeoutSeconds=min(request.timeout_minutes * 60, MAX_TURN_SECONDS),
         systemPrompt=SUBAGENT_PROMPT.format(parent=parent.agentId),
         # An empty allow-list means "everything": no tools at all is said with a deny-all glob instead.
         allowedTools=list(tools),

@@ -37,6 +37,8 @@ class InboundMessage:
     text: str
     owner: bool
     message_id: str = ""
+    private: bool = True
+    """Only the sender reads this chat (a private chat, the HTTP API): what a secret may be shown in."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +120,8 @@ class Dispatcher:
                 channel=message.channel,
                 tainted=tainted,
                 message_id=message.message_id,
+                # A secret the agent read is shown only to the owner, and only where no one else reads along.
+                owner=message.owner and message.private,
                 turn_id=turn.id,
             )
         except (AgentError, LookupError) as exc:

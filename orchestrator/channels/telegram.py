@@ -53,6 +53,7 @@ class TelegramChannel:
         poll_interval: float,
         stale_after: timedelta,
         clock: Clock = utc_now,
+        typing_every: float = TYPING_EVERY_SECONDS,
     ) -> None:
         self.hub = hub
         self.dispatcher = dispatcher
@@ -60,6 +61,7 @@ class TelegramChannel:
         self.poll_interval = poll_interval
         self.stale_after = stale_after
         self.clock = clock
+        self.typing_every = typing_every
         self.bot_id: int | None = None
         self.allowed: frozenset[int] = frozenset()
         self.in_flight: set[int] = set()
@@ -204,6 +206,7 @@ class TelegramChannel:
             text=agent_text(message),
             owner=is_owner(message, self.allowed),
             message_id=str(message.message_id),
+            private=message.from_id is not None and message.from_id == message.chat_id,
         )
         async with anyio.create_task_group() as typing:
             typing.start_soon(self._keep_typing, message.chat_id)
@@ -231,7 +234,8 @@ class TelegramChannel:
     async def _keep_typing(self, chat_id: int) -> None:
         while True:
             await self._call("telegram_intake_typing", {"chat_id": str(chat_id)})
-            await anyio.sleep(TYPING_EVERY_SECONDS)
+            # Telegram shows "typing…" for about five seconds: repeated until the answer is there, however long.
+            await anyio.sleep(self.typing_every)
 
     async def _deliver(self, message: PendingMessage, reply: str) -> bool:
         """True when the reply reached Telegram, or was given up after `MAX_DELIVERY_ATTEMPTS` (so the chat moves

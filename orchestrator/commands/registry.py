@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 # The modules whose `@command`s are built in; imported lazily (see `_load_builtins`).
-BUILTIN_MODULES = ("status", "logs", "security", "cron", "control", "chat", "diagnose", "approvals")
+BUILTIN_MODULES = ("status", "logs", "security", "cron", "control", "chat", "diagnose", "browser", "approvals")
 
 # "/Status@annabelle_bot summary" → name "status", args "summary". Telegram appends the bot's name in groups.
 _NAME = r"[A-Za-z][A-Za-z0-9_-]*"

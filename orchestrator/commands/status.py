@@ -65,6 +65,27 @@ def halt_text(halt: dict[str, Any]) -> str:
     return f"{', '.join(halt['targets'])} since {halt.get('since')}{reason}"
 
 
+def jobs_text(jobs: dict[str, Any] | None) -> str | None:
+    """`Jobs: 1 running (backfill 30/120 facts), 2 queued, 5 done, 1 failed` (pure); None when there are none."""
+    if not jobs:
+        return None
+    counts = jobs.get("counts") or {}
+    running = jobs.get("running") or []
+    parts = []
+    if running:
+        shown = ", ".join(clip(f"{job.get('name')} {job.get('progress')}", 60) for job in running[:3])
+        parts.append(f"{len(running)} running ({shown})")
+    for state, word in (
+        ("queued", "queued"),
+        ("succeeded", "done"),
+        ("failed", "failed"),
+        ("interrupted", "interrupted"),
+    ):
+        if counts.get(state):
+            parts.append(f"{counts[state]} {word}")
+    return f"Jobs: {', '.join(parts)}" if parts else None
+
+
 def format_status(status: dict[str, Any], agents: list[dict[str, Any]], halt: dict[str, Any]) -> str:
     """The `/status` answer (pure)."""
     mcps = status.get("mcps", {})
@@ -81,6 +102,9 @@ def format_status(status: dict[str, Any], agents: list[dict[str, Any]], halt: di
     lines.append("Agents:")
     lines.extend(agent_line(agent) for agent in agents)
     lines.append(f"Halted: {halt_text(halt)}")
+    jobs = jobs_text(status.get("jobs"))
+    if jobs:
+        lines.append(jobs)
     lines.append(
         f"Guardian: {'available' if guardian.get('available') else 'UNAVAILABLE'}, fail mode "
         f"{guardian.get('failMode')}, {guardian.get('scans', 0)} scans, {guardian.get('blocked', 0)} blocked"

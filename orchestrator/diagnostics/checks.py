@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -18,11 +18,17 @@ from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics import judge, probes
 from orchestrator.diagnostics.findings import Finding
 from orchestrator.diagnostics.registry import check
+from orchestrator.jobs.model import MAX_ACTIVE_JOBS
 from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
 from shared.embeddings.base import EmbeddingError, EmbeddingSettings
 from shared.embeddings.factory import OLLAMA_DEFAULT_MODEL, cache_dir
 from shared.embeddings.minilm_files import MODEL_FILES, find_model_dir
-from shared.settings import ConfigError, load_settings, process_environment
+from shared.logs import LogFileSettings
+from shared.settings import REPO_ROOT, ConfigError, load_settings, process_environment
+from shared.traces import TRACES_FILENAME
+
+if TYPE_CHECKING:
+    from orchestrator.jobs.runner import JobRunner
 
 TOOL_SNAPSHOT_FILENAME = "tool-snapshot.json"
 DEFAULT_OLLAMA_HOST = "http://localhost:11434"
@@ -51,6 +57,11 @@ def _now() -> datetime:
 @check("mcp-health", "Services")
 async def mcp_health(ctx: CommandContext) -> Finding:
     return judge.judge_mcps(ctx.hub.status())
+
+
+@check("external-mcp-health", "Services", scope="external")
+async def external_mcp_health(ctx: CommandContext) -> Finding:
+    return judge.judge_mcps(ctx.hub.status(), external=True)
 
 
 @check("guardian-availability", "Services")
@@ -163,6 +174,34 @@ async def overdue_skills(ctx: CommandContext) -> Finding:
     return judge.judge_overdue_skills(skills, _now(), zone)
 
 
+def _jobs(ctx: CommandContext) -> JobRunner | Finding:
+    jobs = ctx.hub.jobs
+    if jobs is None:
+        return Finding("info", "background jobs are not set up in this process")
+    if not jobs.started:
+        return Finding("warning", "background jobs are not running", "See the hub log (jobs) and restart the hub.")
+    return jobs
+
+
+@check("failed-jobs", "Cron")
+async def failed_jobs(ctx: CommandContext) -> Finding:
+    jobs = _jobs(ctx)
+    if isinstance(jobs, Finding):
+        return jobs
+    records = await anyio.to_thread.run_sync(jobs.store.with_status, "failed", "interrupted")
+    return judge.judge_failed_jobs(records, _now())
+
+
+@check("job-queue-depth", "Cron")
+async def job_queue_depth(ctx: CommandContext) -> Finding:
+    jobs = _jobs(ctx)
+    if isinstance(jobs, Finding):
+        return jobs
+    queued = await anyio.to_thread.run_sync(jobs.store.with_status, "queued")
+    running = len(await anyio.to_thread.run_sync(jobs.store.with_status, "running"))
+    return judge.judge_job_queue(queued, running, MAX_ACTIVE_JOBS, _now())
+
+
 # -- tools and security (hub) -----------------------------------------------------------------------------------
 
 
@@ -186,6 +225,45 @@ async def threat_rate(ctx: CommandContext) -> Finding:
         return Finding("info", f"cannot read Guardian's scan log: {envelope.get('error')}")
     entries = list((envelope.get("data") or {}).get("entries") or [])
     return judge.judge_threat_rate(entries, _now())
+
+
+@check("guardian-scan-quality", "Security")
+async def guardian_scan_quality(ctx: CommandContext) -> Finding:
+    envelope = await ctx.hub.call("guardian_get_scan_log", {"limit": 1000}, caller=ctx.caller)
+    if not envelope.get("success"):
+        return Finding("info", f"cannot read Guardian's scan log: {envelope.get('error')}")
+    entries = list((envelope.get("data") or {}).get("entries") or [])
+    return judge.judge_scan_quality(entries, _now())
+
+
+def _first_party_tools(ctx: CommandContext) -> list[tuple[str, str]]:
+    """(exposed, own name) of the hub's own tools and every first-party MCP's."""
+    status = ctx.hub.status().get("mcps", {})
+    pairs = []
+    for tool in ctx.hub.tool_listing():
+        route = ctx.hub.router.resolve(tool["name"])
+        if route is None:
+            pairs.append((tool["name"], tool["name"]))
+        elif not status.get(route.mcp, {}).get("external"):
+            pairs.append((route.exposed, route.tool))
+    return pairs
+
+
+def _documentation() -> tuple[str, Path | None]:
+    folder = REPO_ROOT / "docs"
+    if not folder.is_dir():
+        return "", None
+    texts = [path.read_text(encoding="utf-8", errors="replace") for path in sorted(folder.glob("*.md"))]
+    readme = REPO_ROOT / "README.md"
+    if readme.is_file():
+        texts.append(readme.read_text(encoding="utf-8", errors="replace"))
+    return "\n".join(texts), folder
+
+
+@check("doc-freshness", "Tools")
+async def doc_freshness(ctx: CommandContext) -> Finding:
+    docs, folder = await anyio.to_thread.run_sync(_documentation)
+    return judge.judge_doc_coverage(_first_party_tools(ctx), docs, folder)
 
 
 # -- embeddings (local) -----------------------------------------------------------------------------------------
@@ -242,6 +320,32 @@ async def error_rate(ctx: CommandContext) -> Finding:
     return judge.judge_error_rate(counts)
 
 
+def _modified(path: Path) -> datetime | None:
+    try:
+        return datetime.fromtimestamp(path.stat().st_mtime, UTC)
+    except OSError:
+        return None
+
+
+def _trace_times(home: Path, logs_dir: Path) -> tuple[bool, datetime | None, datetime | None]:
+    enabled = load_settings(LogFileSettings).traces_enabled
+    sessions = home / "sessions"
+    newest = None
+    if sessions.is_dir():
+        times = [moment for path in sessions.rglob("*.json*") if (moment := _modified(path)) is not None]
+        newest = max(times, default=None)
+    return enabled, _modified(logs_dir / TRACES_FILENAME), newest
+
+
+@check("trace-log-freshness", "Logs", needs_hub=False)
+async def trace_log_freshness(ctx: CommandContext) -> Finding:
+    logs_dir = ctx.settings.logs_dir
+    enabled, last_trace, last_activity = await anyio.to_thread.run_sync(
+        _trace_times, ctx.settings.annabelle_home, logs_dir
+    )
+    return judge.judge_trace_freshness(enabled, last_trace, last_activity, logs_dir / TRACES_FILENAME)
+
+
 @check("data-dir-size", "Data", needs_hub=False)
 async def data_dir_size(ctx: CommandContext) -> Finding:
     size = await anyio.to_thread.run_sync(probes.folder_size, ctx.settings.data_dir)
@@ -285,19 +389,19 @@ async def llm_reachable(ctx: CommandContext) -> Finding:
     return judge.judge_servers(sorted(results, key=lambda probe: probe.who))
 
 
-def _agents_file(path: Path) -> tuple[bool, str | None]:
+def _agents_file(path: Path) -> tuple[bool, str | None, list[str]]:
     try:
-        load_agents_config(path)
+        config = load_agents_config(path)
     except AgentsConfigError as exc:
-        return path.exists(), str(exc).removeprefix(f"{path}:").strip().replace("\n  ", "; ")
-    return path.exists(), None
+        return path.exists(), str(exc).removeprefix(f"{path}:").strip().replace("\n  ", "; "), []
+    return path.exists(), None, config.compatibility_notes
 
 
 @check("agents-config", "Config", needs_hub=False)
 async def agents_config(ctx: CommandContext) -> Finding:
     path = ctx.settings.agents_config
-    exists, problem = await anyio.to_thread.run_sync(_agents_file, path)
-    return judge.judge_agents_file(path, exists, problem)
+    exists, problem, notes = await anyio.to_thread.run_sync(_agents_file, path)
+    return judge.judge_agents_file(path, exists, problem, notes)
 
 
 def _external_problems(path: Path, mcps_root: Path) -> list[str]:
@@ -320,7 +424,7 @@ def _external_problems(path: Path, mcps_root: Path) -> list[str]:
     return parse_config(raw, environ, reserved=reserved, base=path.parent, source=path.name).problems
 
 
-@check("external-mcps-config", "Config", needs_hub=False)
+@check("external-mcps-config", "Config", needs_hub=False, scope="external")
 async def external_mcps_config(ctx: CommandContext) -> Finding:
     path = ctx.settings.external_mcps_config
     problems = await anyio.to_thread.run_sync(_external_problems, path, ctx.settings.annabelle_mcps_root)

@@ -6,6 +6,7 @@ Each threshold is a named constant here so docs/diagnostics.md and the tests can
 from __future__ import annotations
 
 import json
+import re
 import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,16 +27,21 @@ __all__ = [
     "DATA_DIR_LIMIT",
     "EMBEDDING_CACHE_LIMIT",
     "ERROR_RATE_MULTIPLIER",
+    "LOW_CONFIDENCE",
+    "LOW_CONFIDENCE_SCANS",
+    "LOW_CONFIDENCE_SHARE",
     "MIN_ERRORS",
     "MIN_WARNINGS",
     "SESSION_COUNT_NOTE",
     "THREATS_PER_HOUR",
     "TOOL_DRIFT_LIMIT",
+    "TRACE_STALE",
     "LevelCounts",
     "ServerProbe",
     "count_levels",
     "judge_agents_file",
     "judge_cost",
+    "judge_doc_coverage",
     "judge_error_rate",
     "judge_externals",
     "judge_failed_skills",
@@ -43,11 +49,13 @@ __all__ = [
     "judge_local_model",
     "judge_ollama_embeddings",
     "judge_overdue_skills",
+    "judge_scan_quality",
     "judge_servers",
     "judge_sessions",
     "judge_telegram",
     "judge_threat_rate",
     "judge_tool_drift",
+    "judge_trace_freshness",
     "ollama_has_model",
     "parse_time",
 ]
@@ -63,6 +71,12 @@ MIN_ERRORS = 3
 MIN_WARNINGS = 5
 THREATS_PER_HOUR = 3
 TOOL_DRIFT_LIMIT = 3
+TRACE_STALE = timedelta(hours=1)
+"""Chats went on this long after the newest trace line: traces are not being written."""
+LOW_CONFIDENCE = 0.5
+LOW_CONFIDENCE_SCANS = 5
+LOW_CONFIDENCE_SHARE = 0.1
+"""Guardian scan quality: at least this many scans in the last 24 h, and this share of them, below LOW_CONFIDENCE."""
 COST_WARNING_SHARE = 0.8
 """An agent past this share of its hourly token cap is reported before the cap pauses it."""
 
@@ -226,7 +240,8 @@ def judge_local_model(folder: Path | None, missing: Sequence[str], problem: str 
 # -- configuration files ----------------------------------------------------------------------------------------
 
 
-def judge_agents_file(path: Path, exists: bool, problem: str | None) -> Finding:
+def judge_agents_file(path: Path, exists: bool, problem: str | None, notes: Sequence[str] = ()) -> Finding:
+    """`notes`: keys of the original system's agents.json that were mapped or ignored (a note, not a problem)."""
     if problem is not None:
         return Finding(
             "critical",
@@ -235,6 +250,12 @@ def judge_agents_file(path: Path, exists: bool, problem: str | None) -> Finding:
         )
     if not exists:
         return Finding("ok", f"no {path.name}: the default agent runs")
+    if notes:
+        return Finding(
+            "info",
+            clip(f"{path.name} uses keys of the original system, read as: {'; '.join(notes)}", 400),
+            f"Write the litellm model string (provider/model) in {path} and drop llmProvider/notifyChannel.",
+        )
     return Finding("ok", f"{path.name} is valid")
 
 
@@ -385,6 +406,63 @@ def judge_overdue_skills(skills: Sequence[Mapping[str, Any]], now: datetime, def
     return Finding("ok", "no skill is overdue")
 
 
+# -- background jobs --------------------------------------------------------------------------------------------
+
+FAILED_JOBS_WINDOW = timedelta(hours=6)
+"""Failed and interrupted jobs are reported for this long after they ended (the original's failed-tasks window)."""
+JOB_QUEUE_WARN_FRACTION = 0.8
+"""Warn when this share of the active-job limit is taken: past the limit, queue_task refuses new jobs."""
+STUCK_QUEUE_AFTER = timedelta(minutes=10)
+"""A job still queued this long after it was queued while no job runs: nothing is taking jobs off the queue."""
+
+
+def _job_name(record: Mapping[str, Any]) -> str:
+    return f"{clip(str(record.get('name') or 'unnamed'), 60)} ({record.get('taskId')})"
+
+
+def judge_failed_jobs(records: Sequence[Mapping[str, Any]], now: datetime) -> Finding:
+    """Background jobs that failed or were interrupted in the last `FAILED_JOBS_WINDOW`."""
+    recent = [
+        record
+        for record in records
+        if record.get("status") in ("failed", "interrupted")
+        and (ended := parse_time(record.get("finishedAt"))) is not None
+        and now - ended <= FAILED_JOBS_WINDOW
+    ]
+    hours = int(FAILED_JOBS_WINDOW.total_seconds() // 3600)
+    if not recent:
+        return Finding("ok", f"no background job failed in the last {hours} h")
+    recent.sort(key=lambda record: str(record.get("finishedAt")), reverse=True)
+    names = ", ".join(_job_name(record) for record in recent[:5]) + (" …" if len(recent) > 5 else "")
+    last = clip(str(recent[0].get("error") or ""), 200)
+    return Finding(
+        "warning",
+        f"{len(recent)} background job(s) failed or were interrupted in the last {hours} h: {names}"
+        + (f" — {last}" if last else ""),
+        "get_job_status with the taskId shows each step's error.",
+    )
+
+
+def judge_job_queue(queued: Sequence[Mapping[str, Any]], running: int, limit: int, now: datetime) -> Finding:
+    """How full the job queue is, and whether anything takes jobs off it."""
+    active = len(queued) + running
+    oldest = min((moment for r in queued if (moment := parse_time(r.get("createdAt"))) is not None), default=None)
+    if oldest is not None and running == 0 and now - oldest > STUCK_QUEUE_AFTER:
+        minutes = int((now - oldest).total_seconds() // 60)
+        return Finding(
+            "warning",
+            f"{len(queued)} background job(s) queued, the oldest for {minutes} min, and none running",
+            "The job runner is not taking jobs: see the hub log (jobs) and restart the hub.",
+        )
+    if active >= limit * JOB_QUEUE_WARN_FRACTION:
+        return Finding(
+            "warning",
+            f"{active} of at most {limit} background jobs queued or running; queue_task refuses new ones at {limit}",
+            "Wait for them to finish (/status shows progress) or find what queues so many.",
+        )
+    return Finding("ok", f"{len(queued)} job(s) queued, {running} running (at most {limit})")
+
+
 # -- tools and security -----------------------------------------------------------------------------------------
 
 
@@ -425,13 +503,13 @@ def judge_threat_rate(entries: Sequence[Mapping[str, Any]], now: datetime) -> Fi
 # -- services, sizes, permissions, keys ----------------------------------------------------------------------
 
 
-def judge_mcps(status: dict[str, Any]) -> Finding:
-    down = {
-        name: mcp
-        for name, mcp in status.get("mcps", {}).items()
-        if not mcp.get("available") and mcp.get("role") != "guardian"
-    }
+def judge_mcps(status: dict[str, Any], *, external: bool = False) -> Finding:
+    """The first-party MCPs (Guardian has its own check), or with `external` the servers of external-mcps.json."""
+    mine = {name: mcp for name, mcp in status.get("mcps", {}).items() if bool(mcp.get("external")) == external}
+    down = {name: mcp for name, mcp in mine.items() if not mcp.get("available") and mcp.get("role") != "guardian"}
     if not down:
+        if external:
+            return Finding("ok", f"every external MCP is up ({len(mine)})" if mine else "no external MCP servers")
         return Finding("ok", "every MCP is up")
     required = sorted(name for name, mcp in down.items() if mcp.get("required"))
     detail = "; ".join(clip(f"{name}: {mcp.get('lastError') or mcp.get('state')}", 100) for name, mcp in down.items())
@@ -528,3 +606,64 @@ def judge_provider_keys(agents: list[AgentDefinition], environ: Mapping[str, str
     detail = "; ".join(f"{agent} uses {model} but {variable} is not set" for agent, model, variable in missing)
     variables = ", ".join(dict.fromkeys(variable for _, _, variable in missing))
     return Finding("critical", detail, f"Set {variables} in .env (or the environment) and restart the hub.")
+
+
+# -- traces, scan quality, documentation ------------------------------------------------------------------------
+
+
+def judge_trace_freshness(
+    enabled: bool, last_trace: datetime | None, last_activity: datetime | None, traces: Path
+) -> Finding:
+    """`last_activity`: the newest chat session write (each turn writes one); `last_trace`: the trace file's."""
+    if not enabled:
+        return Finding("ok", "traces are off (TRACES_ENABLED=false)")
+    if last_activity is None:
+        return Finding("ok", "no chat turns yet to trace")
+    if last_trace is None:
+        return Finding(
+            "warning",
+            f"chats ran (the last at {last_activity:%Y-%m-%d %H:%M} UTC) but {traces.name} was never written",
+            f"Check that {traces.parent} is writable by the hub and the Thinkers (see /logs).",
+        )
+    if last_activity - last_trace > TRACE_STALE:
+        return Finding(
+            "warning",
+            f"the newest trace is from {last_trace:%Y-%m-%d %H:%M} UTC but chats went on until "
+            f"{last_activity:%Y-%m-%d %H:%M} UTC: traces are not being written",
+            f"Check that {traces} is writable (disk full? permissions?) and see /logs.",
+        )
+    return Finding("ok", f"traces are written (newest {last_trace:%Y-%m-%d %H:%M} UTC)")
+
+
+def judge_scan_quality(entries: Sequence[Mapping[str, Any]], now: datetime) -> Finding:
+    """Guardian's own doubt: scans of the last 24 hours whose confidence is below `LOW_CONFIDENCE` (unreadable
+    judge answers and scan errors count, at 0)."""
+    since = now - timedelta(hours=24)
+    recent = [e for e in entries if (moment := parse_time(e.get("timestamp"))) and moment >= since]
+    unsure = [e for e in recent if float(e.get("confidence", 1.0)) < LOW_CONFIDENCE]
+    if len(unsure) >= LOW_CONFIDENCE_SCANS and len(unsure) >= LOW_CONFIDENCE_SHARE * len(recent):
+        sources = ", ".join(sorted({str(e.get("source") or "?").split(":", 1)[0] for e in unsure})[:5])
+        return Finding(
+            "warning",
+            f"{len(unsure)} of {len(recent)} Guardian scans in the last 24 h had confidence below "
+            f"{LOW_CONFIDENCE:g} (from: {sources})",
+            "Guardian is unsure or failing: check its judge model (GUARDIAN_JUDGE_MODEL) and /logs; /security lists scans.",
+        )
+    return Finding("ok", f"{len(unsure)} low-confidence scan(s) of {len(recent)} in the last 24 h")
+
+
+def judge_doc_coverage(tools: Sequence[tuple[str, str]], docs: str, folder: Path | None) -> Finding:
+    """Documentation freshness: every first-party tool the hub serves is named in the docs, by its exposed name
+    or its own (`tools`: (exposed, own) pairs). A tool the docs do not know means they are older than the code."""
+    if folder is None:
+        return Finding("ok", "no docs folder installed here")
+    words = set(re.findall(r"[A-Za-z0-9_]+", docs))
+    missing = sorted(exposed for exposed, own in tools if exposed not in words and own not in words)
+    if missing:
+        shown = ", ".join(missing[:8]) + (f" … {len(missing) - 8} more" if len(missing) > 8 else "")
+        return Finding(
+            "info",
+            f"{len(missing)} tool(s) the hub serves are not in the documentation: {shown}",
+            f"The docs in {folder} are older than the code: update them (or reinstall from the same release).",
+        )
+    return Finding("ok", f"the documentation names all {len(tools)} first-party tools")

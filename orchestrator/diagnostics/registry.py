@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 import anyio
 
@@ -29,6 +30,9 @@ CHECK_TIMEOUT_SECONDS = 10.0
 CheckFunction = Callable[[CommandContext], Awaitable[Finding]]
 
 
+Scope = Literal["internal", "external"]
+
+
 @dataclass(frozen=True)
 class Check:
     name: str
@@ -36,19 +40,23 @@ class Check:
     run: CheckFunction
     needs_hub: bool = True
     """False: the check reads only files, the environment and loopback services (`annabelle doctor` without a hub)."""
+    scope: Scope = "internal"
+    """`external`: about the external MCP servers of external-mcps.json (system_health_check's scopes)."""
 
 
 CHECKS: dict[str, Check] = {}
 
 
-def check(name: str, category: str, *, needs_hub: bool = True) -> Callable[[CheckFunction], CheckFunction]:
+def check(
+    name: str, category: str, *, needs_hub: bool = True, scope: Scope = "internal"
+) -> Callable[[CheckFunction], CheckFunction]:
     """Register `async def fn(ctx) -> Finding` as the check `name` (shown under `category`)."""
 
     def register(function: CheckFunction) -> CheckFunction:
         existing = CHECKS.get(name)
         if existing is not None and existing.run is not function:
             raise ValueError(f"The diagnose check {name!r} is registered twice.")
-        CHECKS[name] = Check(name, category, function, needs_hub)
+        CHECKS[name] = Check(name, category, function, needs_hub, scope)
         return function
 
     return register

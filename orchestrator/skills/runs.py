@@ -339,17 +339,26 @@ class Preflight:
 MEETING_WINDOW = timedelta(minutes=60)
 
 
+_NEW_MAIL = "gmail_get_new_emails"
+_CONTEXT_PREFIX = "memory_"
+"""Tools that only add context (contacts, projects, preferences): they are no news of their own."""
+
+
 def preflight_for(skill: Mapping[str, Any], now: datetime) -> Preflight | None:
     """Meeting skills (gmail_list_events and a name with meeting/prep) check the next hour's events; e-mail skills
-    (gmail_get_new_emails) check for new mail without emptying the queue. Others: no pre-flight."""
+    check for new mail without emptying the queue. Others: no pre-flight.
+
+    An e-mail skill is one whose only source of news is the new-mail queue (its other tools are memory lookups):
+    nothing new there means nothing to do. A skill that also reads the calendar, a mailbox search or the web (a
+    briefing) has something to say without new mail, so it always runs."""
     if skill.get("execution_plan"):
         return None  # the direct tier is already free
     tools = set(skill_tools(skill))
     if "gmail_list_events" in tools and _MEETING_NAME.search(str(skill.get("name") or "")):
         window = {"time_min": iso(now), "time_max": iso(now + MEETING_WINDOW), "max_results": 5}
         return Preflight("meeting", "gmail_list_events", window)
-    if "gmail_get_new_emails" in tools:
-        return Preflight("email", "gmail_get_new_emails", {"clear": False})
+    if _NEW_MAIL in tools and all(tool == _NEW_MAIL or tool.startswith(_CONTEXT_PREFIX) for tool in tools):
+        return Preflight("email", _NEW_MAIL, {"clear": False})
     return None
 
 

@@ -64,6 +64,10 @@ class ProcessMessageRequest(Request):
         default=None, max_length=MAX_ID_CHARS, description="The agent meant; must be this Thinker's when given."
     )
     tainted: bool = Field(default=False, description="Guardian flagged the text as possibly untrusted.")
+    owner: bool = Field(
+        default=False,
+        description="The owner sent it, in a chat only they read: a secret the turn read may be shown in the reply.",
+    )
     turnId: str | None = Field(
         default=None, max_length=64, description="The hub's turn: send it with every tool call of this turn."
     )

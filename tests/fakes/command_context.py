@@ -82,6 +82,8 @@ class FakeHub:
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
 
     callers: list[Caller] = field(default_factory=list)
+    jobs: Any = None
+    """A `JobRunner` (or a stand-in with `started` and `store`) for the job checks; None: no jobs here."""
 
     async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
         self.callers.append(caller)

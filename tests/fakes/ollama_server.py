@@ -113,6 +113,12 @@ class FakeOllama(LoopbackServer):
         """The next answer is `body` as is (e.g. not JSON)."""
         return self.script(Answer(status=status, raw=body))
 
+    def recover(self) -> FakeOllama:
+        """Drop the scripted answers not used yet: from now on every request is answered normally."""
+        with self._lock:
+            self._queue.clear()
+        return self
+
     @property
     def requests(self) -> list[RecordedRequest]:
         with self._lock:

@@ -8,6 +8,11 @@
 Requests go to `/bot{token}/{method}` as form-encoded (complex values JSON-encoded), multipart (files) or JSON
 bodies; a wrong token gets 401. getUpdates honours `offset` (earlier updates are forgotten, as on Telegram) and
 `timeout` (a long poll capped at `max_wait` seconds). Every request is recorded as (method, params).
+
+`sendMessage` with `parse_mode=HTML` is parsed as Telegram does: only its tags, properly nested, with `<`, `>`
+and `&` escaped elsewhere, else HTTP 400 "Bad Request: can't parse entities: ..."; the 4,096-character limit
+applies to the text after parsing, which is what the stored message holds. `refuse_markup = True` makes it refuse
+every message with a `parse_mode`, as Telegram does with markup it cannot parse.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import json
 import threading
 import time
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from typing import Any
 
 from starlette.applications import Starlette
@@ -29,6 +35,44 @@ from starlette.routing import Route
 from tests.fakes.loopback import LoopbackServer
 
 BOT_USER = {"id": 777000111, "is_bot": True, "first_name": "Annabelle", "username": "annabelle_test_bot"}
+HTML_TAGS = {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre", "blockquote", "span"}
+
+
+class EntityError(Exception):
+    """Markup Telegram would refuse."""
+
+
+class _TelegramHtml(HTMLParser):
+    """Telegram's HTML mode: its tags only, closed in order; the text is what the user sees."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.text: list[str] = []
+        self.open: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in HTML_TAGS:
+            raise EntityError(f'Unsupported start tag "{tag}"')
+        self.open.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.open or self.open[-1] != tag:
+            expected = self.open[-1] if self.open else tag
+            raise EntityError(f'Can\'t find end tag corresponding to start tag "{expected}"')
+        self.open.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def parse_html(text: str) -> str:
+    """The visible text of a Telegram HTML message; raises EntityError as Telegram would refuse it."""
+    parser = _TelegramHtml()
+    parser.feed(text)
+    parser.close()
+    if parser.open:
+        raise EntityError(f'Can\'t find end tag corresponding to start tag "{parser.open[-1]}"')
+    return "".join(parser.text)
 
 
 @dataclass(frozen=True)
@@ -59,6 +103,7 @@ class FakeTelegram(LoopbackServer):
         self.deleted: list[tuple[int, int]] = []
         self.files: dict[str, tuple[str, bytes]] = {}
         self.chat_types: dict[int, str] = {}
+        self.refuse_markup = False
         self._lock = threading.Lock()
         self._update_ids = itertools.count(1000)
         self._message_ids = itertools.count(1)
@@ -213,6 +258,14 @@ class FakeTelegram(LoopbackServer):
 
     def _m_sendMessage(self, params: dict[str, Any], _uploads: dict[str, bytes]) -> Response | dict[str, Any]:
         text = str(params.get("text", ""))
+        if params.get("parse_mode"):
+            try:
+                if self.refuse_markup:
+                    raise EntityError("Unsupported start tag at byte offset 0")
+                text = parse_html(text) if params["parse_mode"] == "HTML" else text
+            except EntityError as exc:
+                description = f"Bad Request: can't parse entities: {exc}"
+                return JSONResponse({"ok": False, "error_code": 400, "description": description}, status_code=400)
         if not text or len(text) > 4096:
             return JSONResponse(
                 {"ok": False, "error_code": 400, "description": "Bad Request: message is too long or empty"},

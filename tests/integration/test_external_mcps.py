@@ -82,11 +82,11 @@ def test_an_external_server_is_added_edited_and_removed_while_the_hub_runs(tmp_p
         write_config(config, {"ext": suite_server(env={"GREETING": "Hi"}, label="Ext", toolGroup="Testing")})
         wait_for(lambda: "ext_greet" in tool_names(hub), hub)
         # A plain str result: the SDK's structured form `{"result": ...}` becomes the envelope's data.
-        # External MCPs are untrusted unless configured otherwise: their result says so, for the Thinker to delimit.
+        # An external server is not vouched for: its result is marked untrusted (it taints the turn).
         assert hub.call("ext_greet", {"name": "Ann"}) == {
             "success": True,
-            "untrusted": True,
             "data": {"result": "Hi, Ann!"},
+            "untrusted": True,
         }
         with hub.client() as client:
             listing = client.get("/tools/list").json()
@@ -192,6 +192,53 @@ def test_a_streamable_http_server_is_reached_with_its_headers_substituted(tmp_pa
             assert hub.call("remote_authorization")["data"] == {"result": "Bearer s3cret"}
             remote = hub.status()["mcps"]["remote"]
             assert remote["external"] is True and remote["available"] and remote["pid"] is None
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def serve_sse(port: int) -> subprocess.Popen[bytes]:
+    """The suite's external MCP over HTTP+SSE on 127.0.0.1:`port`, once it accepts connections."""
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tests.mcps.external_mcp", "--sse", str(port)],
+        cwd=REPO_ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return server
+        except OSError:
+            assert time.monotonic() < deadline and server.poll() is None, "the SSE test server did not start"
+            time.sleep(0.05)
+
+
+def test_an_sse_server_works_like_an_http_one(tmp_path: Path) -> None:
+    port = free_port()
+    server = serve_sse(port)
+    try:
+        config = tmp_path / "external-mcps.json"
+        entry = {
+            "type": "sse",
+            "url": f"http://127.0.0.1:{port}/sse",
+            "headers": {"Authorization": "Bearer ${EXTERNAL_TEST_TOKEN}"},
+            "guardianScan": {"input": False, "output": False},
+        }
+        write_config(config, {})
+        with start(tmp_path, config, EXTERNAL_TEST_TOKEN="s3cret") as hub:
+            write_config(config, {"legacy": entry})
+            wait_for(lambda: "legacy_greet" in tool_names(hub), hub)
+            assert hub.call("legacy_greet", {"name": "Ed"})["data"] == {"result": "Hello, Ed!"}
+            assert hub.call("legacy_authorization")["data"] == {"result": "Bearer s3cret"}
+            legacy = hub.status()["mcps"]["legacy"]
+            assert legacy["external"] is True and legacy["available"] and legacy["pid"] is None
+            # The server goes away: the supervisor notices, and calls fail at once with a reason.
+            server.terminate()
+            server.wait(timeout=10)
+            wait_for(lambda: not hub.status()["mcps"]["legacy"]["available"], hub)
+            assert hub.call("legacy_greet", {"name": "Ed"})["errorCode"] == "MCP_UNAVAILABLE"
     finally:
         server.terminate()
         server.wait(timeout=10)

@@ -180,19 +180,20 @@ async def test_tools_in_process_intake_cursor_and_long_send(env: Path, fake: Fak
         subscribed = envelope(await client.call_tool("subscribe_chat", {"action": "subscribe", "chat_id": str(OWNER)}))
         bad_limit = await client.call_tool("get_messages", {"chat_id": str(OWNER), "limit": 0})
     assert {"send_message", "intake_pending", "intake_ack", "get_new_messages", "subscribe_chat"} <= tools
-    assert len(tools) == 19
+    assert len(tools) == 19  # with the hub-only intake_ask and intake_answer (approvals)
     assert sent["data"]["parts"] >= 2
     parts = fake.sent_texts(OWNER)
     assert all(len(p) <= 4096 for p in parts)
     assert " ".join(parts).split() == long_text.split()
-    assert all("parse_mode" not in r.params for r in fake.calls("sendMessage"))
+    assert all(r.params["parse_mode"] == "HTML" for r in fake.calls("sendMessage"))
     assert refused["errorCode"] == "NOT_ALLOWED"
     assert [m["outgoing"] for m in history["data"]["messages"]].count(True) == sent["data"]["parts"]
     assert [m["text"] for m in found["data"]["messages"]] == ["hello bot"]
     assert chats["data"]["chats"][0]["chat_id"] == OWNER
     assert info["data"]["chat_id"] == OWNER
     assert me["data"]["username"] == "annabelle_test_bot"
-    assert read["data"]["marked"] is False
+    # get_new_messages without peek read both; the bot's reply would have read them anyway.
+    assert (read["data"]["marked"], read["data"]["unread"]) == (0, 0)
     assert fake.deleted == [(OWNER, sent["data"]["message_ids"][0])]
     assert deleted["success"] is True
     assert subscribed["data"]["subscribed"] == [OWNER]
@@ -232,7 +233,7 @@ async def test_without_a_token_the_tools_are_listed_and_say_what_to_set(
     async with Client(server) as client:
         tools = (await client.list_tools()).tools
         answer = envelope(await client.call_tool("get_me", {}))
-    assert len(tools) == 19
+    assert len(tools) == 19  # with the hub-only intake_ask and intake_answer (approvals)
     assert answer["success"] is False
     assert "TELEGRAM_BOT_TOKEN" in answer["error"]
 
@@ -269,3 +270,31 @@ async def test_intake_reply_marks_handled_once_and_done_skips(env: Path, fake: F
     assert done["data"]["marked"] == 1
     assert typing["success"] and fake.calls("sendChatAction")[-1].params["action"] == "typing"
     assert after["messages"] == []
+
+
+async def test_get_new_messages_reads_unless_peeking_and_mark_read_moves_the_read_mark(
+    env: Path, fake: FakeTelegram
+) -> None:
+    for text in ("one", "two", "three"):
+        fake.inject_message(OWNER, text)
+    async with Client(server) as client:
+
+        async def new(**args: Any) -> dict[str, Any]:
+            data: dict[str, Any] = envelope(await client.call_tool("get_new_messages", args))["data"]
+            return data
+
+        for _ in range(250):
+            if len((await new(peek=True))["messages"]) == 3:
+                break
+            await asyncio.sleep(0.02)
+        peeked = await new(peek=True, limit=2)
+        taken = await new(limit=2)
+        rest = await new(peek=True)
+        first_id = taken["messages"][0]["message_id"]
+        marked = envelope(await client.call_tool("mark_read", {"chat_id": str(OWNER), "message_id": first_id + 99}))
+        pending = envelope(await client.call_tool("intake_pending", {}))["data"]["messages"]
+    assert [m["text"] for m in peeked["messages"]] == ["one", "two"] and peeked["remaining"] == 1
+    assert [m["text"] for m in taken["messages"]] == ["one", "two"] and taken["marked_read"] is True
+    assert [m["text"] for m in rest["messages"]] == ["three"]
+    assert marked["data"]["marked"] == 1 and marked["data"]["unread"] == 0
+    assert [m["text"] for m in pending] == ["one", "two", "three"]  # the hub still answers every one

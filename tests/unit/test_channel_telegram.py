@@ -169,3 +169,49 @@ async def test_a_busy_chat_is_not_dispatched_twice_while_it_works(tmp_path: Path
         await poller.poll_once()
         release.set()
     assert len(dispatcher.seen) == 1 and len(hub.named("telegram_intake_reply")) == 1
+
+
+async def test_typing_is_shown_again_and_again_while_a_slow_turn_runs(tmp_path: Path) -> None:
+    shown_three_times = anyio.Event()
+
+    class TypingHub(RecordingHub):
+        async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
+            if name == "telegram_intake_typing" and len(self.named(name)) >= 2:
+                shown_three_times.set()
+            return await super().call(name, arguments, caller=caller)
+
+    class SlowDispatcher(CountingDispatcher):
+        async def dispatch(self, message: InboundMessage) -> Outcome:
+            # The turn lasts until the chat has been shown "typing…" three times (every 10 ms here, 4 s live).
+            with anyio.fail_after(5):
+                await shown_three_times.wait()
+            return await super().dispatch(message)
+
+    hub = TypingHub()
+    hub.add(1, "think long")
+    poller = TelegramChannel(
+        hub,  # type: ignore[arg-type]
+        SlowDispatcher(),  # type: ignore[arg-type]
+        HaltState(tmp_path / "halt.json"),
+        poll_interval=0.01,
+        stale_after=timedelta(minutes=15),
+        clock=lambda: NOW,
+        typing_every=0.01,
+    )
+    await poller.poll_once()
+    typing = hub.named("telegram_intake_typing")
+    assert len(typing) >= 3 and all(call == {"chat_id": "1"} for call in typing)
+    # After the answer, no more typing.
+    assert [name for name, _ in hub.calls][-1] == "telegram_intake_reply"
+
+
+async def test_the_owner_in_a_group_is_the_owner_but_not_in_a_private_chat(tmp_path: Path) -> None:
+    hub, dispatcher = RecordingHub(), CountingDispatcher()
+    poller = channel(hub, dispatcher, tmp_path)
+    hub.add(1, "in my own chat", chat=1, sender=1)
+    hub.add(2, "in the family group", chat=-100, sender=1)
+    await poller.poll_once()
+    private, group = dispatcher.seen
+    assert private.owner and private.private
+    # Others read a group: a secret the agent read is never shown there (docs/onepassword.md).
+    assert group.owner and not group.private

@@ -138,3 +138,13 @@ async def test_a_failing_source_is_one_line_and_the_others_still_answer(tmp_path
     assert any(line.startswith("Guardian: unavailable (Guardian is not running") for line in lines)
     assert any(line.startswith("Status:") for line in lines)
     assert isinstance(ctx.hub, FakeHub)
+
+
+async def test_status_shows_background_jobs_with_the_progress_of_running_ones(tmp_path: Path) -> None:
+    status = hub_status()
+    status["jobs"] = {
+        "counts": {"running": 1, "queued": 2, "succeeded": 5},
+        "running": [{"taskId": "job_1", "name": "embedding backfill", "type": "backfill", "progress": "30/120 facts"}],
+    }
+    text = await reply("/status", fake_context(tmp_path, status=status))
+    assert "Jobs: 1 running (embedding backfill 30/120 facts), 2 queued, 5 done" in text

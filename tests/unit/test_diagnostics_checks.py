@@ -74,8 +74,14 @@ def test_the_checks_cover_the_original_list_and_the_configuration() -> None:
         "external-mcps-config",
         "telegram-pairing",
         "gmail-credentials",
+        "trace-log-freshness",
+        "guardian-scan-quality",
+        "doc-freshness",
+        "external-mcp-health",
     }
     assert expected <= set(CHECKS)
+    external = {name for name, item in CHECKS.items() if item.scope == "external"}
+    assert external == {"external-mcp-health", "external-mcps-config"}
     local = {name for name, item in CHECKS.items() if not item.needs_hub}
     assert {"provider-keys", "llm-reachable", "token-permissions", "agents-config", "embedding-provider"} <= local
     assert not local & {"mcp-health", "tool-count-drift", "threat-rate", "failed-skills", "cost-status"}
@@ -381,3 +387,169 @@ def test_a_childs_line_copied_into_the_hubs_log_is_counted_once() -> None:
     copy = {**line, "service": "orchestrator", "logger": "child.filer"}
     counts = count_levels([_json.dumps(line), _json.dumps(copy)], now)
     assert counts.errors_last_hour == 1 and counts.files == {"filer"}
+
+
+# -- traces, scan quality, documentation, external MCPs --------------------------------------------------------
+
+
+def test_traces_that_stop_while_chats_go_on_warn() -> None:
+    traces = Path("/home/logs/traces.jsonl")
+    hour = timedelta(hours=1)
+    assert judge.judge_trace_freshness(False, None, NOW, traces).severity == "ok"
+    assert judge.judge_trace_freshness(True, None, None, traces).severity == "ok"
+    assert judge.judge_trace_freshness(True, NOW - 3 * hour, NOW - 2.5 * hour, traces).severity == "ok"
+    never = judge.judge_trace_freshness(True, None, NOW, traces)
+    stale = judge.judge_trace_freshness(True, NOW - 3 * hour, NOW, traces)
+    assert never.severity == "warning" and "never written" in never.summary
+    assert stale.severity == "warning" and "not being written" in stale.summary
+
+
+async def test_trace_freshness_reads_the_session_files_and_the_trace_log(tmp_path: Path) -> None:
+    ctx = fake_context(tmp_path)
+    session = tmp_path / "sessions" / "annabelle" / "42.jsonl"
+    session.parent.mkdir(parents=True)
+    session.write_text("{}\n")
+    assert "never written" in (await run("trace-log-freshness", ctx)).summary
+    traces = ctx.settings.logs_dir / "traces.jsonl"
+    traces.parent.mkdir(parents=True, exist_ok=True)
+    traces.write_text("{}\n")
+    old = (NOW - timedelta(hours=5)).timestamp()
+    os.utime(traces, (old, old))
+    assert (await run("trace-log-freshness", ctx)).severity == "warning"
+    os.utime(traces, None)
+    assert (await run("trace-log-freshness", ctx)).severity == "ok"
+
+
+def scan(confidence: float, hours_ago: float = 1, source: str = "gmail:output") -> dict[str, Any]:
+    return {"timestamp": iso(-timedelta(hours=hours_ago)), "confidence": confidence, "source": source, "safe": True}
+
+
+@pytest.mark.parametrize(
+    ("entries", "severity"),
+    [
+        ([scan(0.9)] * 100, "ok"),
+        ([scan(0.2)] * 4 + [scan(0.9)] * 10, "ok"),  # fewer than five
+        ([scan(0.2)] * 5 + [scan(0.9)] * 100, "ok"),  # under a tenth
+        ([scan(0.2, hours_ago=30)] * 20, "ok"),  # older than a day
+        ([scan(0.0, source="searcher:output")] * 5 + [scan(0.9)] * 20, "warning"),
+    ],
+)
+def test_guardian_scan_quality_warns_on_many_unsure_scans(entries: list[dict[str, Any]], severity: str) -> None:
+    assert judge.judge_scan_quality(entries, NOW).severity == severity
+
+
+async def test_scan_quality_reads_guardians_log(tmp_path: Path) -> None:
+    entries = [scan(0.1)] * 6
+    ctx = fake_context(tmp_path, guardian={"get_scan_log": {"entries": entries, "total": 6}})
+    finding = await run("guardian-scan-quality", ctx)
+    assert finding.severity == "warning" and "6 of 6" in finding.summary and "gmail" in finding.summary
+
+
+def test_a_tool_the_docs_do_not_name_is_a_note_and_either_name_counts() -> None:
+    docs = "`memory_store_fact` stores a fact; `list_vaults` lists vaults; get_status"
+    tools = [
+        ("memory_store_fact", "store_fact"),
+        ("onepassword_list_vaults", "list_vaults"),
+        ("get_status", "get_status"),
+    ]
+    assert judge.judge_doc_coverage(tools, docs, Path("/docs")).severity == "ok"
+    missing = judge.judge_doc_coverage([*tools, ("filer_new_tool", "new_tool")], docs, Path("/docs"))
+    assert missing.severity == "info" and missing.summary.endswith("filer_new_tool")
+    assert judge.judge_doc_coverage(tools, "", None).severity == "ok"
+
+
+def test_every_tool_of_every_first_party_mcp_and_the_hub_is_in_the_docs() -> None:
+    from orchestrator.diagnostics import health as _health  # noqa: F401  (registers system_health_check)
+    from orchestrator.diagnostics.checks import _documentation
+    from orchestrator.jobs import tools as _jobs  # noqa: F401  (registers the job tools)
+    from orchestrator.native_tools import NATIVE_TOOLS
+    from tests.unit.test_skills_seeds import TOOLS
+
+    docs, folder = _documentation()
+    names = [(name, name.split("_", 1)[1]) for name in TOOLS] + [(name, name) for name in NATIVE_TOOLS]
+    assert len(NATIVE_TOOLS) == 7 and len(names) > 120
+    assert judge.judge_doc_coverage(names, docs, folder).severity == "ok"
+
+
+def test_external_mcps_are_judged_apart_from_first_party_ones() -> None:
+    status = {
+        "mcps": {
+            "memory": {"available": True, "external": False},
+            "github": {"available": False, "external": True, "lastError": "401"},
+        }
+    }
+    assert judge.judge_mcps(status).severity == "ok"
+    down = judge.judge_mcps(status, external=True)
+    assert down.severity == "warning" and "github: 401" in down.summary
+    assert judge.judge_mcps({"mcps": {}}, external=True).summary == "no external MCP servers"
+
+
+def job(task_id: str, status: str, *, created: timedelta, finished: timedelta | None = None, **extra: Any) -> dict:
+    return {
+        "taskId": task_id,
+        "name": f"job {task_id}",
+        "type": "workflow",
+        "status": status,
+        "createdAt": (NOW - created).isoformat(timespec="seconds"),
+        "finishedAt": None if finished is None else (NOW - finished).isoformat(timespec="seconds"),
+        "steps": [],
+        **extra,
+    }
+
+
+@pytest.mark.parametrize(
+    ("records", "severity", "named"),
+    [
+        ([], "ok", None),
+        ([job("a", "succeeded", created=timedelta(hours=1), finished=timedelta(minutes=50))], "ok", None),
+        ([job("b", "failed", created=timedelta(hours=2), finished=timedelta(hours=1), error="step x")], "warning", "b"),
+        ([job("c", "interrupted", created=timedelta(hours=3), finished=timedelta(hours=2))], "warning", "c"),
+        ([job("d", "failed", created=timedelta(hours=9), finished=timedelta(hours=7))], "ok", None),
+    ],
+)
+def test_jobs_that_failed_or_were_interrupted_in_the_last_six_hours_are_a_warning(
+    records: list[dict], severity: str, named: str | None
+) -> None:
+    finding = judge.judge_failed_jobs(records, NOW)
+    assert finding.severity == severity
+    if named is not None:
+        assert f"({named})" in finding.summary and "get_job_status" in (finding.fix or "")
+
+
+@pytest.mark.parametrize(
+    ("queued", "running", "severity", "words"),
+    [
+        (0, 0, "ok", "0 job(s) queued"),
+        (3, 1, "ok", "3 job(s) queued, 1 running"),
+        (79, 1, "warning", "80 of at most 100"),
+    ],
+)
+def test_a_job_queue_near_its_limit_is_a_warning(queued: int, running: int, severity: str, words: str) -> None:
+    records = [job(f"q{i}", "queued", created=timedelta(seconds=5)) for i in range(queued)]
+    finding = judge.judge_job_queue(records, running, 100, NOW)
+    assert finding.severity == severity and words in finding.summary
+
+
+def test_jobs_queued_long_with_none_running_mean_the_runner_is_stuck() -> None:
+    records = [job("old", "queued", created=timedelta(minutes=25)), job("new", "queued", created=timedelta(minutes=1))]
+    stuck = judge.judge_job_queue(records, 0, 100, NOW)
+    assert stuck.severity == "warning" and "oldest for 25 min" in stuck.summary
+    assert judge.judge_job_queue(records, 1, 100, NOW).severity == "ok"  # one is running: the queue moves
+
+
+async def test_the_job_checks_read_the_hubs_job_store(tmp_path: Path) -> None:
+    from orchestrator.jobs.store import JobStore
+
+    store = JobStore(tmp_path / "jobs.db")
+    store.save(job("broken", "failed", created=timedelta(hours=1), finished=timedelta(minutes=30), error="boom"))
+    store.save(job("waiting", "queued", created=timedelta(minutes=30)))
+    ctx = fake_context(tmp_path)
+    assert (await run("failed-jobs", ctx)).severity == "info"  # no job runner in this process
+    ctx.hub.jobs = SimpleNamespace(started=False, store=store)
+    assert (await run("job-queue-depth", ctx)).summary == "background jobs are not running"
+    ctx.hub.jobs = SimpleNamespace(started=True, store=store)
+    failed = await run("failed-jobs", ctx)
+    assert failed.severity == "warning" and "(broken)" in failed.summary and "boom" in failed.summary
+    stuck = await run("job-queue-depth", ctx)
+    assert stuck.severity == "warning" and "none running" in stuck.summary
+    store.close()

@@ -82,6 +82,14 @@ def test_an_http_entry_is_inferred_from_its_url_and_resolves_headers() -> None:
     assert dict(server.headers) == {"Authorization": "Bearer t"}
 
 
+def test_an_sse_entry_keeps_its_transport_and_headers() -> None:
+    config = parse(
+        {"posthog": {"type": "sse", "url": "https://mcp.example.com/sse", "headers": {"X-Key": "${K}"}}}, {"K": "v"}
+    )
+    server = config.servers["posthog"]
+    assert (server.kind, server.url, dict(server.headers)) == ("sse", "https://mcp.example.com/sse", {"X-Key": "v"})
+
+
 def test_externals_default_to_scanning_both_ways_hiding_destructive_tools_and_not_required() -> None:
     manifest = parse({"notes": {"command": "x"}}).servers["notes"].manifest
     assert manifest.guardianScan.input is True and manifest.guardianScan.output is True
@@ -118,7 +126,7 @@ def test_metadata_of_an_entry_reaches_its_manifest() -> None:
         ("bad", {"command": "x", "url": "https://a"}, "'url' and 'headers' belong to HTTP servers"),
         ("bad", {"type": "http", "command": "x"}, "an HTTP server needs 'url'"),
         ("bad", {"url": "ftp://a"}, "url: String should match pattern"),
-        ("bad", {"type": "sse", "url": "https://a/sse"}, "SSE is not supported"),
+        ("bad", {"type": "sse", "command": "x"}, "an SSE server needs 'url'"),
         ("bad", {"command": "x", "timeout": 30000}, "timeout: Input should be less than or equal to 600"),
         ("bad", {"command": "x", "guardianScan": {"inputs": True}}, "guardianScan.inputs: Extra inputs"),
         ("bad", {"command": "x", "envs": {}}, "envs: Extra inputs are not permitted"),

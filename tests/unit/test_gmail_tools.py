@@ -310,10 +310,20 @@ async def test_trash_mark_read_and_labels_by_name(connected: FakeGoogle) -> None
     assert len(label_lists) == 2
 
 
-async def test_get_new_emails_without_polling_says_how_to_turn_it_on(connected: FakeGoogle) -> None:
+async def test_without_the_poll_loop_each_call_polls_so_mail_since_the_previous_call_is_new(
+    connected: FakeGoogle,
+) -> None:
+    connected.add_message(subject="Old news")
     async with Client(server) as client:
-        error = refused(await call(client, "get_new_emails"))
-    assert "GMAIL_POLLING_ENABLED=true" in error
+        baseline = ok(await call(client, "get_new_emails"))
+        connected.add_message(subject="Fresh")
+        peeked = ok(await call(client, "get_new_emails"))
+        taken = ok(await call(client, "get_new_emails", clear=True))
+        after = ok(await call(client, "get_new_emails"))
+    assert baseline["emails"] == []
+    assert [email["subject"] for email in peeked["emails"]] == ["Fresh"]
+    assert [email["subject"] for email in taken["emails"]] == ["Fresh"]
+    assert after["emails"] == []
 
 
 async def test_polling_queues_mail_that_arrives_after_the_first_poll_once(

@@ -39,6 +39,10 @@ SECRETS = [
     ("payment card number", "card 4111 1111 1111 1111"),
     ("payment card number", "4111-1111-1111-1111"),
     ("social security number", "SSN 078-05-1120"),
+    ("1Password service account token", "OP_SERVICE_ACCOUNT_TOKEN is ops_eyJ" + A + A + "Zm9v"),
+    ("1Password Secret Key", "my secret key: A3-" + "ABC123-DEF456-GHJ78-KLM90-NPQ12-RST34"),
+    ("1Password Secret Key", "A3-" + "ABC123-DEF45-GHJ78-KLM90-NPQ12-RST34"),
+    ("sealed secret", '{"value": {"annabelleSecret": "whatever"}}'),
 ]
 
 SAFE = [
@@ -52,6 +56,9 @@ SAFE = [
     "Telegram chat id 123456789",
     "Skiing in the Alps; eyJ is how base64 JSON starts",
     "Account number ends in 1234",
+    "The wifi password: op://Home/Wifi/password",
+    "Stripe key is in op://Work/Stripe/api/credential",
+    "secret=op://Private/Bank/pin?attribute=otp",
     "",
 ]
 

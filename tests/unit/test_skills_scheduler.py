@@ -11,6 +11,7 @@ import pytest
 
 from orchestrator.skills.runs import WAITING_FOR_TOOLS
 from orchestrator.skills.scheduler import SkillScheduler
+from orchestrator.skills.seeds import SCHEDULED
 from shared.contracts.thinker_api import ExecuteSkillRequest, SkillAnswer
 from shared.envelope import ErrorCode, fail
 from tests.fakes.skills_hub import FakeAgents, FakeClock, SkillsHub, make_scheduler
@@ -367,6 +368,37 @@ def test_remembering_when_to_look_again_changes_no_decision() -> None:
             fired.append((int(due.skill["id"]), now))
     counts = {skill_id: sum(1 for i, _ in fired if i == skill_id) for skill_id in (1, 2, 3, 4)}
     assert counts[3] == 2 and counts[4] == 1 and counts[2] == 64
+
+
+async def test_a_briefing_that_also_reads_the_calendar_runs_on_a_day_without_new_mail(
+    hub: SkillsHub, scheduler: SkillScheduler, clock: FakeClock
+) -> None:
+    hub.tools["gmail_get_new_emails"] = {"emails": [], "count": 0}
+    hub.add_skill(
+        name="My briefing",
+        trigger_config={"interval_minutes": 60},
+        required_tools=["gmail_list_events", "gmail_get_new_emails", "memory_list_facts"],
+    )
+    clock.advance(hours=1)
+    await scheduler.tick(wait=True)
+    assert hub.tool_calls("gmail_get_new_emails") == []
+    assert hub.agents is not None and len(hub.agents.bodies) == 1
+
+
+async def test_the_shipped_morning_briefing_runs_without_the_new_mail_queue(
+    hub: SkillsHub, scheduler: SkillScheduler, clock: FakeClock
+) -> None:
+    hub.tools["gmail_get_new_emails"] = fail(ErrorCode.TOOL_ERROR, "The new-mail queue is not set up.")
+    briefing = next(seed for seed in SCHEDULED if seed.name == "Morning Briefing")
+    skill = hub.add_skill(
+        name=briefing.name, trigger_config={"interval_minutes": 60}, required_tools=list(briefing.required_tools)
+    )
+    clock.advance(hours=1)
+    await scheduler.tick(wait=True)
+    assert "gmail_get_new_emails" not in briefing.required_tools
+    assert "gmail_get_new_emails" not in briefing.instructions
+    assert hub.agents is not None and len(hub.agents.bodies) == 1
+    assert hub.skill(skill)["last_run_status"] == "success"
 
 
 async def test_a_skills_budgets_go_with_its_run_and_a_budget_stop_is_a_quiet_skip(

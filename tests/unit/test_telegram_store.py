@@ -98,3 +98,32 @@ def test_a_store_from_before_per_message_intake_keeps_its_cursor(tmp_path: Path)
     old.close()
     store = Store(path)
     assert [m.text for m in store.pending(10)] == ["new"]
+
+
+def test_messages_stay_unread_until_marked_and_the_mark_persists_and_never_moves_back(tmp_path: Path) -> None:
+    store = Store(tmp_path / "t.db")
+    for number in (1, 2, 3):
+        store.record_update(number, msg(1, number, f"m{number}"), chat(1))
+    store.record_update(4, msg(2, 1, "other chat"), chat(2))
+    unread, total = store.unread(2)
+    assert [m.text for m in unread] == ["m1", "m2"] and total == 4
+    assert store.mark_read(1, 2) == (2, 2)
+    assert store.mark_read(1, 1) == (2, 0)  # never backward
+    assert store.mark_read(1, 10**9) == (3, 1)  # never past the newest stored message
+    store.record_update(5, msg(1, 4, "m4"), chat(1))
+    store.close()
+    reopened = Store(tmp_path / "t.db")
+    assert [m.text for m in reopened.unread(10)[0]] == ["other chat", "m4"]
+    assert [m.text for m in reopened.unread(10, frozenset({1}))[0]] == ["m4"]
+    # Reading is the assistant's own record: the hub's intake (what it must still answer) is untouched.
+    assert [m.text for m in reopened.pending(10)] == ["m1", "m2", "m3", "other chat", "m4"]
+
+
+def test_the_bots_own_message_reads_what_came_before_it_as_a_reply_does_in_telegram(tmp_path: Path) -> None:
+    store = Store(tmp_path / "t.db")
+    store.record_update(1, msg(1, 1, "question"), chat(1))
+    store.record_sent(msg(1, 2, "answer", outgoing=True), chat(1))
+    store.record_update(2, msg(1, 3, "follow-up"), chat(1))
+    assert [m.text for m in store.unread(10)[0]] == ["follow-up"]
+    assert store.unread_count(1) == 1 and store.mark_read(1) == (3, 1)
+    assert store.unread(10) == ([], 0)

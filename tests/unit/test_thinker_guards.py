@@ -9,6 +9,9 @@ from thinker.guards import (
     claims_action,
     find_leaked_call,
     is_hallucinated_action,
+    is_tool_refusal,
+    offers_search,
+    refusal_temperature,
     retry_temperature,
     sanitize,
 )
@@ -109,6 +112,53 @@ def test_the_leaked_calls_preamble_is_the_text_before_it() -> None:
 )
 def test_sanitize_strips_reasoning_and_tool_markup_but_keeps_the_answer(text: str | None, expected: str) -> None:
     assert sanitize(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't have access to real-time information, so I can't tell you today's weather.",
+        "I do not have real-time data about that.",
+        "Sorry, I can’t provide current news.",
+        "I'm unable to retrieve up-to-date results right now.",
+        "I currently don't have live updates.",
+        "Unfortunately the search is temporarily unavailable.",
+        "The internet is not available to me.",
+    ],
+)
+def test_refusals_to_look_things_up_are_recognised_when_search_is_offered(text: str) -> None:
+    assert is_tool_refusal(text, search_offered=True)
+    assert not is_tool_refusal(text, search_offered=False)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The weather in Lisbon is sunny, 21 °C.",
+        "I don't have your password.",
+        "I can't access that file: it is outside the workspace.",
+        "Do you want me to search the web for it?",
+    ],
+)
+def test_ordinary_answers_are_not_refusals(text: str) -> None:
+    assert not is_tool_refusal(text, search_offered=True)
+
+
+@pytest.mark.parametrize(
+    ("tools", "offered"),
+    [
+        (["searcher_web_search", "filer_read_file"], True),
+        (["searcher_news_search"], True),
+        (["memory_search_conversations", "filer_search_files"], False),
+        ([], False),
+    ],
+)
+def test_search_tools_are_the_web_and_news_searches(tools: list[str], offered: bool) -> None:
+    assert offers_search(tools) is offered
+
+
+def test_the_refusal_retry_runs_cool() -> None:
+    assert refusal_temperature(0.7) == 0.2 and refusal_temperature(0.1) == 0.1
 
 
 def test_untrusted_content_is_delimited_as_data_and_cannot_close_the_delimiter_itself() -> None:

@@ -4,6 +4,10 @@ They are stored `enabled: false`; the scheduler enables one when all its require
 one the user disabled). Times are the user's: no `timezone`, so ANNABELLE_TIMEZONE applies (the original pinned
 America/New_York or UTC, its author's zones). Results reach the user through `notify_on_completion`, which is why
 none of them needs a Telegram tool; a run with nothing to report says so in one line and is not sent.
+
+The Morning Briefing reads unread mail of the last day with a mailbox search, not the new-mail queue: the hourly
+Email Processor empties that queue, and a briefing has the day's meetings and projects to tell even without mail,
+so it must not depend on (or be skipped for) an empty queue.
 """
 
 from __future__ import annotations
@@ -47,11 +51,11 @@ SCHEDULED: tuple[SeedSkill, ...] = (
         "Morning Briefing",
         {"schedule": "0 6 * * *"},
         15,
-        ("gmail_list_events", "gmail_get_new_emails", "memory_list_projects", "memory_list_facts"),
+        ("gmail_list_events", "gmail_list_emails", "memory_list_projects", "memory_list_facts"),
         "Every morning at 06:00: today's meetings, overnight mail and active projects.",
         """
 1. gmail_list_events from now to the end of today: list each event with time and title.
-2. gmail_get_new_emails (clear false): pick the emails that need attention today.
+2. gmail_list_emails with query "is:unread newer_than:1d": pick the emails that need attention today.
 3. memory_list_projects with status active: mention deadlines or projects linked to today's events.
 4. memory_list_facts with category preference to match the user's style (short, language).
 5. Write a briefing with three short sections: Today, Email, Projects. Lead with what needs action.

@@ -1,0 +1,71 @@
+"""The agent benchmark's tasks (benchmarks/agent_tasks.py) checked with a perfect model.
+
+A scripted model makes each task's tool calls through the whole stack (the real hub, its MCPs, the Thinker, the
+fake Google and Brave servers); every end-state check must then pass. A failure here is a broken task or a
+broken path through the stack, not a weak model. The stack test runs one task per category (three of them not
+in English) to stay fast; `python benchmarks/agent_tasks.py --perfect` runs all of them.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
+
+from agent_tasks import run  # noqa: E402
+from agent_taskset import CATEGORIES, TASKS, task_by_id  # noqa: E402
+
+SAMPLE = (
+    "files-create-pt",
+    "memory-ru",
+    "skills-weekly",
+    "email-send",
+    "calendar-es",
+    "search-weather",
+    "multi-calendar-file",
+    "follow-file",
+)
+"""One task per category; between them they reach every fake server and the Filer, Memorizer and skills."""
+
+
+def test_the_task_set_has_forty_user_tasks_in_every_category_with_eight_not_in_english() -> None:
+    assert len(TASKS) >= 40
+    assert len({task.id for task in TASKS}) == len(TASKS)
+    assert sum(task.lang != "en" for task in TASKS) >= 8
+    per_category = Counter(task.category for task in TASKS)
+    assert set(per_category) == set(CATEGORIES) and min(per_category.values()) >= 4
+    for task in TASKS:
+        assert len(task.script) == len(task.turns), task.id
+        assert all(text.strip() for text in task.turns), task.id
+
+
+def test_the_stack_sample_covers_every_category() -> None:
+    assert {task_by_id(task_id).category for task_id in SAMPLE} == set(CATEGORIES)
+
+
+@pytest.mark.slow
+def test_a_perfect_model_gets_a_task_of_every_category_done_through_the_whole_stack(tmp_path: Path) -> None:
+    lines: list[str] = []
+    result = run(
+        [task_by_id(task_id) for task_id in SAMPLE],
+        model="",
+        api_base=None,
+        perfect=True,
+        turn_timeout=120,
+        embeddings="none",
+        workdir=tmp_path / "bench",
+        # Guardian's rules only: the classifier's scan of a results page costs seconds on a busy CI machine, and
+        # these tasks check the path through the stack, not Guardian.
+        extra_env={"GUARDIAN_SCANNER": "rules"},
+        log=lines.append,
+    )
+    assert result["failures"] == [], "\n".join(lines)
+    assert result["success"] == 1.0 and result["tasks"] == len(SAMPLE)
+    assert result["per_language"]["non_english"]["passed"] == 3
+    assert result["schema_valid_rate"] == 1.0 and result["tool_calls"] >= len(SAMPLE)
+    assert result["prompt_tokens_p50"] is not None and result["model_calls_per_task"] >= 2
