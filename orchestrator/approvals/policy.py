@@ -91,6 +91,14 @@ def needs_approval(effects: ToolEffects) -> bool:
     return effects.side_effects or effects.openWorldHint
 
 
+def as_called(effects: ToolEffects, arguments: Mapping[str, Any]) -> ToolEffects:
+    """A call that asks to replace what exists (`overwrite` set, e.g. `filer_create_file`) is destructive, whatever
+    the tool declares for its ordinary use: a rule for new files must not cover overwriting the owner's."""
+    if arguments.get("overwrite") in (None, False, 0, "false", "False", "") or effects.destructiveHint:
+        return effects
+    return effects.model_copy(update={"destructiveHint": True})
+
+
 def judge(
     policy: AgentPolicy,
     tool: str,
@@ -101,6 +109,7 @@ def judge(
     owner_chat: str | None,
 ) -> Verdict:
     """Whether a call in a tainted turn waits for the owner, and the reason they will read."""
+    effects = as_called(effects, arguments)
     if not needs_approval(effects):
         return Verdict(False)
     if any(rule.covers(tool, effects, arguments, owner_chat) for rule in policy.allow):

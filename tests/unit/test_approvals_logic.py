@@ -142,6 +142,13 @@ def test_a_rule_covers_a_destructive_tool_only_when_it_says_so() -> None:
     assert not judge(policy, "memory_update_fact", OVERWRITE, {}, tainted_by=["x"], owner_chat=None).hold
 
 
+@pytest.mark.parametrize(("overwrite", "held"), [(None, False), (False, False), (True, True), ("true", True)])
+def test_a_rule_for_new_files_does_not_cover_overwriting_one(overwrite: object, held: bool) -> None:
+    arguments = {"path": "invoices.txt", "content": "paid"} | ({} if overwrite is None else {"overwrite": overwrite})
+    verdict = judge(POLICY, "filer_create_file", WRITE, arguments, tainted_by=["x"], owner_chat=None)
+    assert verdict.hold is held
+
+
 def test_the_shipped_policy_file_is_valid_and_a_bad_one_names_the_field(tmp_path: Path) -> None:
     shipped = load_policy(Path(__file__).resolve().parents[2] / "policy.json")
     assert shipped.for_agent("anyone").allow

@@ -36,3 +36,17 @@ async def test_every_tool_declares_all_four_annotations(package: str) -> None:
 
 def test_the_packages_under_test_are_the_ones_the_hub_discovers() -> None:
     assert {"filer_mcp", "gmail_mcp", "guardian_mcp", "memorizer_mcp", "searcher_mcp", "telegram_mcp"} <= set(PACKAGES)
+
+
+async def test_every_gmail_tool_that_reads_mail_or_calendar_has_untrusted_output_and_writes_do_not() -> None:
+    """What a Gmail read returns was written by whoever sent the mail or the invitation; what a write returns
+    (ids, labels) is not, so a turn that sends a mail can still fetch a page without asking."""
+    from shared.manifest import load_manifest
+
+    manifest = load_manifest(REPO_ROOT / "gmail_mcp" / "manifest.json")
+    tools = await importlib.import_module("gmail_mcp.server").server.list_tools()
+    reads = {tool.name for tool in tools if tool.annotations.read_only_hint}
+    untrusted = {tool.name for tool in tools if manifest.output_untrusted(tool.name)}
+    assert reads <= untrusted
+    assert {"send_email", "reply_email", "create_draft", "send_draft", "modify_labels"}.isdisjoint(untrusted)
+    assert {"create_event", "update_event", "quick_add_event"} <= untrusted  # they echo an event others may edit

@@ -1,0 +1,3 @@
+from tests.mcps.partner_mcp.server import server
+
+server.run("stdio")
