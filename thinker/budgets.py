@@ -22,6 +22,7 @@ asks this module.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -82,12 +83,23 @@ class SkillLimits:
 
     @classmethod
     def of(
-        cls, skill_id: int | str | None, name: str | None, max_per_run: int | None, daily: int | None
+        cls,
+        skill_id: int | str | None,
+        name: str | None,
+        max_per_run: int | None,
+        daily: int | None,
+        instructions: str = "",
     ) -> SkillLimits | None:
-        """The limits of a run, or None when it has none (0 means no limit, as in a stored skill)."""
+        """The limits of a run, or None when it has none (0 means no limit, as in a stored skill). Runs count as
+        one skill by id, else by name, else (an ad-hoc run over HTTP) by the same instructions."""
         if not max_per_run and not daily:
             return None
-        key = f"id:{skill_id}" if skill_id is not None else f"name:{name or ''}"
+        if skill_id is not None:
+            key = f"id:{skill_id}"
+        elif name:
+            key = f"name:{name}"
+        else:
+            key = "text:" + hashlib.sha256(instructions.encode("utf-8", "replace")).hexdigest()[:16]
         label = name or (f"#{skill_id}" if skill_id is not None else "unnamed")
         return cls(key, label, max_per_run or None, daily or None)
 

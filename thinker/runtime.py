@@ -517,7 +517,9 @@ class ThinkerRuntime:
             )
         )
         messages: list[ChatMessage] = [system_message(system), user_message(skill.instructions)]
-        limits = SkillLimits.of(skill.skill_id, skill.skill_name, skill.max_tokens_per_run, skill.daily_tokens)
+        limits = SkillLimits.of(
+            skill.skill_id, skill.skill_name, skill.max_tokens_per_run, skill.daily_tokens, skill.instructions
+        )
         with skill_run(limits):
             result = await self.loop.run(
                 messages,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 MAX_TEXT_CHARS = 100_000
 """A chat message or a skill's instructions."""
@@ -99,14 +99,9 @@ class ExecuteSkillRequest(Request):
     )
     dailyTokens: SkillTokens | None = Field(
         default=None,
-        description="Tokens this skill may spend per day (the owner's day), over all its runs (0 or absent: no limit).",
+        description="Tokens this skill may spend per day (the owner's day), over all its runs (0 or absent: no limit); "
+        "runs are the same skill by skillId, else skillName, else the same instructions.",
     )
-
-    @model_validator(mode="after")
-    def _daily_needs_a_skill(self) -> ExecuteSkillRequest:
-        if self.dailyTokens and self.skillId is None and not self.skillName:
-            raise ValueError("dailyTokens needs the skill's skillId or skillName, to count its runs by day")
-        return self
 
 
 class ClearSessionRequest(Request):

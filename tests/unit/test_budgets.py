@@ -119,10 +119,13 @@ def test_agents_json_budgets_are_validated_at_load(budgets: dict[str, object]) -
         AgentsConfig.model_validate({"agents": [{"agentId": "a", "budgets": budgets}]})
 
 
-def test_a_skills_daily_tokens_needs_the_skill_named() -> None:
-    with pytest.raises(ValidationError, match="dailyTokens needs"):
-        ExecuteSkillRequest.model_validate({"instructions": "x", "dailyTokens": 100})
-    assert ExecuteSkillRequest.model_validate({"instructions": "x", "skillId": 4, "dailyTokens": 100}).dailyTokens
+def test_a_skills_token_limits_are_whole_non_negative_numbers_with_or_without_a_skill_named() -> None:
+    # Everything the OpenAPI description allows is accepted (an unnamed run counts by its instructions).
+    assert ExecuteSkillRequest.model_validate({"instructions": "x", "dailyTokens": 100}).dailyTokens == 100
+    assert ExecuteSkillRequest.model_validate({"instructions": "x", "skillId": 4, "dailyTokens": 100.0}).dailyTokens
+    for bad in (-1, 1.5, "100", True):
+        with pytest.raises(ValidationError):
+            ExecuteSkillRequest.model_validate({"instructions": "x", "maxTokensPerRun": bad})
 
 
 # -- the ledger -------------------------------------------------------------------------------------------------
@@ -197,6 +200,17 @@ def test_the_owner_is_notified_once_per_window_even_after_a_restart(tmp_path: Pa
         restarted.admit("m", [], None, None)
     notified.append(refused.value.stop.notify)
     assert notified == [True, False, False, True]
+
+
+def test_runs_are_one_skill_by_id_else_name_else_the_same_instructions() -> None:
+    def key(skill_id: int | None, name: str | None, instructions: str) -> str | None:
+        limits = SkillLimits.of(skill_id, name, None, 1000, instructions)
+        return None if limits is None else limits.key
+
+    assert key(7, "digest", "a") == key(7, "other", "b") == "id:7"
+    assert key(None, "digest", "a") == key(None, "digest", "b") == "name:digest"
+    assert key(None, None, "sum up my mail") == key(None, "", "sum up my mail") != key(None, None, "sum up the news")
+    assert SkillLimits.of(None, None, None, None, "x") is None
 
 
 def test_a_skill_run_counts_against_its_own_limits_and_the_agents(tmp_path: Path) -> None:
