@@ -91,7 +91,8 @@ class AuditLog:
             handle.write(line)
 
     def read(self, *, scan_id: str | None = None, limit: int = 50, threats_only: bool = False) -> list[AuditEntry]:
-        """Up to `limit` entries, newest first; `scan_id` picks one scan, `threats_only` the unsafe ones."""
+        """Up to `limit` entries, newest first; `scan_id` picks one scan, `threats_only` the blocked
+        and the marked (suspicious, passed on as untrusted data) ones."""
         if not self.path.exists():
             return []
         found: list[AuditEntry] = []
@@ -104,7 +105,7 @@ class AuditLog:
                 continue
             if scan_id is not None and entry.scan_id != scan_id:
                 continue
-            if threats_only and entry.safe:
+            if threats_only and entry.safe and entry.action != "mark":
                 continue
             found.append(entry)
             if len(found) >= limit or scan_id is not None:

@@ -68,7 +68,7 @@ async def get_scan_log(
     ctx: GuardianContext,
     scan_id: Annotated[str | None, Field(description="Return only this scan.")] = None,
     limit: Annotated[int, Field(ge=1, le=1000, description="Most entries to return.")] = 50,
-    threats_only: Annotated[bool, Field(description="Only scans that found threats.")] = False,
+    threats_only: Annotated[bool, Field(description="Only scans that found threats (blocked or marked).")] = False,
 ) -> ScanLog:
     """Read Guardian's audit log, newest first. Entries hold hashes and verdicts, never the scanned content."""
     return _service(ctx).scan_log(scan_id, limit, threats_only)

@@ -46,8 +46,11 @@ async def test_the_stdio_server_scans_an_injection_and_a_benign_text(annabelle_h
         benign = _data(await client.call_tool("scan_content", {"content": "Lunch on Friday at noon?"}))
         log = _data(await client.call_tool("get_scan_log", {"threats_only": True}))
     assert tools == ["get_scan_log", "scan_content"]
-    assert injected["safe"] is False
-    assert injected["threats"][0]["path"] == "body"
+    # Attack wording the rules find but the classifier does not confirm is marked (passed on as untrusted data,
+    # which holds any side effect after it), not blocked: docs/guardian.md, "Layers of defence".
+    assert injected["action"] in ("block", "mark")
+    flagged = injected["threats"] if injected["action"] == "block" else injected["marks"]
+    assert flagged[0]["path"] == "body"
     assert benign["safe"] is True
     assert [entry["scan_id"] for entry in log["entries"]] == [injected["scan_id"]]
     assert (annabelle_home / "logs" / "guardian-audit.jsonl").exists()
