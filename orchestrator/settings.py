@@ -45,7 +45,9 @@ class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSetti
         default=15.0, gt=0, description="Messages older than this when the hub first sees them are skipped."
     )
     guardian_owner_block_risk: float = Field(
-        default=0.95,
+        # 1: never on the classifier's word. Its calibration does not hold for short chat ("remember this chat"
+        # scored 0.96), and a tainted owner message already makes every side effect after it wait for approval.
+        default=1.0,
         ge=0,
         le=1,
         description="Guardian risk at which the owner's own chat message is blocked; below it, it passes tainted.",

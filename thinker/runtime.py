@@ -363,13 +363,15 @@ class ThinkerRuntime:
 
     # -- a chat turn ---------------------------------------------------------------------------------------
 
-    def _deadline(self) -> TurnDeadline:
-        """A turn's time starts when its request arrives (waiting for the chat's previous turn counts): the hub
-        waits `turnTimeoutSeconds` plus a grace from the moment it sent the request."""
+    async def _deadline(self) -> TurnDeadline:
+        """A turn's time starts when the Thinker is warm (a first request waits for litellm and the tool index:
+        start-up, not the model's slowness; the hub's grace of 30 s over `turnTimeoutSeconds` covers it). Waiting
+        for the chat's previous turn counts."""
+        await self.until_warm()
         return TurnDeadline.starting(self.monotonic(), self.agent.turnTimeoutSeconds)
 
     async def process_message(self, message: MessageIn) -> TurnAnswer:
-        deadline = self._deadline()
+        deadline = await self._deadline()
         if self.cost.paused:
             return TurnAnswer.paused_refusal(self._paused_reason())
         try:
@@ -392,7 +394,6 @@ class ThinkerRuntime:
         )
 
     async def _chat_turn(self, message: MessageIn, deadline: TurnDeadline) -> TurnResult:
-        await self.until_warm()
         catalog = await self._catalog_or_empty()
         session = self.sessions.load(message.chat_id)
         profile, memories, library = await asyncio.gather(
@@ -498,10 +499,9 @@ class ThinkerRuntime:
     # -- a skill run ---------------------------------------------------------------------------------------
 
     async def execute_skill(self, skill: SkillIn) -> SkillAnswer:
-        deadline = self._deadline()
+        deadline = await self._deadline()
         if self.cost.paused:
             return SkillAnswer.paused_refusal(self._paused_reason())
-        await self.until_warm()
         catalog = await self._catalog_or_empty()
         toolset = await self._skill_tools(skill, catalog)
         memories = await self.context.memories(catalog, skill.instructions)

@@ -80,7 +80,7 @@ def test_every_read_only_command_answers_without_an_llm_request(hub: RunningHub,
 def test_an_unknown_slash_word_goes_to_the_agent(hub: RunningHub, llm: FakeOpenAI) -> None:
     llm.reply("That path is a file.")
     answer = send(hub, "/etc/hosts — what is it?", chat_id="path")
-    assert answer["success"] is True and answer["reply"] == "That path is a file." and "command" not in answer
+    assert answer["success"] is True and answer["reply"] == "That path is a file." and "command" not in answer, answer
     assert len(llm.requests) == 1
 
 
