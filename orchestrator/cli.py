@@ -27,7 +27,7 @@ from orchestrator.formatting import clip
 from shared.auth import read_token
 from shared.hub_client import HubClient, HubError, HubRejected
 from shared.logs import configure_logging
-from shared.settings import ConfigError, HubAddressSettings, load_settings
+from shared.settings import BridgeSettings, ConfigError, HubAddressSettings, load_settings
 
 if TYPE_CHECKING:
     from orchestrator.settings import OrchestratorSettings
@@ -398,13 +398,18 @@ def mcp_server() -> None:
     from orchestrator.mcp_bridge import run_bridge
 
     try:
-        settings = load_settings(ClientSettings)
+        settings = load_settings(BridgeSettings)
     except ConfigError as exc:
         raise _fail(str(exc), 2) from None
     # stdout is the MCP stream from here on: logs go to $ANNABELLE_HOME/logs/mcp-bridge.log and stderr only.
     configure_logging("mcp-bridge", settings.logs_dir, settings.log_level)
     secret = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
-    run_bridge(settings.hub_url, lambda: read_token(settings.annabelle_home, secret), annabelle_version())
+    run_bridge(
+        settings.hub_url,
+        lambda: read_token(settings.annabelle_home, secret),
+        annabelle_version(),
+        settings.mcp_bridge_poll_seconds,
+    )
 
 
 def main() -> None:

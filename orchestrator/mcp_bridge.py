@@ -5,6 +5,11 @@ plus a `chat` tool that talks to the assistant (`POST /message`), and forwards e
 So a call through this bridge gets the hub's routing, Guardian scanning and agent policy like any other. What
 the original's Connector did, over the hub's real API (its `/chat` pointed at a port nothing listened on).
 
+The tool list changes while the bridge runs (an external MCP added to or removed from `external-mcps.json`), so
+the bridge declares `tools.listChanged` and reads the hub's list every `MCP_BRIDGE_POLL_SECONDS`: when it differs
+from the last list the client was given, the client is told (`notifications/tools/list_changed` on a 2025-era
+connection, a `tools_list_changed` event on the `subscriptions/listen` streams of a 2026-07-28 one).
+
 The bridge is a thin client: it holds no state and needs the hub running. A missing hub or token does not stop
 it from starting (an MCP client usually starts it at login, maybe before the hub); each call then answers with
 the sentence saying what to do. Nothing is ever printed on stdout, which carries the JSON-RPC stream.
@@ -19,6 +24,9 @@ from typing import Any
 
 import anyio
 from mcp.server import Server, ServerRequestContext
+from mcp.server.lowlevel.server import NotificationOptions
+from mcp.server.session import ServerSession
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -97,25 +105,75 @@ def tool_of(listing: dict[str, Any]) -> Tool:
     return Tool(name=listing["name"], description=listing.get("description"), input_schema=listing["inputSchema"])
 
 
-def build_server(hub: HubClient, token: TokenSource, version: str = "") -> Server[Any]:
+def tools_of(listing: dict[str, Any]) -> list[Tool]:
+    """What the client is offered: `chat`, then the hub's tools (a hub tool named `chat` is shadowed)."""
+    return [CHAT_TOOL, *(tool_of(tool) for tool in listing.get("tools", []) if tool.get("name") != CHAT_TOOL_NAME)]
+
+
+def fingerprint(tools: list[Tool]) -> tuple[str, ...]:
+    """Equal for two lists a client cannot tell apart (names, descriptions, schemas, in order)."""
+    return tuple(tool.model_dump_json(by_alias=True, exclude_none=True) for tool in tools)
+
+
+class ToolListWatch:
+    """Knows which tool list the client last saw, and tells the client when the hub's list differs from it.
+
+    One bridge process serves one client. On a 2025-era connection the notification goes over the session that
+    asked for the list (so a client that never listed is not told anything); on a 2026-07-28 connection it is
+    published to the `subscriptions/listen` streams the client opened (the SDK drops a bare one there)."""
+
+    def __init__(self) -> None:
+        self.bus = InMemorySubscriptionBus()
+        self._seen: tuple[str, ...] | None = None
+        self._session: ServerSession | None = None
+
+    def listed(self, tools: list[Tool], session: ServerSession | None) -> None:
+        """The client was just given `tools`."""
+        self._seen = fingerprint(tools)
+        if session is not None:
+            self._session = session
+
+    async def compare(self, tools: list[Tool]) -> bool:
+        """The hub now offers `tools`: tell the client when that is news to it. True when it was told."""
+        current = fingerprint(tools)
+        if self._seen is None or current == self._seen:
+            self._seen = current  # the first look is the baseline: the client lists before it calls
+            return False
+        self._seen = current  # told once per change, whether or not it lists again
+        log.info("hub tool list changed", extra={"tools": len(tools)})
+        await self.bus.publish(ToolsListChanged())
+        if self._session is not None:
+            try:
+                await self._session.send_tool_list_changed()
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError):
+                self._session = None  # the client has gone; stdin closing ends the bridge
+        return True
+
+
+def build_server(
+    hub: HubClient, token: TokenSource, version: str = "", watch: ToolListWatch | None = None
+) -> Server[Any]:
     """A low-level MCP server whose tools are the hub's tools plus `chat` (the hub's list is dynamic).
 
-    `token` is asked on every request (a token file the hub creates after the bridge started is picked up)."""
+    `token` is asked on every request (a token file the hub creates after the bridge started is picked up).
+    `watch` learns every list the client is given, and serves the client's `subscriptions/listen` streams."""
+    watch = watch or ToolListWatch()
 
     async def request(method: str, path: str, body: dict[str, Any] | None, seconds: float) -> Any:
         if token() is None:
             raise HubError(NO_TOKEN)
         return await hub.request(method, path, body, seconds=seconds)
 
-    async def list_tools(_: ServerRequestContext[Any], __: PaginatedRequestParams | None) -> ListToolsResult:
+    async def list_tools(ctx: ServerRequestContext[Any], __: PaginatedRequestParams | None) -> ListToolsResult:
         try:
             listing = await request("GET", "/tools/list", None, LIST_TIMEOUT_SECONDS)
         except HubError as exc:
             # Still list `chat`: calling it tells the user what is wrong, which an empty list would not.
             log.warning("hub tools unavailable", extra={"reason": str(exc)})
-            return ListToolsResult(tools=[CHAT_TOOL])
-        tools = [tool_of(tool) for tool in listing.get("tools", []) if tool.get("name") != CHAT_TOOL_NAME]
-        return ListToolsResult(tools=[CHAT_TOOL, *tools])
+            listing = {}
+        tools = tools_of(listing)
+        watch.listed(tools, ctx.session)
+        return ListToolsResult(tools=tools)
 
     async def call_tool(_: ServerRequestContext[Any], params: CallToolRequestParams) -> CallToolResult:
         arguments = params.arguments or {}
@@ -138,18 +196,39 @@ def build_server(hub: HubClient, token: TokenSource, version: str = "") -> Serve
         instructions="Annabelle's tools through its hub (Guardian-scanned), and `chat` to talk to the assistant.",
         on_list_tools=list_tools,
         on_call_tool=call_tool,
+        on_subscriptions_listen=ListenHandler(watch.bus),
     )
 
 
-async def serve_stdio(hub: HubClient, token: TokenSource, version: str = "") -> None:
-    server = build_server(hub, token, version)
+async def watch_hub(hub: HubClient, token: TokenSource, watch: ToolListWatch, poll_seconds: float) -> None:
+    """Read the hub's tool list every `poll_seconds` and let `watch` compare it with what the client has.
+
+    A hub that cannot be read changes nothing: the client's calls say why, and the next good read compares."""
+    while True:
+        await anyio.sleep(poll_seconds)
+        if token() is None:
+            continue
+        try:
+            listing = await hub.request("GET", "/tools/list", None, seconds=LIST_TIMEOUT_SECONDS)
+        except HubError:
+            continue
+        await watch.compare(tools_of(listing))
+
+
+async def serve_stdio(hub: HubClient, token: TokenSource, version: str = "", poll_seconds: float = 5.0) -> None:
+    watch = ToolListWatch()
+    server = build_server(hub, token, version, watch)
+    options = server.create_initialization_options(NotificationOptions(tools_changed=True))
     try:
-        await mcp_stdio.serve_stdio(server, server.create_initialization_options())
+        async with anyio.create_task_group() as group:
+            group.start_soon(watch_hub, hub, token, watch, poll_seconds)
+            await mcp_stdio.serve_stdio(server, options)
+            group.cancel_scope.cancel()
     finally:
         await hub.aclose()
 
 
-def run_bridge(url: str, token: TokenSource, version: str = "") -> None:
+def run_bridge(url: str, token: TokenSource, version: str = "", poll_seconds: float = 5.0) -> None:
     """Serve on stdin/stdout until the client closes the stream."""
     log.info("mcp bridge starting", extra={"hub": url})
-    anyio.run(serve_stdio, HubClient(url, token), token, version)
+    anyio.run(serve_stdio, HubClient(url, token), token, version, poll_seconds)

@@ -109,6 +109,17 @@ class HubAddressSettings(CommonSettings):
         return (self.orchestrator_url or f"http://127.0.0.1:{self.orchestrator_port}").rstrip("/")
 
 
+class BridgeSettings(HubAddressSettings):
+    """`annabelle mcp`: the hub's address and how often it looks for a changed tool list."""
+
+    mcp_bridge_poll_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        le=3600,
+        description="How often `annabelle mcp` reads the hub's tool list to tell its client the list changed.",
+    )
+
+
 class AgentsFileSettings(CommonSettings):
     """The agents: the hub starts their Thinkers, a Thinker reads its own entry."""
 

@@ -8,10 +8,16 @@ import os
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
 from mcp import Client, StdioServerParameters
-from mcp.types import TextContent
+from mcp.client.client import ConnectMode
+from mcp.client.session import IncomingMessage, MessageHandlerFnT
+from mcp.client.subscriptions import ToolsListChanged
+from mcp.types import TextContent, ToolListChangedNotification
 
 from tests.fakes.openai_server import FakeOpenAI
 from tests.hub_process import REPO_ROOT, RunningHub, fake_llm_agent_env, start_hub
@@ -28,16 +34,35 @@ def llm() -> Iterator[FakeOpenAI]:
 @pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("bridge")
+    write_externals(workdir / "external-mcps.json", {})
     env = {
         **fake_llm_agent_env(workdir, llm.api_base, bindings=[{"channel": "*", "agentId": "annabelle"}]),
-        "EXTERNAL_MCPS_CONFIG": str(workdir / "none.json"),
+        "EXTERNAL_MCPS_CONFIG": str(workdir / "external-mcps.json"),
+        "EXTERNAL_MCPS_POLL_SECONDS": "0.1",
+        "EXTERNAL_MCPS_DEBOUNCE_SECONDS": "0.1",
     }
     with start_hub(workdir, workdir / "home", ["echo_mcp"], env=env) as running:
         yield running
 
 
+def write_externals(path: Path, servers: dict[str, Any]) -> None:
+    partial = path.with_suffix(".partial")
+    partial.write_text(json.dumps({"mcpServers": servers}))
+    partial.replace(path)
+
+
+GREETER = {
+    "command": sys.executable,
+    "args": ["-m", "tests.mcps.external_mcp"],
+    "cwd": str(REPO_ROOT),
+    "guardianScan": {"input": False, "output": False},
+}
+
+
 @asynccontextmanager
-async def bridge(hub: RunningHub, **env: str) -> AsyncIterator[Client]:
+async def bridge(
+    hub: RunningHub, *, mode: ConnectMode = "auto", on_message: MessageHandlerFnT | None = None, **env: str
+) -> AsyncIterator[Client]:
     """`annabelle mcp` started the way an MCP client starts it: a command with a few variables."""
     params = StdioServerParameters(
         command=sys.executable,
@@ -47,10 +72,11 @@ async def bridge(hub: RunningHub, **env: str) -> AsyncIterator[Client]:
             "ANNABELLE_HOME": str(hub.home),
             "ORCHESTRATOR_URL": hub.url,
             "ANNABELLE_ENV_FILE": os.environ["ANNABELLE_ENV_FILE"],  # never the developer's .env
+            "MCP_BRIDGE_POLL_SECONDS": "0.2",
             **env,
         },
     )
-    async with Client(params, cache=None) as client:
+    async with Client(params, cache=None, mode=mode, message_handler=on_message) as client:
         yield client
 
 
@@ -97,3 +123,48 @@ async def test_nothing_but_json_rpc_is_written_on_stdout(hub: RunningHub) -> Non
     async with bridge(hub) as client:
         await client.call_tool("get_status", {})
     assert (hub.home / "logs" / "mcp-bridge.log").read_text().count("mcp bridge starting") >= 1
+
+
+@asynccontextmanager
+async def external_added(hub: RunningHub) -> AsyncIterator[None]:
+    """The test suite's external server is in external-mcps.json (as `greeter`) for the block, then removed."""
+    config = hub.home.parent / "external-mcps.json"
+    write_externals(config, {"greeter": GREETER})
+    try:
+        yield
+    finally:
+        write_externals(config, {})
+
+
+async def test_a_2025_client_is_told_when_an_external_mcp_is_added_and_then_lists_its_tool(hub: RunningHub) -> None:
+    changed = anyio.Event()
+
+    async def on_message(message: IncomingMessage) -> None:
+        if isinstance(message, ToolListChangedNotification):
+            changed.set()
+
+    async with bridge(hub, mode="legacy", on_message=on_message) as client:
+        capabilities = client.server_capabilities.tools
+        assert capabilities is not None and capabilities.list_changed is True
+        before = {tool.name for tool in (await client.list_tools()).tools}
+        async with external_added(hub):
+            with anyio.fail_after(30):
+                await changed.wait()
+            after = {tool.name for tool in (await client.list_tools()).tools}
+            changed = anyio.Event()
+        with anyio.fail_after(30):
+            await changed.wait()  # and told again when it is removed
+        removed = {tool.name for tool in (await client.list_tools()).tools}
+    assert "greeter_greet" not in before and "greeter_greet" in after and "greeter_greet" not in removed
+
+
+async def test_a_2026_client_listening_for_tool_changes_is_told_when_an_external_mcp_is_added(hub: RunningHub) -> None:
+    async with bridge(hub) as client:
+        capabilities = client.server_capabilities.tools
+        assert capabilities is not None and capabilities.list_changed is True
+        assert "greeter_greet" not in {tool.name for tool in (await client.list_tools()).tools}
+        async with client.listen(tools_list_changed=True) as subscription, external_added(hub):
+            with anyio.fail_after(30):
+                event = await anext(subscription)
+            assert isinstance(event, ToolsListChanged)
+            assert "greeter_greet" in {tool.name for tool in (await client.list_tools()).tools}

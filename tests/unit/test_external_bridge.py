@@ -6,10 +6,12 @@ import json
 from typing import Any
 
 import httpx
+import pytest
 from mcp import Client
-from mcp.types import TextContent
+from mcp.server.subscriptions import ToolsListChanged
+from mcp.types import TextContent, Tool
 
-from orchestrator.mcp_bridge import build_server
+from orchestrator.mcp_bridge import ToolListWatch, build_server
 from shared.hub_client import HubClient
 
 TOOLS = {
@@ -119,3 +121,29 @@ async def test_a_hub_that_is_not_running_says_how_to_start_it() -> None:
     async with Client(build_server(connection, lambda: "t")) as client:
         result = await client.call_tool("chat", {"message": "hi"})
     assert result.is_error and "not running at http://hub.test" in text(result) and "annabelle up" in text(result)
+
+
+def tools(*names: str) -> list[Tool]:
+    return [Tool(name=name, input_schema={"type": "object"}) for name in names]
+
+
+@pytest.mark.parametrize(
+    ("given", "then_hub", "told"),
+    [
+        (None, [tools("chat", "echo_echo")], [False]),  # the first look is only the baseline
+        (tools("chat", "echo_echo"), [tools("chat", "echo_echo")], [False]),
+        (tools("chat"), [tools("chat", "echo_echo")], [True]),
+        (tools("chat"), [tools("chat", "echo_echo"), tools("chat", "echo_echo")], [True, False]),  # once per change
+        (tools("chat", "a"), [tools("chat", "b"), tools("chat", "a")], [True, True]),
+    ],
+)
+async def test_the_client_is_told_once_for_each_change_from_the_list_it_was_given(
+    given: list[Tool] | None, then_hub: list[list[Tool]], told: list[bool]
+) -> None:
+    watch = ToolListWatch()
+    events: list[object] = []
+    watch.bus.subscribe(events.append)
+    if given is not None:
+        watch.listed(given, None)
+    assert [await watch.compare(listing) for listing in then_hub] == told
+    assert events == [ToolsListChanged()] * sum(told)

@@ -33,5 +33,7 @@ if os.environ.get("EXTRA_TOOLS") == "1":
 
     @server.tool()
     def shout(text: str) -> str:
-        """Upper-case the text."""
+        """Upper-case the text.
+
+        Spaces and punctuation stay as they are (a description of several lines, as many servers write)."""
         return text.upper()
