@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Annotated
 
 import anyio
 import anyio.to_thread
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
@@ -43,10 +41,10 @@ from shared.mcp_tools import (
     REMOTE_OVERWRITE,
     EnvelopeServer,
     ServerState,
+    configured_lifespan,
     effects,
     envelope_tool,
 )
-from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -61,14 +59,8 @@ async def _reap_idle(service: CodeExec) -> None:
         await service.sessions.reap_idle()
 
 
-@asynccontextmanager
-async def lifespan(_server: MCPServer[CodexecState]) -> AsyncIterator[CodexecState]:
-    try:
-        settings = load_settings(CodexecSettings)
-    except ConfigError as exc:
-        log.error("codexec cannot start: %s", exc)
-        yield CodexecState(None, f"CodeExec cannot work until its configuration is fixed: {exc}")
-        return
+@configured_lifespan(CodexecSettings, name="codexec", display="CodeExec")
+async def lifespan(settings: CodexecSettings) -> AsyncIterator[CodexecState]:
     try:
         host = await anyio.to_thread.run_sync(build_host, settings)
         problem = None
