@@ -101,6 +101,7 @@ server: EnvelopeServer[CodexecState] = EnvelopeServer(
 CodexecContext = Context[CodexecState]
 
 Code = Annotated[str, Field(min_length=1, max_length=MAX_CODE_CHARS, description="The code to run.")]
+CodeLanguage = Annotated[Language, Field(description="'python', 'node' or 'bash'.")]
 TimeoutMs = Annotated[
     int | None,
     Field(
@@ -119,6 +120,7 @@ WorkingDir = Annotated[
     ),
 ]
 ScriptName = Annotated[str, Field(min_length=1, max_length=200, description="The script's name (stored as a slug).")]
+ScriptDescription = Annotated[str, Field(min_length=1, max_length=2000, description="What the script does.")]
 Args = Annotated[
     list[str] | None,
     Field(max_length=100, description="Arguments for the script: sys.argv[1:], process.argv.slice(2) or $1…"),
@@ -141,7 +143,7 @@ def _service(ctx: CodexecContext) -> CodeExec:
 
 @envelope_tool(server, annotations=RUNS_CODE)
 async def execute_code(
-    language: Annotated[Language, Field(description="'python', 'node' or 'bash'.")],
+    language: CodeLanguage,
     code: Code,
     ctx: CodexecContext,
     timeout_ms: TimeoutMs = None,
@@ -243,8 +245,8 @@ async def install_package(
 @envelope_tool(server, annotations=effects(read_only=False, destructive=True, idempotent=True))
 def save_script(
     name: ScriptName,
-    description: Annotated[str, Field(min_length=1, max_length=2000, description="What the script does.")],
-    language: Annotated[Language, Field(description="'python', 'node' or 'bash'.")],
+    description: ScriptDescription,
+    language: CodeLanguage,
     code: Code,
     ctx: CodexecContext,
     tags: Tags = None,
@@ -321,8 +323,8 @@ async def run_script(
 @envelope_tool(server, annotations=RUNS_CODE)
 async def save_and_run_script(
     name: ScriptName,
-    description: Annotated[str, Field(min_length=1, max_length=2000, description="What the script does.")],
-    language: Annotated[Language, Field(description="'python', 'node' or 'bash'.")],
+    description: ScriptDescription,
+    language: CodeLanguage,
     code: Code,
     ctx: CodexecContext,
     tags: Tags = None,

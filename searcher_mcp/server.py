@@ -70,6 +70,7 @@ server: EnvelopeServer[SearcherState] = EnvelopeServer(
 SearcherContext = Context[SearcherState]
 
 Query = Annotated[str, Field(min_length=1, description="What to search for.")]
+ResultCount = Annotated[int, Field(description="How many results, 1..20 (values outside are clamped).")]
 
 
 def _service(ctx: SearcherContext) -> SearcherService:
@@ -87,7 +88,7 @@ def _freshness(value: str | None, *, allow_year: bool = True) -> str | None:
 async def web_search(
     query: Query,
     ctx: SearcherContext,
-    count: Annotated[int, Field(description="How many results, 1..20 (values outside are clamped).")] = 10,
+    count: ResultCount = 10,
     freshness: Annotated[
         str | None, Field(description="Only recent pages: 24h/day/today/1d, week/7d, month/30d or year/1y/365d.")
     ] = None,
@@ -110,7 +111,7 @@ async def web_search(
 async def news_search(
     query: Query,
     ctx: SearcherContext,
-    count: Annotated[int, Field(description="How many results, 1..20 (values outside are clamped).")] = 10,
+    count: ResultCount = 10,
     freshness: Annotated[
         str | None, Field(description="Only recent news: 24h/day/today/1d, week/7d or month/30d.")
     ] = None,
