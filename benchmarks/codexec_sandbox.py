@@ -39,6 +39,7 @@ from pathlib import Path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks.latency import percentile  # noqa: E402
 from codexec_mcp.host import build_host  # noqa: E402
 from codexec_mcp.limits import Limits  # noqa: E402
 from codexec_mcp.process import NamespaceWatch, run_to_completion  # noqa: E402
@@ -49,11 +50,6 @@ from shared.settings import load_settings  # noqa: E402
 
 LIMITS = Limits(wall_seconds=30, cpu_seconds=30, memory_mb=1024, max_processes=64, max_file_mb=50)
 PROGRAMS = {"python": ["/usr/bin/python3", "-c", "pass"], "bash": ["/bin/bash", "-c", "true"]}
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 async def main(rounds: int) -> dict[str, object]:

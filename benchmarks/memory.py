@@ -26,7 +26,6 @@ import argparse
 import asyncio
 import json
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -39,6 +38,7 @@ import numpy as np
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks.latency import summary  # noqa: E402
 from memorizer_mcp.facts import vector_blob  # noqa: E402
 from memorizer_mcp.service import Memory  # noqa: E402
 from memorizer_mcp.settings import MemorizerSettings  # noqa: E402
@@ -87,16 +87,6 @@ class HandedEmbedder(Embedder):
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         return np.stack([self.queue.pop(0) for _ in texts])
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(int(q * len(ordered)), len(ordered) - 1)]
-
-
-def summary(samples_s: list[float]) -> dict[str, float]:
-    ms = [s * 1000 for s in samples_s]
-    return {"p50_ms": round(statistics.median(ms), 3), "p99_ms": round(percentile(ms, 0.99), 3), "n": len(ms)}
 
 
 def settings_for(folder: Path) -> MemorizerSettings:

@@ -39,6 +39,7 @@ from mcp import Client, StdioServerParameters
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks.latency import summary  # noqa: E402
 from tests.hub_process import free_port, start_hub  # noqa: E402
 
 
@@ -58,16 +59,6 @@ ECHO_APP = textwrap.dedent(
         return JSONResponse({"success": True, "data": await request.json()})
     """
 )
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(int(q * len(ordered)), len(ordered) - 1)]
-
-
-def summary(samples_s: list[float]) -> dict[str, float]:
-    ms = [s * 1000 for s in samples_s]
-    return {"p50_ms": round(statistics.median(ms), 3), "p99_ms": round(percentile(ms, 0.99), 3), "n": len(ms)}
 
 
 async def timed(calls: int, one: Callable[[], Awaitable[Any]], warmup: int = 50) -> list[float]:

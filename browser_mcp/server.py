@@ -12,10 +12,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Annotated, Literal
 
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, Field
 
@@ -23,8 +21,15 @@ from browser_mcp import models
 from browser_mcp.chromium import find_executable, install_hint
 from browser_mcp.session import BrowserSession, Button, Level, Modifier, SessionConfig
 from browser_mcp.settings import BrowserSettings
-from shared.mcp_tools import READ_ONLY, READ_ONLY_OPEN_WORLD, EnvelopeServer, ServerState, effects, envelope_tool
-from shared.settings import ConfigError, load_settings
+from shared.mcp_tools import (
+    READ_ONLY,
+    READ_ONLY_OPEN_WORLD,
+    EnvelopeServer,
+    ServerState,
+    configured_lifespan,
+    effects,
+    envelope_tool,
+)
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +61,8 @@ FileName = Annotated[
 ]
 
 
-@asynccontextmanager
-async def lifespan(_server: MCPServer[BrowserState]) -> AsyncIterator[BrowserState]:
-    try:
-        settings = load_settings(BrowserSettings)
-    except ConfigError as exc:
-        log.error("browser cannot start: %s", exc)
-        yield BrowserState(None, f"The browser cannot work until its configuration is fixed: {exc}")
-        return
+@configured_lifespan(BrowserSettings, name="browser", display="The browser")
+async def lifespan(settings: BrowserSettings) -> AsyncIterator[BrowserState]:
     executable = find_executable(settings.browser_executable)
     if executable is None:
         hint = install_hint(settings.browser_executable)

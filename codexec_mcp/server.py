@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Annotated
 
 import anyio
 import anyio.to_thread
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
@@ -43,10 +41,10 @@ from shared.mcp_tools import (
     REMOTE_OVERWRITE,
     EnvelopeServer,
     ServerState,
+    configured_lifespan,
     effects,
     envelope_tool,
 )
-from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -61,14 +59,8 @@ async def _reap_idle(service: CodeExec) -> None:
         await service.sessions.reap_idle()
 
 
-@asynccontextmanager
-async def lifespan(_server: MCPServer[CodexecState]) -> AsyncIterator[CodexecState]:
-    try:
-        settings = load_settings(CodexecSettings)
-    except ConfigError as exc:
-        log.error("codexec cannot start: %s", exc)
-        yield CodexecState(None, f"CodeExec cannot work until its configuration is fixed: {exc}")
-        return
+@configured_lifespan(CodexecSettings, name="codexec", display="CodeExec")
+async def lifespan(settings: CodexecSettings) -> AsyncIterator[CodexecState]:
     try:
         host = await anyio.to_thread.run_sync(build_host, settings)
         problem = None
@@ -109,6 +101,7 @@ server: EnvelopeServer[CodexecState] = EnvelopeServer(
 CodexecContext = Context[CodexecState]
 
 Code = Annotated[str, Field(min_length=1, max_length=MAX_CODE_CHARS, description="The code to run.")]
+CodeLanguage = Annotated[Language, Field(description="'python', 'node' or 'bash'.")]
 TimeoutMs = Annotated[
     int | None,
     Field(
@@ -127,6 +120,7 @@ WorkingDir = Annotated[
     ),
 ]
 ScriptName = Annotated[str, Field(min_length=1, max_length=200, description="The script's name (stored as a slug).")]
+ScriptDescription = Annotated[str, Field(min_length=1, max_length=2000, description="What the script does.")]
 Args = Annotated[
     list[str] | None,
     Field(max_length=100, description="Arguments for the script: sys.argv[1:], process.argv.slice(2) or $1…"),
@@ -149,7 +143,7 @@ def _service(ctx: CodexecContext) -> CodeExec:
 
 @envelope_tool(server, annotations=RUNS_CODE)
 async def execute_code(
-    language: Annotated[Language, Field(description="'python', 'node' or 'bash'.")],
+    language: CodeLanguage,
     code: Code,
     ctx: CodexecContext,
     timeout_ms: TimeoutMs = None,
@@ -251,8 +245,8 @@ async def install_package(
 @envelope_tool(server, annotations=effects(read_only=False, destructive=True, idempotent=True))
 def save_script(
     name: ScriptName,
-    description: Annotated[str, Field(min_length=1, max_length=2000, description="What the script does.")],
-    language: Annotated[Language, Field(description="'python', 'node' or 'bash'.")],
+    description: ScriptDescription,
+    language: CodeLanguage,
     code: Code,
     ctx: CodexecContext,
     tags: Tags = None,
@@ -329,8 +323,8 @@ async def run_script(
 @envelope_tool(server, annotations=RUNS_CODE)
 async def save_and_run_script(
     name: ScriptName,
-    description: Annotated[str, Field(min_length=1, max_length=2000, description="What the script does.")],
-    language: Annotated[Language, Field(description="'python', 'node' or 'bash'.")],
+    description: ScriptDescription,
+    language: CodeLanguage,
     code: Code,
     ctx: CodexecContext,
     tags: Tags = None,

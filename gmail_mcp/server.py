@@ -12,13 +12,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 import anyio
 import httpx
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -33,9 +31,9 @@ from shared.mcp_tools import (
     REMOTE_WRITE,
     EnvelopeServer,
     ServerState,
+    configured_lifespan,
     envelope_tool,
 )
-from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
 
@@ -54,14 +52,8 @@ seams = Seams()
 GmailState = ServerState[Gmail]
 
 
-@asynccontextmanager
-async def lifespan(_server: MCPServer[GmailState]) -> AsyncIterator[GmailState]:
-    try:
-        settings = load_settings(GmailSettings)
-    except ConfigError as exc:
-        log.error("gmail cannot start: %s", exc)
-        yield GmailState(None, f"Gmail cannot work until its configuration is fixed: {exc}")
-        return
+@configured_lifespan(GmailSettings, name="gmail", display="Gmail")
+async def lifespan(settings: GmailSettings) -> AsyncIterator[GmailState]:
     async with httpx.AsyncClient(timeout=settings.gmail_http_timeout_seconds, trust_env=False) as http:
         api = GoogleApi(settings.google_api_base, settings.credentials_path, settings.token_path, http, seams.clock)
         gmail = Gmail(api, poll_in_background=settings.gmail_polling_enabled)

@@ -66,11 +66,8 @@ def find_model_file() -> Path:
 
 
 def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as handle:
-        while block := handle.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def dequantize_q4(blocks: np.ndarray, width: int) -> np.ndarray:

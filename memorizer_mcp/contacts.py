@@ -55,12 +55,7 @@ class ContactStore:
             where.append("name LIKE ? ESCAPE '\\'")
             params.append(f"%{escape_like(filters['name'])}%")
         clause = " AND ".join(where)
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                f"SELECT * FROM contacts WHERE {clause} ORDER BY name COLLATE NOCASE, id LIMIT ?", (*params, limit)
-            ).fetchall()
-            total = conn.execute(f"SELECT COUNT(*) FROM contacts WHERE {clause}", params).fetchone()[0]
-        return rows, total
+        return self.db.page("*", f"FROM contacts WHERE {clause}", "name COLLATE NOCASE, id", params, limit)
 
     def exists(self, agent_id: str, contact_ids: list[int]) -> list[int]:
         """Those of `contact_ids` the agent does not have."""

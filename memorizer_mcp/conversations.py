@@ -76,13 +76,7 @@ class ConversationStore:
         if date_to:
             where += " AND created_at <= ?"
             params.append(date_to)
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                f"SELECT * FROM conversations WHERE {where} ORDER BY created_at DESC, rowid DESC LIMIT ?",
-                (*params, limit),
-            ).fetchall()
-            total = conn.execute(f"SELECT COUNT(*) FROM conversations WHERE {where}", params).fetchone()[0]
-        return rows, total
+        return self.db.page("*", f"FROM conversations WHERE {where}", "created_at DESC, rowid DESC", params, limit)
 
     def search_keywords(self, agent_id: str, patterns: list[str], limit: int) -> list[Row]:
         """Exchanges containing any of the LIKE `patterns`, newest first (retrieve_memories)."""
@@ -112,12 +106,7 @@ class ConversationStore:
         A conversation counts as processed when it is marked, or (for databases from the original, which kept
         no mark) when a fact names it as its source.
         """
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                f"SELECT c.* {self._UNPROCESSED} ORDER BY c.created_at ASC, c.rowid ASC LIMIT ?", (agent_id, limit)
-            ).fetchall()
-            total = conn.execute(f"SELECT COUNT(*) {self._UNPROCESSED}", (agent_id,)).fetchone()[0]
-        return rows, total
+        return self.db.page("c.*", self._UNPROCESSED, "c.created_at ASC, c.rowid ASC", (agent_id,), limit)
 
     def recent(self, agent_id: str, limit: int) -> list[Row]:
         with self.db.reading() as conn:

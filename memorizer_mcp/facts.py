@@ -424,13 +424,8 @@ class FactStore:
             params.append(category)
         if not include_history:
             where += f" AND {CURRENT}"
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                f"SELECT * FROM facts WHERE {where} ORDER BY valid_until IS NOT NULL, created_at DESC, id DESC LIMIT ?",
-                (*params, limit),
-            ).fetchall()
-            total = conn.execute(f"SELECT COUNT(*) FROM facts WHERE {where}", params).fetchone()[0]
-        return rows, total
+        order = "valid_until IS NOT NULL, created_at DESC, id DESC"
+        return self.db.page("*", f"FROM facts WHERE {where}", order, params, limit)
 
     def oldest(self, agent_id: str, category: str, provenance: str, limit: int) -> list[Row]:
         """The oldest current facts of one category and one provenance class (what synthesis reviews together)."""
@@ -565,12 +560,7 @@ class FactStore:
             "FROM facts f WHERE f.agent_id = ? AND NOT EXISTS"
             " (SELECT 1 FROM fact_vectors v WHERE v.fact_id = f.id AND v.embedder_key = ?)"
         )
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                f"SELECT f.id, f.fact {missing} ORDER BY f.id LIMIT ?", (agent_id, key, limit)
-            ).fetchall()
-            total = conn.execute(f"SELECT COUNT(*) {missing}", (agent_id, key)).fetchone()[0]
-        return rows, total
+        return self.db.page("f.id, f.fact", missing, "f.id", (agent_id, key), limit)
 
     def count_with_vectors(self, agent_id: str, key: str) -> int:
         with self.db.reading() as conn:

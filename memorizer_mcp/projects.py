@@ -85,12 +85,7 @@ class ProjectStore:
             )
             params += [filters["contact_id"], filters["contact_id"]]
         clause = " AND ".join(where)
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                f"SELECT * FROM projects WHERE {clause} ORDER BY updated_at DESC, id DESC LIMIT ?", (*params, limit)
-            ).fetchall()
-            total = conn.execute(f"SELECT COUNT(*) FROM projects WHERE {clause}", params).fetchone()[0]
-        return rows, total
+        return self.db.page("*", f"FROM projects WHERE {clause}", "updated_at DESC, id DESC", params, limit)
 
     def update(self, agent_id: str, project_id: int, changes: dict[str, Any], now: str) -> tuple[bool, int | None]:
         """`(found, clash)`: clash is the id of another project that already has the new name."""
@@ -165,12 +160,7 @@ class ProjectStore:
             where.append("ps.mcp_name = ?")
             params.append(mcp_name)
         body = f"FROM project_sources ps JOIN projects p ON p.id = ps.project_id WHERE {' AND '.join(where)}"
-        with self.db.reading() as conn:
-            rows = conn.execute(
-                f"SELECT ps.*, p.name AS project_name {body} ORDER BY p.name, ps.mcp_name LIMIT ?", (*params, limit)
-            ).fetchall()
-            total = conn.execute(f"SELECT COUNT(*) {body}", params).fetchone()[0]
-        return rows, total
+        return self.db.page("ps.*, p.name AS project_name", body, "p.name, ps.mcp_name", params, limit)
 
     def set_source_status(self, agent_id: str, source_id: int, status: str, checked_at: str, now: str) -> bool:
         with self.db.transaction() as conn:

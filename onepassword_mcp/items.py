@@ -111,21 +111,22 @@ def compact_vaults(raw: Any) -> list[dict[str, Any]]:
     ]
 
 
+def _overview(item: Mapping[str, Any]) -> dict[str, Any]:
+    """What `op item list` and `op item get` both say about an item: everything but its fields."""
+    return {
+        "id": item.get("id"),
+        "title": item.get("title"),
+        "category": item.get("category"),
+        "vault": _vault(item.get("vault")),
+        "tags": item.get("tags") or [],
+        "urls": _urls(item.get("urls")),
+        "updatedAt": item.get("updated_at"),
+    }
+
+
 def compact_items(raw: Any) -> list[dict[str, Any]]:
     """`op item list` records (they carry no field values)."""
-    return [
-        {
-            "id": item.get("id"),
-            "title": item.get("title"),
-            "category": item.get("category"),
-            "vault": _vault(item.get("vault")),
-            "tags": item.get("tags") or [],
-            "urls": _urls(item.get("urls")),
-            "updatedAt": item.get("updated_at"),
-        }
-        for item in raw or []
-        if isinstance(item, Mapping)
-    ]
+    return [_overview(item) for item in raw or [] if isinstance(item, Mapping)]
 
 
 def is_sensitive(field: Mapping[str, Any]) -> bool:
@@ -161,12 +162,6 @@ def compact_item(raw: Any) -> dict[str, Any]:
     if not isinstance(raw, Mapping):
         return {}
     return {
-        "id": raw.get("id"),
-        "title": raw.get("title"),
-        "category": raw.get("category"),
-        "vault": _vault(raw.get("vault")),
-        "tags": raw.get("tags") or [],
-        "urls": _urls(raw.get("urls")),
-        "updatedAt": raw.get("updated_at"),
+        **_overview(raw),
         "fields": [_field(field) for field in raw.get("fields") or [] if isinstance(field, Mapping)],
     }

@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
@@ -27,23 +25,16 @@ from onepassword_mcp.items import (
     op_categories,
 )
 from onepassword_mcp.settings import OnePasswordSettings
-from shared.mcp_tools import READ_ONLY_OPEN_WORLD, EnvelopeServer, ServerState, envelope_tool
+from shared.mcp_tools import READ_ONLY_OPEN_WORLD, EnvelopeServer, ServerState, configured_lifespan, envelope_tool
 from shared.secrets import seal
-from shared.settings import ConfigError, load_settings
 
 log = logging.getLogger(__name__)
 
 OnePasswordState = ServerState[OpCli]
 
 
-@asynccontextmanager
-async def lifespan(_server: MCPServer[OnePasswordState]) -> AsyncIterator[OnePasswordState]:
-    try:
-        settings = load_settings(OnePasswordSettings)
-    except ConfigError as exc:
-        log.error("1password cannot start: %s", exc)
-        yield OnePasswordState(None, f"1Password cannot work until its configuration is fixed: {exc}")
-        return
+@configured_lifespan(OnePasswordSettings, name="1password", display="1Password")
+async def lifespan(settings: OnePasswordSettings) -> AsyncIterator[OnePasswordState]:
     token = settings.op_service_account_token
     cli = OpCli(
         settings.onepassword_cli,

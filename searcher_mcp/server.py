@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
 import httpx
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
@@ -24,8 +22,14 @@ from searcher_mcp.models import FetchedPage, ImageResults, NewsResults, SearchRe
 from searcher_mcp.params import BadParameter, clamp_count, map_freshness
 from searcher_mcp.ratelimit import RateLimiter
 from searcher_mcp.settings import SearcherSettings
-from shared.mcp_tools import READ_ONLY_OPEN_WORLD, EnvelopeServer, InvalidArguments, ServerState, envelope_tool
-from shared.settings import ConfigError, load_settings
+from shared.mcp_tools import (
+    READ_ONLY_OPEN_WORLD,
+    EnvelopeServer,
+    InvalidArguments,
+    ServerState,
+    configured_lifespan,
+    envelope_tool,
+)
 
 log = logging.getLogger(__name__)
 
@@ -40,14 +44,8 @@ class SearcherService:
 SearcherState = ServerState[SearcherService]
 
 
-@asynccontextmanager
-async def lifespan(_server: MCPServer[SearcherState]) -> AsyncIterator[SearcherState]:
-    try:
-        settings = load_settings(SearcherSettings)
-    except ConfigError as exc:
-        log.error("searcher cannot start: %s", exc)
-        yield SearcherState(None, f"The Searcher cannot work until its configuration is fixed: {exc}")
-        return
+@configured_lifespan(SearcherSettings, name="searcher", display="The Searcher")
+async def lifespan(settings: SearcherSettings) -> AsyncIterator[SearcherState]:
     key = settings.brave_api_key.get_secret_value() if settings.brave_api_key else None
     limits = FetchLimits(settings.web_fetch_max_bytes, settings.web_fetch_max_redirects, settings.allowed_hosts)
     async with (
@@ -72,6 +70,7 @@ server: EnvelopeServer[SearcherState] = EnvelopeServer(
 SearcherContext = Context[SearcherState]
 
 Query = Annotated[str, Field(min_length=1, description="What to search for.")]
+ResultCount = Annotated[int, Field(description="How many results, 1..20 (values outside are clamped).")]
 
 
 def _service(ctx: SearcherContext) -> SearcherService:
@@ -89,7 +88,7 @@ def _freshness(value: str | None, *, allow_year: bool = True) -> str | None:
 async def web_search(
     query: Query,
     ctx: SearcherContext,
-    count: Annotated[int, Field(description="How many results, 1..20 (values outside are clamped).")] = 10,
+    count: ResultCount = 10,
     freshness: Annotated[
         str | None, Field(description="Only recent pages: 24h/day/today/1d, week/7d, month/30d or year/1y/365d.")
     ] = None,
@@ -112,7 +111,7 @@ async def web_search(
 async def news_search(
     query: Query,
     ctx: SearcherContext,
-    count: Annotated[int, Field(description="How many results, 1..20 (values outside are clamped).")] = 10,
+    count: ResultCount = 10,
     freshness: Annotated[
         str | None, Field(description="Only recent news: 24h/day/today/1d, week/7d or month/30d.")
     ] = None,

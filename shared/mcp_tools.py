@@ -28,7 +28,8 @@ import functools
 import inspect
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, get_origin
 
@@ -51,6 +52,7 @@ log = logging.getLogger(__name__)
 FnT = TypeVar("FnT", bound=Callable[..., Any])
 ServiceT = TypeVar("ServiceT")
 LifespanT = TypeVar("LifespanT")
+SettingsT = TypeVar("SettingsT", bound=CommonSettings)
 
 
 class ToolFailure(Exception):
@@ -94,6 +96,40 @@ class ServerState(Generic[ServiceT]):
         if self.service is None:
             raise ToolFailure(self.problem or "This MCP server is not configured; its log says why.")
         return self.service
+
+
+def configured_lifespan(
+    settings_class: type[SettingsT], *, name: str, display: str
+) -> Callable[
+    [Callable[[SettingsT], AsyncIterator[ServerState[ServiceT]]]],
+    Callable[[MCPServer[Any]], AbstractAsyncContextManager[ServerState[ServiceT]]],
+]:
+    """Make an MCP server's lifespan from `body(settings)`, an async generator yielding its `ServerState`.
+
+    Settings that do not load do not stop the server: it starts, lists its tools and answers every call with
+    "<display> cannot work until its configuration is fixed: ...", logged once as "<name> cannot start"
+    (on the logger of the module that defines `body`)."""
+
+    def decorate(
+        body: Callable[[SettingsT], AsyncIterator[ServerState[ServiceT]]],
+    ) -> Callable[[MCPServer[Any]], AbstractAsyncContextManager[ServerState[ServiceT]]]:
+        serve = asynccontextmanager(body)
+        server_log = logging.getLogger(body.__module__)
+
+        @asynccontextmanager
+        async def lifespan(_server: MCPServer[Any]) -> AsyncIterator[ServerState[ServiceT]]:
+            try:
+                settings = load_settings(settings_class)
+            except ConfigError as exc:
+                server_log.error("%s cannot start: %s", name, exc)
+                yield ServerState(None, f"{display} cannot work until its configuration is fixed: {exc}")
+                return
+            async with serve(settings) as state:
+                yield state
+
+        return lifespan
+
+    return decorate
 
 
 def effects(

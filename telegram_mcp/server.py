@@ -10,10 +10,8 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
@@ -26,9 +24,9 @@ from shared.mcp_tools import (
     EnvelopeServer,
     InvalidArguments,
     ServerState,
+    configured_lifespan,
     envelope_tool,
 )
-from shared.settings import ConfigError, load_settings
 from telegram_mcp.ids import chat_id_of
 from telegram_mcp.settings import TelegramSettings
 
@@ -45,14 +43,8 @@ NO_TOKEN = "Telegram is not configured: set TELEGRAM_BOT_TOKEN (from @BotFather)
 TelegramState = ServerState["TelegramService"]
 
 
-@asynccontextmanager
-async def lifespan(_server: MCPServer[TelegramState]) -> AsyncIterator[TelegramState]:
-    try:
-        settings = load_settings(TelegramSettings)
-    except ConfigError as exc:
-        log.error("telegram cannot start: %s", exc)
-        yield TelegramState(None, f"The Telegram MCP cannot work until its configuration is fixed: {exc}")
-        return
+@configured_lifespan(TelegramSettings, name="telegram", display="The Telegram MCP")
+async def lifespan(settings: TelegramSettings) -> AsyncIterator[TelegramState]:
     if settings.telegram_bot_token is None:
         log.warning("telegram has no TELEGRAM_BOT_TOKEN: tools answer with what to set, nothing is polled")
         yield TelegramState(None, NO_TOKEN)

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import sqlean as sqlite3
 import sqlite_vec
@@ -73,6 +74,17 @@ class Database:
     def reading(self) -> Iterator[sqlite3.Connection]:
         with self.lock:
             yield self.conn
+
+    def page(
+        self, columns: str, source: str, order_by: str, params: Sequence[Any], limit: int
+    ) -> tuple[list[Row], int]:
+        """Up to `limit` rows of `SELECT <columns> <source> ORDER BY <order_by>`, and how many rows `source` holds
+        in all, read under one lock so the two agree. `source` is the `FROM ... WHERE ...` part, built from
+        constants only: values go in `params`."""
+        with self.reading() as conn:
+            rows = conn.execute(f"SELECT {columns} {source} ORDER BY {order_by} LIMIT ?", (*params, limit)).fetchall()
+            total = conn.execute(f"SELECT COUNT(*) {source}", params).fetchone()[0]
+        return rows, total
 
     def size_bytes(self) -> int:
         if self.path is None:

@@ -70,6 +70,7 @@ from shared.traces import current_trace, trace_event, traced
 log = logging.getLogger(__name__)
 
 AnswerT = TypeVar("AnswerT", bound=Answer)
+TurnT = TypeVar("TurnT", bound=TurnAnswer)
 
 
 class AgentManager:
@@ -198,12 +199,7 @@ class AgentManager:
             owner=owner,
             turnId=turn_id,
         )
-        answer = await self._request(
-            runtime, "/process-message", request, TurnAnswer, wait=turn_wait(runtime.definition)
-        )
-        self._note_pause(runtime, answer)
-        self._note_budget(runtime, answer)
-        return answer
+        return await self._turn(runtime, "/process-message", request, TurnAnswer)
 
     async def execute_skill(self, agent_id: str, request: ExecuteSkillRequest) -> SkillAnswer:
         """Run a skill on an agent, traced under the caller's trace (an HTTP X-Trace-Id) or a new one."""
@@ -214,12 +210,7 @@ class AgentManager:
             if runtime.paused:
                 return SkillAnswer.paused_refusal(paused_reason(agent_id))
             await self.supervisor.ensure(runtime)
-            answer = await self._request(
-                runtime, "/execute-skill", request, SkillAnswer, wait=turn_wait(runtime.definition)
-            )
-            self._note_pause(runtime, answer)
-            self._note_budget(runtime, answer)
-            return answer
+            return await self._turn(runtime, "/execute-skill", request, SkillAnswer)
 
     async def clear_session(self, agent_id: str, chat_id: str) -> Acknowledgement:
         """Forget a chat's history through the agent's Thinker (started if needed: it owns the session files)."""
@@ -255,6 +246,20 @@ class AgentManager:
 
     async def cost_status(self, runtime: AgentRuntime) -> CostStatus | None:
         return await self.client.cost_status(runtime)
+
+    async def _turn(
+        self,
+        runtime: AgentRuntime,
+        path: str,
+        body: ExecuteSkillRequest | ProcessMessageRequest,
+        answer: type[TurnT],
+    ) -> TurnT:
+        """A chat turn or a skill run on the agent's Thinker, given a turn's time; the pause and budget stop its
+        answer reports are noted."""
+        outcome = await self._request(runtime, path, body, answer, wait=turn_wait(runtime.definition))
+        self._note_pause(runtime, outcome)
+        self._note_budget(runtime, outcome)
+        return outcome
 
     async def _request(
         self,

@@ -27,11 +27,8 @@ def package_folder(module: str, subfolder: str, missing: str) -> Path:
 
 
 def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
     with path.open("rb") as handle:
-        while block := handle.read(1 << 20):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def verify_files(folder: Path, expected: Mapping[str, str], fix: str) -> None:
