@@ -30,7 +30,7 @@ from guardian_mcp import judge as judge_module
 from guardian_mcp import rules
 from guardian_mcp.classifier import Assessment, Classifier, ClassifierError, load_classifier
 from guardian_mcp.judge import CompletionFn, JudgeConfig, describe_error, parse_judge_output
-from guardian_mcp.segment import surface
+from guardian_mcp.segment import is_prose, surface
 from guardian_mcp.settings import GuardianSettings
 from guardian_mcp.verdict import Threat, ThreatType, Verdict, clip, safe_verdict, scan_error
 from shared.litellm_loader import model_api_base
@@ -92,7 +92,15 @@ class JudgeScanner:
         return Verdict(safe=True, confidence=confidence, explanation=explanation, scanner=self.name)
 
 
+_NOT_PROSE = safe_verdict(
+    "classifier", explanation="classifier: not read (a single token, no sentence); the rules decide", risk=0.0
+)
+
+
 class ClassifierScanner:
+    """The classifier over the texts that are prose (`segment.is_prose`); a lone id, path or URL is left to the
+    rules, since a model trained on sentences scores such tokens at random."""
+
     name = "classifier"
 
     def __init__(self, classifier: Classifier, block_override: float | None = None) -> None:
@@ -139,8 +147,12 @@ class ClassifierScanner:
         )
 
     async def scan_many(self, texts: list[str], *, source: str = "", context: str = "") -> list[Verdict]:
-        assessments = await self.assess_many(texts, surface(source))
-        return [self.verdict(assessment, len(text)) for assessment, text in zip(assessments, texts, strict=True)]
+        read = [index for index, text in enumerate(texts) if is_prose(text)]
+        results = [_NOT_PROSE] * len(texts)
+        assessments = await self.assess_many([texts[index] for index in read], surface(source)) if read else []
+        for index, assessment in zip(read, assessments, strict=True):
+            results[index] = self.verdict(assessment, len(texts[index]))
+        return results
 
     async def scan(self, text: str, *, source: str = "", context: str = "") -> Verdict:
         return (await self.scan_many([text], source=source, context=context))[0]
