@@ -17,7 +17,9 @@ is approved, as the owner who asked for it would; the count is printed ("approva
 `load_tools` first when the selection did not offer the tool it needs: it checks the tasks and their checks,
 not a model. `--tasks id,id` runs some tasks only; `--turn-timeout` sets the agent's turnTimeoutSeconds;
 `--max-minutes` starts no task after that time (a slow model on a busy CPU: the figures are then those of the
-tasks run, and `not_run` names the others).
+tasks run, and `not_run` names the others). With `--workdir` the run's files stay: the hub's and the Thinker's
+logs and traces under `home/logs`, the sessions, and every model call as it went over the wire
+(`model-exchanges.jsonl`: request, answer, seconds), which is where a failure is read.
 
 Printed: a line per task (PASS/FAIL, model calls, prompt tokens, seconds, what was wrong), task success per
 category, per language group and overall; the schema-valid tool-call rate (tool calls naming an offered tool
@@ -97,9 +99,11 @@ class RecordingProxy(LoopbackServer):
 
     name = "model-proxy"
 
-    def __init__(self, upstream: str) -> None:
+    def __init__(self, upstream: str, journal: Path | None = None) -> None:
         super().__init__()
         self.upstream = upstream.rstrip("/")
+        self.journal = journal
+        """Where each exchange is also written as a JSON line (request, answer, seconds), to read failures by."""
         self.exchanges: list[Exchange] = []
         self.lock = threading.Lock()
         self.app = Starlette(routes=[Route("/v1/chat/completions", self.forward, methods=["POST"])])
@@ -124,6 +128,10 @@ class RecordingProxy(LoopbackServer):
     def record(self, request: dict[str, Any], response: dict[str, Any] | None, seconds: float) -> None:
         with self.lock:
             self.exchanges.append(Exchange(request, response, seconds))
+            if self.journal is not None:
+                line = {"request": request, "response": response, "seconds": round(seconds, 2)}
+                with self.journal.open("a", encoding="utf-8") as journal:
+                    journal.write(json.dumps(line, ensure_ascii=False) + "\n")
 
     def since(self, index: int) -> list[Exchange]:
         with self.lock:
@@ -166,7 +174,7 @@ class Stack:
         self.workspace = self.home / "workspace"
         self.google = FakeGoogle()
         self.brave = FakeBrave(api_key="bench-key")
-        self.proxy = RecordingProxy(api_base)
+        self.proxy = RecordingProxy(api_base, workdir / "model-exchanges.jsonl")
         self.hub: RunningHub | None = None
         self.now = datetime.now(UTC)
         self.marks = Marks()

@@ -8,6 +8,7 @@ in English) to stay fast; `python benchmarks/agent_tasks.py --perfect` runs all 
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -69,3 +70,7 @@ def test_a_perfect_model_gets_a_task_of_every_category_done_through_the_whole_st
     assert result["per_language"]["non_english"]["passed"] == 3
     assert result["schema_valid_rate"] == 1.0 and result["tool_calls"] >= len(SAMPLE)
     assert result["prompt_tokens_p50"] is not None and result["model_calls_per_task"] >= 2
+    # Every model call is kept with the run's files, to read a failure by.
+    journal = (tmp_path / "bench" / "model-exchanges.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(journal) == result["model_calls"]
+    assert all(json.loads(line)["request"]["messages"] for line in journal)
