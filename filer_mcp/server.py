@@ -71,7 +71,12 @@ FilerContext = Context[FilerState]
 
 WorkspacePath = Annotated[
     str,
-    Field(description="Path relative to the workspace, e.g. 'notes/todo.md'. '..' and '~' are not allowed."),
+    # Small models copy an example into the call: the example is the plain file name a user says, so "create
+    # ideas.txt" does not land in an invented folder.
+    Field(
+        description="The file's path relative to the workspace, as the user named it: 'todo.md', or "
+        "'notes/todo.md' inside a folder. '..' and '~' are not allowed."
+    ),
 ]
 ReadablePath = Annotated[
     str,

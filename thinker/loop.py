@@ -16,7 +16,10 @@
   mistake goes back to the model as that call's result so it can correct itself (a bounded number of times).
   Arguments are normalised (`normalize.py`), then the call goes to a meta-tool (`tiers.py`), an essential
   (`essentials.py`) or the hub, within the turn's remaining time (a `spawn_subagent` call moves the deadline
-  by the subagent's own limit, as the hub does). Results longer than the cap are cut.
+  by the subagent's own limit, as the hub does). Results longer than the cap are cut. A call the turn already
+  made (same tool, same normalised arguments) is not run again: its result is already in the conversation, and
+  a small model that repeats a call tends to repeat it until the step limit (seen: one failing fetch, four
+  times). The model is told so and asked for its answer (`tool_choice="none"`) on the next step.
 - `FinishText` looks at a text answer: a tool call written as text (for an offered tool) is run for real; a
   claimed action with no tool called in the whole turn gets ONE retry with `tool_choice="required"` at a lower
   temperature, then an honest failure; a claim of having no real-time access while a search tool is offered
@@ -186,6 +189,8 @@ class _Run:
     guard_used: bool = False
     refusal_guard_used: bool = False
     call_ids: set[str] = field(default_factory=set)
+    calls_made: set[str] = field(default_factory=set)
+    """Each call this turn ran, as tool name + normalised arguments (`call_key`): a repeat is not run again."""
     deadline: TurnDeadline | None = None
     model_calls: int = 0
     model_seconds: float = 0.0
@@ -198,6 +203,19 @@ class _Run:
     def used(self, name: str) -> None:
         if name not in self.tools_used:
             self.tools_used.append(name)
+
+
+REPEATED_CALL: dict[str, Any] = fail(
+    ErrorCode.NOT_ALLOWED,
+    "You already made this exact call in this turn; its result is above and it was not run again. "
+    "Answer the user now with what you have.",
+)
+"""The result a repeated call gets instead of running (one shared object: the loop recognises it by identity)."""
+
+
+def call_key(name: str, arguments: dict[str, Any]) -> str:
+    """A call's identity within a turn: the tool and its normalised arguments, key order ignored. Pure."""
+    return f"{name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)}"
 
 
 PauseCheck = Callable[[], bool]
@@ -346,10 +364,12 @@ class AgentLoop:
         content = sanitize(node.text) or None
         run.messages.append(assistant_message(content, [tool_call(c.id, c.name, c.arguments) for c in calls]))
         malformed = 0
+        repeated = False
         for call in calls:
             envelope, counted = await self._run_call(run, call)
             if not counted:
                 malformed += 1
+            repeated = repeated or envelope is REPEATED_CALL
             # A sealed secret never reaches the model: it reads a placeholder it can only pass on.
             run.messages.append(
                 tool_message(call.id, self._result_text(run.secrets.mask(envelope), call.name), call.name)
@@ -361,6 +381,8 @@ class AgentLoop:
                 return self._end(run, StopReason.MALFORMED_CALLS, content or error, error=error)
         if run.steps >= max_steps:
             return self._step_limit(run, content)
+        if repeated:
+            return ModelRequest(tool_choice="none")
         return ModelRequest()
 
     async def _run_call(self, run: _Run, call: ToolCall) -> tuple[dict[str, Any], bool]:
@@ -388,6 +410,11 @@ class AgentLoop:
                 "tool arguments normalised",
                 extra={"tool": call.name, "dropped": list(normalized.dropped), "notes": list(normalized.notes)},
             )
+        key = call_key(call.name, normalized.arguments)
+        if key in run.calls_made:
+            log.info("repeated tool call not run again", extra={"tool": call.name})
+            return REPEATED_CALL, True
+        run.calls_made.add(key)
         run.used(call.name)
         started = time.perf_counter()
         envelope = await self._dispatch(run, kind, call.name, normalized.arguments)

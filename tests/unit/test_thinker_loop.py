@@ -189,6 +189,25 @@ async def test_a_model_that_keeps_calling_tools_stops_at_the_step_limit(model: M
     assert len(hub.calls) == 2  # the last step's calls ran (they may have side effects the user asked for)
 
 
+async def test_a_repeated_call_is_not_run_again_and_the_model_is_asked_for_its_answer(model: Model, hub: Hub) -> None:
+    hub.answer = {"success": False, "error": "The host could not be found.", "errorCode": "TOOL_ERROR"}
+    # The same call again, its keys in another order: it is the same call.
+    model.calls(("echo_echo", {"text": "hi", "repeat": 2})).calls(("echo_echo", {"repeat": 2, "text": "hi"}))
+    model.text("The echo service could not be reached.")
+    result = await make_loop(model, hub).run(START, toolset())
+    assert len(hub.calls) == 1
+    note = model.tool_results(2)[1]
+    assert not note["success"] and "already made this exact call" in note["error"]
+    assert [r.get("tool_choice") for r in model.requests] == [None, None, "none"]
+    assert result.success and result.response == "The echo service could not be reached."
+
+
+async def test_the_same_tool_with_other_arguments_runs(model: Model, hub: Hub) -> None:
+    model.calls(("echo_echo", {"text": "1"})).calls(("echo_echo", {"text": "2"})).text("ok")
+    await make_loop(model, hub).run(START, toolset())
+    assert [c["arguments"]["text"] for c in hub.calls] == ["1", "2"]
+
+
 async def test_a_turn_over_its_token_budget_stops_before_more_tool_calls(model: Model, hub: Hub) -> None:
     model.calls(("echo_echo", {"text": "1"}), prompt_tokens=600).calls(("echo_echo", {"text": "2"}), prompt_tokens=600)
     result = await make_loop(model, hub, max_tokens=1_000).run(START, toolset())
