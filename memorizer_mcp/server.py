@@ -439,8 +439,15 @@ TriggerConfig = Annotated[
         '{"at": "2026-02-14T15:00:00"} (once), {"in_minutes": 5} (once, from now).'
     ),
 ]
+# The first sentence is what a model is shown: it says when to leave the list out, because a model that fills it
+# by guess names tools that do not exist, or locks a reminder out of the tools its run needs.
 RequiredTools = Annotated[
-    list[str] | None, Field(max_length=100, description="Exact tool names the skill may use (from get_tool_catalog).")
+    list[str] | None,
+    Field(
+        max_length=100,
+        description="Only to restrict the skill to some tools (usually left out: it may then use any tool). "
+        "Exact tool names, from get_tool_catalog.",
+    ),
 ]
 ExecutionPlan = Annotated[
     list[ExecutionStep] | None,

@@ -10,6 +10,9 @@ prompt tokens in about 25 s on a CPU. The full descriptions and schemas stay whe
   scalars (`location`, `max_results`: the name says it); no titles, defaults, lengths, patterns or bounds (the
   tool applies its defaults and validates its input, and says what was wrong when it must);
 - at most `MAX_OPTIONAL` optional parameters, in the tool's own order (its author puts the common ones first);
+- no optional list of objects whose shape is cut at `NESTED_DEPTH` (`execution_plan`: a list of bare
+  `{"type": "object"}`): a model shown only that invents the shape, and a small one does (the 1.5B model turned
+  "remind me every Monday" into a skill that mailed a made-up address every week); the tool's default applies;
 - nullable parameters (`anyOf: [X, null]`) as plain X, `$ref`s inlined from `$defs`, nested objects kept to
   `NESTED_DEPTH` level (deeper ones become `{"type": "object"}` with their description);
 - no parameters the Thinker fills itself (`HIDDEN_PARAMETERS`: the agent id, which must never be the model's
@@ -131,7 +134,7 @@ def _object(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int,
             continue
         compact = _node(child, definitions, depth)
         if name not in declared:
-            if top and optional >= MAX_OPTIONAL:
+            if top and (optional >= MAX_OPTIONAL or _shapeless_list(compact)):
                 continue
             optional += 1
             if not _structured(compact):
@@ -142,6 +145,17 @@ def _object(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int,
     if required:
         out["required"] = required
     return out
+
+
+def _shapeless_list(node: Mapping[str, Any]) -> bool:
+    """A list of objects whose properties are not shown (cut at `NESTED_DEPTH`)."""
+    items = node.get("items")
+    return (
+        node.get("type") == "array"
+        and isinstance(items, Mapping)
+        and items.get("type") == "object"
+        and not (items.get("properties"))
+    )
 
 
 def _structured(node: Mapping[str, Any]) -> bool:

@@ -64,11 +64,7 @@ def test_a_schema_keeps_types_enums_and_what_a_caller_must_know() -> None:
             "name": {"type": "string", "description": "Skill name."},
             "max_steps": {"type": "integer"},  # an optional scalar: its name says it
             "trigger_config": {"type": "object", "description": 'When it runs: {"schedule": "0 9 * * *"} (cron).'},
-            "plan": {
-                "type": "array",
-                "description": "Tool calls run directly.",
-                "items": {"type": "object", "description": "One step."},  # nested below NESTED_DEPTH
-            },
+            # no "plan": an optional list of objects whose shape is cut below NESTED_DEPTH
             "kind": {"type": "string", "enum": ["cron", "manual"], "description": "cron or manual."},
         },
         "required": ["name", "kind"],
@@ -85,6 +81,23 @@ def test_only_the_first_optional_parameters_are_shown_and_required_ones_always()
     properties["last_but_required"] = {"type": "string", "description": "Needed."}
     shown = compact_schema({"properties": properties, "required": ["last_but_required"]})["properties"]
     assert list(shown) == [f"opt{i}" for i in range(MAX_OPTIONAL)] + ["last_but_required"]
+
+
+def test_an_optional_list_of_shapeless_objects_is_left_out_and_lists_of_values_stay() -> None:
+    plan = {"type": "array", "items": {"$ref": "#/$defs/Step"}, "description": "Steps."}
+    schema = {
+        "properties": {
+            "plan": plan,
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "ids": {"type": "array", "items": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+            "needed_plan": plan,
+        },
+        "required": ["needed_plan"],
+        "$defs": SCHEMA["$defs"],
+    }
+    shown = compact_schema(schema)["properties"]
+    assert list(shown) == ["tags", "ids", "needed_plan"]  # required: shown, whatever its shape
+    assert shown["needed_plan"]["items"] == {"type": "object", "description": "One step."}
 
 
 def test_nullable_types_unions_and_cyclic_references_stay_valid() -> None:
