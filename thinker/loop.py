@@ -19,7 +19,9 @@
   by the subagent's own limit, as the hub does). Results longer than the cap are cut. A call the turn already
   made (same tool, same normalised arguments) is not run again: its result is already in the conversation, and
   a small model that repeats a call tends to repeat it until the step limit (seen: one failing fetch, four
-  times). The model is told so and asked for its answer (`tool_choice="none"`) on the next step.
+  times). The model is told so and asked for its answer (`tool_choice="none"`) on the next step. When one
+  call of a reply fails, the reply's later calls are not run (they often depend on it: a draft, then sending
+  "your-draft-id-here"); their results say so.
 - `FinishText` looks at a text answer: a tool call written as text (for an offered tool) is run for real; a
   claimed action with no tool called in the whole turn gets ONE retry with `tool_choice="required"` at a lower
   temperature, then an honest failure; a claim of having no real-time access while a search tool is offered
@@ -213,6 +215,15 @@ REPEATED_CALL: dict[str, Any] = fail(
 """The result a repeated call gets instead of running (one shared object: the loop recognises it by identity)."""
 
 
+def not_run_after(failed: str) -> dict[str, Any]:
+    """The result of a call that was not run because an earlier call of the same reply failed. Pure."""
+    return fail(
+        ErrorCode.NOT_ALLOWED,
+        f"Not run: {failed}, called before it in the same reply, failed. Read that result, then call again what "
+        "is still needed.",
+    )
+
+
 def call_key(name: str, arguments: dict[str, Any]) -> str:
     """A call's identity within a turn: the tool and its normalised arguments, key order ignored. Pure."""
     return f"{name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)}"
@@ -365,11 +376,19 @@ class AgentLoop:
         run.messages.append(assistant_message(content, [tool_call(c.id, c.name, c.arguments) for c in calls]))
         malformed = 0
         repeated = False
+        failed: str | None = None
         for call in calls:
+            if failed is not None:
+                # Calls of one reply often depend on each other (create a draft, then send "your-draft-id-here"):
+                # after a failure the rest wait for the model to see it.
+                run.messages.append(tool_message(call.id, json.dumps(not_run_after(failed)), call.name))
+                continue
             envelope, counted = await self._run_call(run, call)
             if not counted:
                 malformed += 1
             repeated = repeated or envelope is REPEATED_CALL
+            if not envelope.get("success"):
+                failed = call.name
             # A sealed secret never reaches the model: it reads a placeholder it can only pass on.
             run.messages.append(
                 tool_message(call.id, self._result_text(run.secrets.mask(envelope), call.name), call.name)

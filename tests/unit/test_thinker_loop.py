@@ -208,6 +208,16 @@ async def test_the_same_tool_with_other_arguments_runs(model: Model, hub: Hub) -
     assert [c["arguments"]["text"] for c in hub.calls] == ["1", "2"]
 
 
+async def test_after_a_failed_call_the_rest_of_the_reply_waits_for_the_model(model: Model, hub: Hub) -> None:
+    model.calls(("nope", {}), ("echo_echo", {"text": "sent"})).calls(("echo_echo", {"text": "sent"})).text("ok")
+    result = await make_loop(model, hub).run(START, toolset())
+    failed, waited = model.tool_results(1)
+    assert failed["errorCode"] == "UNKNOWN_TOOL"
+    assert not waited["success"] and "nope, called before it in the same reply, failed" in waited["error"]
+    assert hub.calls == [{"name": "echo_echo", "arguments": {"text": "sent"}}]  # once: when the model asked again
+    assert result.success and result.tools_used == ("echo_echo",)
+
+
 async def test_a_turn_over_its_token_budget_stops_before_more_tool_calls(model: Model, hub: Hub) -> None:
     model.calls(("echo_echo", {"text": "1"}), prompt_tokens=600).calls(("echo_echo", {"text": "2"}), prompt_tokens=600)
     result = await make_loop(model, hub, max_tokens=1_000).run(START, toolset())
