@@ -132,6 +132,13 @@ def test_the_cap_keeps_core_then_pinned_then_the_best_scores() -> None:
     assert dropped == ["z", "x"]
 
 
+def test_the_messages_best_tools_are_kept_before_pinned_ones_when_pinned_ones_would_fill_the_cap() -> None:
+    scored = {"send_email": 0.9, "list_emails": 0.6, "x": 0.3}
+    kept, dropped = apply_cap(["c1"], ["p1", "p2", "p3"], scored, 4, reserved=1)
+    assert kept == ["c1", "send_email", "p1", "p2"]
+    assert dropped == ["p3", "list_emails", "x"]
+
+
 def test_the_cap_never_drops_core_tools() -> None:
     kept, dropped = apply_cap(["c1", "c2", "c3"], ["p1"], {"x": 1.0}, 2)
     assert kept == ["c1", "c2", "c3"]

@@ -12,7 +12,7 @@ from the embedder) into a `Selection`:
 4. for a follow-up, add the tools the previous exchange points at;
 5. add the lookup tool each picked tool needs for its ids (`update_event` needs `list_events`);
 6. pin sticky tools (called in recent turns) and playbook tools;
-7. cap: core first, then pinned, then by score.
+7. cap: core first, then the message's `reserved_picks` best, then pinned, then by score.
 """
 
 from __future__ import annotations
@@ -231,9 +231,10 @@ def sticky_tools(
 
 
 def apply_cap(
-    core: Sequence[str], pinned: Sequence[str], scored: Mapping[str, float], cap: int
+    core: Sequence[str], pinned: Sequence[str], scored: Mapping[str, float], cap: int, reserved: int = 0
 ) -> tuple[list[str], list[str]]:
-    """Keep core tools always, then pinned ones in order, then the rest by score; return (kept, dropped).
+    """Keep core tools always, then the `reserved` best-scored ones, then pinned ones in order, then the rest by
+    score; return (kept, dropped).
 
     Ties in score keep alphabetical order so the result never depends on set iteration.
     """
@@ -243,7 +244,7 @@ def apply_cap(
             kept.append(name)
     ranked = sorted((name for name in scored if name not in kept), key=lambda n: (-scored[n], n))
     dropped: list[str] = []
-    for name in [*pinned, *ranked]:
+    for name in [*ranked[:reserved], *pinned, *ranked[reserved:]]:
         if name in kept or name in dropped:
             continue
         if len(kept) < cap:
@@ -331,7 +332,7 @@ def select_tools(
         limit=config.sticky_max,
         exclude=set(config.core_tools),
     )
-    kept, dropped = apply_cap(core, [*playbook, *sticky], picked, config.max_tools)
+    kept, dropped = apply_cap(core, [*playbook, *sticky], picked, config.max_tools, config.reserved_picks)
 
     top_score = None
     if cosine is not None and permitted.any():
