@@ -39,15 +39,16 @@ PLAYBOOKS: tuple[SeedSkill, ...] = (
             "reply to email",
             "email to",
         ),
-        ("gmail_create_draft", "gmail_send_draft", "gmail_reply_email", "memory_list_contacts"),
+        ("gmail_send_email", "gmail_create_draft", "gmail_send_draft", "gmail_reply_email", "memory_list_contacts"),
         "Write, draft and send emails with the user's approval.",
         """
 1. Find the recipient's address: the message, then memory_list_contacts by name. Ask if it is still unknown.
 2. Write subject and body in the user's tone; keep it short unless asked otherwise.
-3. Create a draft with gmail_create_draft (to, subject, body) and show the user the text.
-4. Send only after an explicit yes, with gmail_send_draft and the draft_id.
-5. For a reply to an existing email use gmail_reply_email with its message_id (it stays in the thread).
-6. Confirm what was sent and to whom; never send to an address you guessed.
+3. When the user told you to send it and gave the address and what to say, that is the yes: gmail_send_email.
+4. Otherwise create a draft with gmail_create_draft (to, subject, body) and show the user the text.
+5. Send a draft only after an explicit yes, with gmail_send_draft and the draft_id from gmail_create_draft.
+6. For a reply to an existing email use gmail_reply_email with its message_id (it stays in the thread).
+7. Confirm what was sent and to whom; never send to an address you guessed.
 """,
     ),
     playbook(
