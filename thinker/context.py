@@ -30,7 +30,7 @@ import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +193,21 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+COMING_DAYS = 7
+
+
+def coming_days(now: datetime) -> str:
+    """The next week's dates by weekday name. Pure.
+
+    "On Saturday", "next Friday": a small model turns a weekday into a date wrongly more often than not (the
+    1.5B model booked "el sábado" on the Friday it was asked); reading the date off a list it does not get wrong,
+    for about 50 tokens.
+    """
+    days = [now + timedelta(days=offset) for offset in range(1, COMING_DAYS + 1)]
+    listed = ", ".join(f"{day:%A} {day:%Y-%m-%d}" + (" (tomorrow)" if i == 0 else "") for i, day in enumerate(days))
+    return f"Next days: {listed}"
+
+
 def render_system_prompt(layers: PromptLayers) -> str:
     """The system prompt: the non-empty layers in the documented order, separated by blank lines."""
     parts = [layers.preamble, layers.persona]
@@ -200,7 +215,9 @@ def render_system_prompt(layers: PromptLayers) -> str:
         profile = json.dumps(_prune(layers.profile), ensure_ascii=False)
         parts.append("## What you know about the user\n" + _clip(profile, _PROFILE_MAX_CHARS))
     zone = layers.now.tzname() or "local time"
-    parts.append(f"## Current date and time\n{layers.now.strftime('%A, %d %B %Y, %H:%M')} ({zone})")
+    parts.append(
+        f"## Current date and time\n{layers.now.strftime('%A, %d %B %Y, %H:%M')} ({zone})\n{coming_days(layers.now)}"
+    )
     if layers.chat_id:
         parts.append(f"## Current chat\nchat_id: {layers.chat_id}")
     if layers.task:

@@ -77,6 +77,12 @@ def test_the_date_is_in_the_configured_zone() -> None:
     assert "Wednesday, 11 February 2026, 09:30 (WET)" in render_system_prompt(FULL)
 
 
+def test_the_next_week_is_listed_by_weekday_and_date_so_a_weekday_needs_no_arithmetic() -> None:
+    text = render_system_prompt(FULL)
+    assert "Next days: Thursday 2026-02-12 (tomorrow), Friday 2026-02-13, Saturday 2026-02-14," in text
+    assert "Wednesday 2026-02-18" in text and "2026-02-19" not in text
+
+
 def test_the_profile_shows_only_what_is_known() -> None:
     text = render_system_prompt(FULL)
     assert '{"user_info": {"name": "Ana"}}' in text
