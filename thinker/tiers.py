@@ -142,11 +142,25 @@ class ToolSet:
                 essential = self.essentials[name]
                 out.append(function_definition(name, essential.description, essential.input_schema))
             elif kind is ToolKind.META:
-                out.append(function_definition(name, _META_DESCRIPTIONS[name], _META_PARAMS[name].model_json_schema()))
+                out.append(function_definition(name, _META_DESCRIPTIONS[name], self._meta_schema(name)))
             else:
                 tool = self.catalog.tools[name]
                 out.append(function_definition(name, tool.description, tool.input_schema))
         return out
+
+    def _meta_schema(self, name: str) -> dict[str, Any]:
+        schema = _META_PARAMS[name].model_json_schema()
+        if name == LOAD_TOOLS and self.categories:
+            # The categories as an enum, each named with its label: a model picks a real one without a
+            # browse_tools round trip, and a server that constrains output to the schema cannot send another
+            # (the 1.5B model asked six times for a category "agenda" to write agenda.md).
+            named = ", ".join(f"{c.name} ({c.label})" for c in self.categories.values())
+            schema["properties"]["category"] = {
+                "type": "string",
+                "enum": list(self.categories),
+                "description": f"The category to load: {named}.",
+            }
+        return schema
 
     # -- what the model may call ----------------------------------------------------------------------------
 
