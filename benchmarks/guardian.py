@@ -9,6 +9,10 @@ Two evaluation sets, reported side by side, neither ever trained or tuned on:
 - the second never-tuned set (`datasets/guardian/fresh.txt`, or `--fresh PATH`), written after the shipped model
   and its bars were fixed, scored the same way (summary key `fresh`).
 
+To check a change on development data before scoring the never-tuned sets, give the training file instead
+(`--holdout datasets/guardian/train.jsonl.gz`): its `calib` part (where the bars were set) is scored in place
+of the holdout, under the same keys.
+
 On the corpus, `hard_negatives` is the benign rate on its texts that talk about instructions and security
 without addressing the assistant (NotInject's trigger-word prompts and the corpus's authored hard negatives).
 
@@ -52,7 +56,7 @@ from guardian_mcp.classifier import load_classifier  # noqa: E402
 from guardian_mcp.judge import JudgeConfig, Message, style_for_model  # noqa: E402
 from guardian_mcp.scanner import ClassifierScanner, JudgeScanner, LayeredScanner, RuleScanner, Scanner  # noqa: E402
 from guardian_mcp.segment import SURFACES  # noqa: E402
-from guardian_mcp.training.evaluation import FRESH, HOLDOUT, KINDS, Record, read_corpus, read_holdout  # noqa: E402
+from guardian_mcp.training.evaluation import FRESH, HOLDOUT, KINDS, Record, read_corpus, read_set  # noqa: E402
 
 LATENCY_SAMPLES = 40
 HARD_NEGATIVE_SOURCES = ("NotInject", "authored hard negative")
@@ -181,8 +185,8 @@ def corpus_split(records: list[Record], split: str | None) -> list[Record]:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     records = corpus_split(read_corpus(args.corpus), args.split)
-    holdout = read_holdout(args.holdout)
-    fresh = read_holdout(args.fresh)
+    holdout = read_set(args.holdout)
+    fresh = read_set(args.fresh)
     rules = RuleScanner()
     started = time.perf_counter()
     loaded = load_classifier(max_windows=args.max_windows)
