@@ -165,17 +165,17 @@ class ClassifierScanner:
         return min(bars.mark, self.block_override if self.block_override is not None else bars.block)
 
     @staticmethod
-    def risk_at_wording(text: str, assessment: Assessment) -> float:
-        """The model's risk where the rules found attack wording: its riskiest read window that holds such a
-        finding on its own. A finding no single read window holds (it spans two windows, sits in a window the
-        pre-filter skipped, or only in a decoded view) falls back to the text's risk."""
+    def risk_at_wording(text: str, assessment: Assessment) -> tuple[float, str]:
+        """The model's risk where the rules found attack wording, and where that was: its riskiest read window
+        that holds such a finding on its own. A finding no single read window holds (it spans two windows, sits in
+        a window the pre-filter skipped, or only in a decoded view) falls back to the text's risk."""
         cleaned = clean(text)
         local = [
             risk
             for start, end, risk in assessment.spans
             if any(match.rule.type in NEEDS_CONFIRMATION for match in rules.find_matches(cleaned[start:end]))
         ]
-        return max(local) if local else assessment.risk
+        return (max(local), "where the rules matched") if local else (assessment.risk, "of the whole text")
 
     async def scan(self, text: str, *, source: str = "", context: str = "") -> Verdict:
         return (await self.scan_many([text], source=source, context=context))[0]
@@ -229,9 +229,11 @@ class LayeredScanner:
         for index, (verdict, assessment) in zip(read, judged, strict=True):
             risk = max(results[index].attack_risk, verdict.attack_risk)
             if not results[index].safe:
-                local = self.classifier.risk_at_wording(texts[index], assessment) if assessment else 0.0
+                local, place = (
+                    self.classifier.risk_at_wording(texts[index], assessment) if assessment else (0.0, "(not prose)")
+                )
                 if local < bar:
-                    results[index] = _unconfirmed(results[index], verdict, risk, local, bar)
+                    results[index] = _unconfirmed(results[index], verdict, risk, f"risk {local:.2f} {place}", bar)
                 else:
                     results[index] = _with_risk(results[index], risk)
                     continue
@@ -256,12 +258,9 @@ def _on_wording_alone(verdict: Verdict) -> bool:
     return not verdict.safe and all(threat.type in NEEDS_CONFIRMATION for threat in verdict.threats)
 
 
-def _unconfirmed(rules_verdict: Verdict, model: Verdict, risk: float, local: float, bar: float) -> Verdict:
+def _unconfirmed(rules_verdict: Verdict, model: Verdict, risk: float, seen: str, bar: float) -> Verdict:
     """A rule block the classifier did not confirm: passed, marked with the rules' findings."""
-    note = (
-        f"; not confirmed by the classifier (risk {local:.2f} where the rules matched < flag bar {bar:.2f}), "
-        "so marked, not blocked"
-    )
+    note = f"; not confirmed by the classifier ({seen} < flag bar {bar:.2f}), so marked, not blocked"
     return Verdict(
         safe=True,
         confidence=model.confidence,
