@@ -1,9 +1,9 @@
 """The Memorizer MCP server (mcpName `memory`): the original's 31 tools, thin over the service layer.
 
 The lifespan builds everything from the environment of the moment (so every in-process test and every restart
-sees its own settings): the database (migrated on open), the embedder and the utility model. Two seams let
-tests and embedders swap parts without patching internals: `seams.embedder_factory(settings)` and
-`seams.completion`. A configuration or database problem does not stop the server: every tool then answers
+sees its own settings): the database (migrated on open), the embedders and the utility model. Three seams let
+tests and embedders swap parts without patching internals: `seams.embedder_factory(settings)`,
+`seams.value_embedder_factory(settings, embedder)` and `seams.completion`. A configuration or database problem does not stop the server: every tool then answers
 with the sentence that says what to fix.
 
 Every tool takes `agent_id` (default `annabelle`) and touches only that agent's records.
