@@ -17,7 +17,8 @@
 
 "Of the same kind" means sharing a word, both numbers, both names (capitalised), or — when an embedder is
 configured — vectors at least `SIMILAR_VALUES` apart in cosine (tea/coffee 0.62, coffee/dark mode 0.18 with
-all-MiniLM-L6-v2).
+all-MiniLM-L6-v2); for two claims' values compared by a multilingual encoder (`ValueSimilarity`, any language),
+at least its own threshold (`MULTILINGUAL_SIMILAR_VALUES`).
 
 `decide(...)` turns the judgements into one action with the provenance rule: a statement never supersedes a
 fact of a more trusted provenance (owner > system > untrusted) nor a fact learned after it (an import of old
