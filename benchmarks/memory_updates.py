@@ -25,7 +25,9 @@ facts one by one through `store_fact` (as the owner said them), then the sequenc
 
 The tuned set is the one the rules were developed against; the held-out sets were never used to tune: the first
 (first person and note form) was written before the rules, the second after the first's measurement, the third
-(terse model summaries, "Remember that ..." requests) after the last rule change, measured once. The last line printed is the JSON summary.
+(terse model summaries, "Remember that ..." requests) after the first round of rules, measured once. The second
+round (values in other languages compared by the multilingual encoder) was developed on the tuned set only. The
+last line printed is the JSON summary.
 """
 
 from __future__ import annotations
