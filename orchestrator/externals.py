@@ -43,10 +43,10 @@ from orchestrator.external_config import (
     plan_changes,
 )
 from orchestrator.mcp_client import ManagedMcp
+from orchestrator.mcp_commands import ChildCommand
 from orchestrator.notify import Notifier
 from orchestrator.router import ToolRouter
 from orchestrator.settings import OrchestratorSettings
-from orchestrator.stdio_transport import ChildCommand
 from shared.private_files import write_private
 
 log = logging.getLogger(__name__)

@@ -20,6 +20,7 @@ litellm and the embedding model are therefore never preloaded.
 from __future__ import annotations
 
 import atexit
+import importlib
 import logging
 import multiprocessing
 import multiprocessing.forkserver
@@ -34,7 +35,7 @@ import time
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 import anyio.abc
@@ -68,6 +69,12 @@ def start_fork_server() -> None:
     """
     _CONTEXT.set_forkserver_preload(_preload())
     multiprocessing.forkserver.ensure_running()
+
+
+def preload_here() -> None:
+    """Import `PRELOAD` in this interpreter (the hub does, to fork its first MCPs from itself: see `prestart`)."""
+    for module in PRELOAD:
+        importlib.import_module(module)
 
 
 def _preload() -> list[str]:
@@ -124,12 +131,29 @@ def run_module(
 # -- in the hub ----------------------------------------------------------------------------------------------
 
 
+class ForkedProcess(Protocol):
+    """What a warm child's handle tells: a `multiprocessing` process, or a child forked by the hub (`prestart`)."""
+
+    @property
+    def pid(self) -> int | None: ...
+
+    @property
+    def exitcode(self) -> int | None: ...
+
+    @property
+    def sentinel(self) -> int:
+        """A descriptor that becomes readable when the process has ended."""
+        ...
+
+    def close(self) -> None: ...
+
+
 class WarmProcess(anyio.abc.Process):
     """A warm child seen as an `anyio.abc.Process`: pid, socket streams for stdio, exit code, signals."""
 
     def __init__(
         self,
-        process: multiprocessing.process.BaseProcess,
+        process: ForkedProcess,
         stdin: anyio.abc.SocketStream,
         stdout: anyio.abc.SocketStream,
         stderr: anyio.abc.SocketStream,

@@ -15,7 +15,8 @@ import anyio
 import pytest
 from mcp import Client
 
-from orchestrator.stdio_transport import ChildCommand, ChildProcess, open_child
+from orchestrator.mcp_commands import ChildCommand
+from orchestrator.stdio_transport import ChildProcess, open_child
 from orchestrator.warm_start import PRELOAD, WarmProcess
 
 pytestmark = pytest.mark.slow
