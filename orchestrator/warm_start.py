@@ -4,7 +4,8 @@ Every first-party MCP (run as `python -m <package>`) spends most of its start-up
 `mcp` SDK's server and its pydantic types, pydantic-settings, httpx and `shared`. Started all at once on a small
 machine, these identical imports compete for the CPU and the slowest MCP is ready several times later than it
 would be alone. Instead, a `multiprocessing` fork server imports those shared modules once (`PRELOAD`); each MCP
-is then a fork of it that imports only its own package and runs `python -m <package>` in-process.
+is then a fork of it that imports only its own package and runs `python -m <package>` in-process. (At start-up
+the hub itself plays that part: `prestart`.)
 
 The fork runs `run_module`: it leads its own session (as `start_new_session` would), takes three socket ends as
 fds 0, 1 and 2, replaces the environment, `sys.path`, working directory and `sys.argv` with what the command asked
@@ -63,9 +64,10 @@ _START_LOCK = threading.Lock()
 
 
 def start_fork_server() -> None:
-    """Start the fork server now, so it imports `PRELOAD` while the hub does its own imports.
+    """Start the fork server now, so a restart does not wait for its imports of `PRELOAD`.
 
-    Idempotent; the first warm start does it otherwise. The server's interpreter gets the hub's `sys.path`.
+    Idempotent; the first warm start does it otherwise. The hub calls it once it is ready (its first MCPs are forks
+    of the hub itself: `prestart`). The server's interpreter gets the hub's `sys.path`.
     """
     _CONTEXT.set_forkserver_preload(_preload())
     multiprocessing.forkserver.ensure_running()
