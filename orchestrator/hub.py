@@ -128,6 +128,14 @@ class Hub:
             spawner=self._spawn,
         )
 
+    @staticmethod
+    async def _start_fork_server() -> None:
+        """Restarts fork from the fork server: start it now, off the start-up path, rather than at the first crash."""
+        try:
+            await anyio.to_thread.run_sync(start_fork_server)
+        except (OSError, EOFError, ValueError) as exc:  # each warm start then falls back to a new process
+            log.warning("fork server did not start", extra={"error": str(exc)})
+
     async def _spawn(self, command: ChildCommand) -> anyio.abc.Process:
         """The child forked for `command` before the hub's imports, if there is one; else a new one."""
         adopted = await self.prestarted.adopt(command)
@@ -176,8 +184,7 @@ class Hub:
             raise StartupError(f"Required MCP server(s) failed to start ({details}). Fix them or set {hints}.")
         self.ready = True
         tasks.start_soon(self.externals.watch, name="external-mcps")
-        # Restarts fork from the fork server: start it now, off the start-up path, rather than at the first crash.
-        tasks.start_soon(anyio.to_thread.run_sync, start_fork_server, name="fork-server")
+        tasks.start_soon(self._start_fork_server, name="fork-server")
         log.info(
             "hub ready",
             extra={
