@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.private_files import private_file
+from shared.sqlite import immediate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -162,30 +163,20 @@ class Store:
     # --- polling -----------------------------------------------------------------------------------------
     def record_update(self, update_id: int, message: dict[str, Any] | None, chat: dict[str, Any] | None) -> None:
         """Store one update's message (if any) and move the offset past it, atomically."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self._db):
             if chat is not None:
                 self._upsert_chat(chat)
             if message is not None:
                 self._insert_message(message)
             self._set("update_offset", str(update_id + 1))
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
 
     def record_sent(self, message: dict[str, Any], chat: dict[str, Any], *, answers: int | None = None) -> int:
         """Store a message the bot sent; with `answers`, also mark that incoming message handled (atomically)."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self._db):
             self._upsert_chat(chat)
             key = self._insert_message({**message, "outgoing": True, "answers": answers})
             if answers is not None:
                 self._db.execute("UPDATE messages SET handled = 1 WHERE message_key = ?", (answers,))
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
         return key
 
     def _upsert_chat(self, chat: dict[str, Any]) -> None:
@@ -315,16 +306,11 @@ class Store:
 
     def ack(self, up_to_message_key: int) -> int:
         """Mark every incoming message up to `up_to_message_key` handled; the cursor never moves backward."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self._db):
             newest = self._db.execute("SELECT COALESCE(MAX(message_key), 0) FROM messages").fetchone()[0]
             cursor = max(self.intake_cursor, min(up_to_message_key, int(newest)))
             self._db.execute("UPDATE messages SET handled = 1 WHERE outgoing = 0 AND message_key <= ?", (cursor,))
             self._set("intake_cursor", str(cursor))
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
         return cursor
 
     # --- read marks --------------------------------------------------------------------------------------
@@ -364,8 +350,7 @@ class Store:
         never past the newest stored message (a made-up id cannot mark future messages read).
 
         Returns (the read mark now, how many incoming messages became read)."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self._db):
             newest = self._db.execute(
                 "SELECT COALESCE(MAX(message_id), 0) FROM messages WHERE chat_id = ?", (chat_id,)
             ).fetchone()[0]
@@ -382,10 +367,6 @@ class Store:
             after = self._db.execute(
                 f"SELECT COUNT(*) FROM messages m WHERE {self._UNREAD} AND m.chat_id = ?", (chat_id,)
             ).fetchone()[0]
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
         return mark, int(before) - int(after)
 
     # --- button presses (callback queries), for the hub's approvals ------------------------------------------------
