@@ -212,14 +212,11 @@ class Store:
     # --- reading -----------------------------------------------------------------------------------------
     def messages(self, chat_id: int, limit: int, before_message_id: int | None = None) -> list[StoredMessage]:
         """Newest first; with `before_message_id`, only older messages (like the original's offset_id)."""
-        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE chat_id = ? AND deleted = 0"
-        params: list[Any] = [chat_id]
+        where, params = ["chat_id = ?", "deleted = 0"], [chat_id]
         if before_message_id is not None:
-            sql += " AND message_id < ?"
+            where.append("message_id < ?")
             params.append(before_message_id)
-        sql += " ORDER BY message_id DESC LIMIT ?"
-        params.append(limit)
-        return [_message(row) for row in self._db.execute(sql, params)]
+        return self._messages_where(where, params, "message_id DESC", limit)
 
     def message(self, chat_id: int, message_id: int) -> StoredMessage | None:
         row = self._db.execute(
@@ -231,14 +228,16 @@ class Store:
     def search(self, query: str, chat_id: int | None, limit: int) -> list[StoredMessage]:
         """Case-insensitive substring search over text, newest first."""
         escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE deleted = 0 AND text LIKE ? ESCAPE '\\'"
-        params: list[Any] = [f"%{escaped}%"]
+        where, params = ["deleted = 0", "text LIKE ? ESCAPE '\\'"], [f"%{escaped}%"]
         if chat_id is not None:
-            sql += " AND chat_id = ?"
+            where.append("chat_id = ?")
             params.append(chat_id)
-        sql += " ORDER BY date DESC, message_key DESC LIMIT ?"
-        params.append(limit)
-        return [_message(row) for row in self._db.execute(sql, params)]
+        return self._messages_where(where, params, "date DESC, message_key DESC", limit)
+
+    def _messages_where(self, where: list[str], params: list[Any], order_by: str, limit: int) -> list[StoredMessage]:
+        """Messages matching every condition of `where` (constants; values in `params`), in `order_by` order."""
+        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {' AND '.join(where)} ORDER BY {order_by} LIMIT ?"
+        return [_message(row) for row in self._db.execute(sql, [*params, limit])]
 
     def chats(self, limit: int) -> list[dict[str, Any]]:
         rows = self._db.execute(
