@@ -39,12 +39,13 @@ def pending_approvals(hub: RunningHub) -> list[dict[str, Any]]:
         return [a for a in client.get("/approvals").json()["approvals"] if a["status"] == "pending"]
 
 
-def wait_for(condition: Callable[[], Any], timeout: float) -> Any:
-    """The first truthy value of `condition`, polled every 50 ms; AssertionError after `timeout` seconds."""
+def wait_for(condition: Callable[[], Any], timeout: float, what: str = "the condition") -> Any:
+    """The first truthy value of `condition`, polled every 20 ms; AssertionError naming `what` after `timeout`
+    seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = condition()
         if value:
             return value
-        time.sleep(0.05)
-    raise AssertionError("condition not met in time")
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
