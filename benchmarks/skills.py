@@ -91,8 +91,21 @@ def many_skills(count: int, month: int) -> list[dict[str, Any]]:
     return skills
 
 
+READY_TIMEOUT_S = 120.0
+
+
+async def until_ready(hub: Any) -> None:
+    """The hub starts its MCPs in the background of its lifespan: wait for them, or say why not."""
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while not hub.ready:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the hub was not ready after {READY_TIMEOUT_S:.0f} s: {hub.status()}")
+        await asyncio.sleep(0.05)
+
+
 async def main(fires: int, skill_count: int, ticks: int) -> dict[str, Any]:
     from orchestrator.app import create_app
+    from orchestrator.callers import OWNER
     from orchestrator.settings import OrchestratorSettings
     from orchestrator.skills.runs import due_skills
     from shared.settings import load_settings
@@ -105,12 +118,19 @@ async def main(fires: int, skill_count: int, ticks: int) -> dict[str, Any]:
     clock = Clock(datetime.now(UTC).replace(microsecond=0))
     scheduler.clock = clock
     async with app.router.lifespan_context(app):
-        baseline = await timed(fires, lambda: hub.call("echo_echo", {"text": "x"}), warmup=WARMUP)
+        await until_ready(hub)
+
+        async def echo() -> None:
+            envelope = await hub.call("echo_echo", {"text": "x"}, caller=OWNER)
+            assert envelope["success"], envelope
+
+        baseline = await timed(fires, echo, warmup=WARMUP)
 
         plan = [{"toolName": "echo_echo", "parameters": {"text": "x"}}]
         stored = await hub.call(
             "memory_store_skill",
             {"name": "Bench fire", "interval_minutes": 1, "execution_plan": plan, "notify_on_completion": False},
+            caller=OWNER,
         )
         assert stored["success"], stored
         await scheduler.refresh()
@@ -129,11 +149,11 @@ async def main(fires: int, skill_count: int, ticks: int) -> dict[str, Any]:
 
         clock.now = datetime.now(UTC)  # the skill was created (by Memorizer's real clock) after the clock's start
         tick_with_run = await timed(fires, whole_tick, warmup=WARMUP)
-        await hub.call("memory_update_skill", {"skill_id": skill["id"], "enabled": False})
+        await hub.call("memory_update_skill", {"skill_id": skill["id"], "enabled": False}, caller=OWNER)
 
         next_month = datetime.now(UTC).month % 12 + 1
         for args in many_skills(skill_count, next_month):
-            envelope = await scheduler._unscanned("memory_store_skill", args)
+            envelope = await hub.call("memory_store_skill", args, caller=OWNER)
             assert envelope["success"], envelope
         started = time.perf_counter()
         await scheduler.refresh()
