@@ -54,7 +54,14 @@ from shared.contracts.hub_api import (
     ToolCallRequest,
 )
 from shared.contracts.thinker_api import Acknowledgement, ExecuteSkillRequest, SkillAnswer
-from shared.http_api import ERROR_RESPONSES, ErrorBody, install_error_handlers, json_body_schema, parse_json_body
+from shared.http_api import (
+    ERROR_RESPONSES,
+    ErrorBody,
+    install_error_handlers,
+    json_body_schema,
+    parse_json_body,
+    service_app,
+)
 from shared.settings import process_environment
 from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
@@ -242,14 +249,11 @@ def create_app(
             raise StarletteHTTPException(401, unauthorized)
         return agent
 
-    app = FastAPI(
+    app = service_app(
         title="Annabelle hub",
         version=hub.version,
         description="Tool routing with Guardian scanning for the Annabelle assistant.",
         lifespan=lifespan,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
     )
     app.state.serving = False
     app.state.startup_failure = None
