@@ -193,3 +193,28 @@ def test_a_prestarted_child_is_adopted_only_for_its_own_command_and_the_rest_are
     assert outcome["data"]["cwd"] == str(command.cwd)
     assert outcome["data"]["session"] == outcome["data"]["pid"] != outcome["me"]
     assert outcome["stale_gone"]
+
+
+def test_nothing_is_forked_from_a_process_running_another_thread(tmp_path: Path) -> None:
+    command = probe_command(tmp_path)
+    script = textwrap.dedent(
+        f"""
+        import threading
+        from pathlib import Path
+
+        from orchestrator.mcp_commands import ChildCommand
+        from orchestrator.prestart import Prestarted
+
+        release = threading.Event()
+        threading.Thread(target=release.wait).start()
+        prestarted = Prestarted()
+        prestarted.fork([ChildCommand(argv={list(command.argv)!r}, env={dict(command.env)!r},
+                                      cwd=Path({str(command.cwd)!r}), module={command.module!r})])
+        release.set()
+        print(len(prestarted.pids))
+        """
+    )
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run([sys.executable, "-c", script], cwd=repo, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "0"  # the hub then starts its MCPs from the fork server
