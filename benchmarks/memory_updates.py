@@ -49,6 +49,10 @@ from typing import Any
 from mcp import Client, StdioServerParameters
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from benchmarks.latency import percentile  # noqa: E402
+
 DATA = REPO_ROOT / "benchmarks" / "data"
 SETS = {
     "tuned": DATA / "memory_updates.json",
@@ -68,11 +72,6 @@ def holds(text: str, needle: str) -> bool:
     """`needle` in `text` as whole words (a plural ending allowed: "Thursday" in "Thursdays"), ignoring case and
     accents."""
     return re.search(rf"(?<!\w){re.escape(fold(needle))}(?:e?s)?(?!\w)", fold(text)) is not None
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(int(q * len(ordered)), len(ordered) - 1)]
 
 
 class Memorizer:
