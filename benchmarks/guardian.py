@@ -278,7 +278,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--split", choices=["holdout", "train"], help="score only this part of the corpus")
-    parser.add_argument("--holdout", type=Path, default=HOLDOUT, help="the never-tuned set (holdout.txt format)")
+    parser.add_argument(
+        "--holdout",
+        type=Path,
+        default=HOLDOUT,
+        help="the never-tuned set (holdout.txt format), or a training file (*.jsonl.gz) to score its calib part",
+    )
     parser.add_argument("--fresh", type=Path, default=FRESH, help="the second never-tuned set (same format)")
     parser.add_argument("--max-windows", type=int, default=classifier_module.DEFAULT_MAX_WINDOWS)
     parser.add_argument("--judge-model", help="litellm model of an LLM judge to include (costs tokens)")
