@@ -36,8 +36,10 @@ beforehand), reported with a baseline measured in the same run: embedding the me
 embedder.
 
     python benchmarks/tool_selection.py [--catalog PATH] [--queries PATH] [--data DIR] [--set min_tools=5 ...]
+                                        [--sets tuning,dev,heldout_catalog,heldout_project,heldout3_project]
 
-`--set` changes a `SelectionConfig` default for every pipeline (to draw the recall/tools trade-off).
+`--set` changes a `SelectionConfig` default for every pipeline (to draw the recall/tools trade-off); `--sets`
+runs only the named sets (the shared tuning set is `tuning`), all of them by default.
 
 The last line printed is the JSON summary.
 """
@@ -360,13 +362,57 @@ async def score(
 
 
 async def run(
-    raw_tools: list[dict[str, Any]], records: list[dict[str, Any]], overrides: list[str], extra: dict[str, Path]
+    raw_tools: list[dict[str, Any]],
+    records: list[dict[str, Any]],
+    overrides: list[str],
+    extra: dict[str, Path],
+    tuning: bool = True,
 ) -> dict[str, Any]:
     tools, mcps, tokens = shared_catalog(raw_tools)
     embedder = MultilingualEmbedder()
     await embedder.prepare()  # loading the weights is not part of any timing
 
     shipped = config_with(overrides)
+    summary: dict[str, Any] = {"overrides": overrides, "embedder": embedder.key}
+    if tuning:
+        summary.update(await run_tuning(tools, mcps, tokens, records, shipped, embedder))
+        summary["catalog_tools"] = len(raw_tools)
+
+    # Sets written for this project: a development set (used for choices) and held-out sets (never tuned on).
+    for name, path in extra.items():
+        if not path.exists():
+            continue
+        if name in PROJECT_SETS:
+            set_tools, set_mcps, set_tokens = await real_catalog()
+            aliases = PROJECT_ALIASES
+        else:
+            set_tools, set_mcps, set_tokens, aliases = tools, mcps, tokens, ESSENTIAL_ALIASES
+        selectors = [
+            Pipeline("shipped", ToolSelector(shipped, embedder)),
+            Pipeline("regex_only", ToolSelector(shipped, None)),
+        ]
+        for pipeline in selectors:
+            await pipeline.selector.refresh(set_tools, set_mcps)
+            await pipeline.selector.prepare()
+        missing, _ = await score(selectors, read_jsonl(path), set_tokens)
+        summary[name] = {
+            "shipped": breakdown(selectors[0].outcomes, aliases),
+            "regex_only": summarise(selectors[1].outcomes, aliases),
+            "skipped_gold_tools": missing,
+            "catalog_tools": len(set_tools),
+        }
+    return summary
+
+
+async def run_tuning(
+    tools: list[ToolInfo],
+    mcps: list[McpInfo],
+    tokens: dict[str, int],
+    records: list[dict[str, Any]],
+    shipped: SelectionConfig,
+    embedder: MultilingualEmbedder,
+) -> dict[str, Any]:
+    """The shared tuning set through the four pipelines, with latency against embedding the message alone."""
     # The embedding alone: cosine of the message and the tool's texts, nothing else, a fixed number of tools.
     cosine_only = replace(
         shipped,
@@ -400,38 +446,22 @@ async def run(
     embed_p50 = statistics.median(baseline_ms)
     summary["baseline_embed_p50_ms"] = round(embed_p50, 3)
     summary["shipped_p50_over_embed_p50"] = round(summary["shipped"]["p50_ms"] / embed_p50, 3)
-    summary["catalog_tools"] = len(raw_tools)
     summary["core_tools_sent"] = list(shipped.core_tools)
     summary["alias_rule"] = ESSENTIAL_ALIASES
-    summary["embedder"] = embedder.key
     summary["tokenizer"] = "tiktoken cl100k_base (litellm's bundled BPE file)"
-    summary["overrides"] = overrides
-
-    # Sets written for this project: a development set (used for choices) and two held-out sets (never tuned on).
-    for name, path in extra.items():
-        if not path.exists():
-            continue
-        if name == "heldout_project":
-            set_tools, set_mcps, set_tokens = await real_catalog()
-            aliases = PROJECT_ALIASES
-        else:
-            set_tools, set_mcps, set_tokens, aliases = tools, mcps, tokens, ESSENTIAL_ALIASES
-        selectors = [
-            Pipeline("shipped", ToolSelector(shipped, embedder)),
-            Pipeline("regex_only", ToolSelector(shipped, None)),
-        ]
-        for pipeline in selectors:
-            await pipeline.selector.refresh(set_tools, set_mcps)
-            await pipeline.selector.prepare()
-        missing, _ = await score(selectors, read_jsonl(path), set_tokens)
-        summary[name] = {
-            "shipped": breakdown(selectors[0].outcomes, aliases),
-            "regex_only": summarise(selectors[1].outcomes, aliases),
-            "skipped_gold_tools": missing,
-            "catalog_tools": len(set_tools),
-        }
     return summary
 
+
+OWN_SETS: dict[str, str] = {
+    "dev": "dev_catalog.jsonl",
+    "heldout_catalog": "heldout_catalog.jsonl",
+    "heldout_project": "heldout_project.jsonl",
+    "heldout3_project": "heldout3_project.jsonl",
+}
+"""This project's sets in `--data` (benchmarks/data/README.md): name → file."""
+
+PROJECT_SETS = frozenset({"heldout_project", "heldout3_project"})
+"""Sets labelled with this project's own tool names (the rest use the shared catalog)."""
 
 PROJECT_ALIASES: dict[str, str] = {
     "send_telegram": "telegram_send_message",
@@ -448,11 +478,12 @@ def report(summary: dict[str, Any]) -> None:
     def line(name: str, s: dict[str, Any]) -> None:
         print(f"{name:<30}" + "".join(f"{'-' if s.get(c) is None else s[c]:>19}" for c in columns))
 
-    for name in ("shipped", "regex_only", "embedding_only", "embedding_top8"):
-        line(name, summary[name])
-    for kind, s in summary["per_kind"].items():
-        line(f"shipped[{kind}]", s)
-    for name in ("dev", "heldout_catalog", "heldout_project"):
+    if "shipped" in summary:
+        for name in ("shipped", "regex_only", "embedding_only", "embedding_top8"):
+            line(name, summary[name])
+        for kind, s in summary["per_kind"].items():
+            line(f"shipped[{kind}]", s)
+    for name in OWN_SETS:
         if name not in summary:
             continue
         block = summary[name]
@@ -463,10 +494,11 @@ def report(summary: dict[str, Any]) -> None:
             line(f"{name}[{kind}]", s)
         for lang, s in block["shipped"]["per_lang"].items():
             line(f"{name}[{lang}]", s)
-    print(
-        f"embedding alone p50 {summary['baseline_embed_p50_ms']} ms; shipped p50 / embedding p50 = "
-        f"{summary['shipped_p50_over_embed_p50']}; skipped gold tools: {summary['skipped_gold_tools']}"
-    )
+    if "shipped" in summary:
+        print(
+            f"embedding alone p50 {summary['baseline_embed_p50_ms']} ms; shipped p50 / embedding p50 = "
+            f"{summary['shipped_p50_over_embed_p50']}; skipped gold tools: {summary['skipped_gold_tools']}"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -476,16 +508,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--queries", default=str(DEFAULT_DATA / "queries.jsonl"))
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a SelectionConfig override")
     parser.add_argument("--data", default=str(OWN_DATA), help="folder of this project's dev and held-out sets")
+    parser.add_argument(
+        "--sets",
+        default=",".join(("tuning", *OWN_SETS)),
+        help="comma-separated sets to run (default: all): tuning, " + ", ".join(OWN_SETS),
+    )
     args = parser.parse_args(argv)
+    chosen = [name.strip() for name in args.sets.split(",") if name.strip()]
+    unknown = sorted(set(chosen) - {"tuning", *OWN_SETS})
+    if unknown:
+        parser.error(f"--sets: unknown set(s) {', '.join(unknown)}; known: tuning, {', '.join(OWN_SETS)}")
     raw_tools = json.loads(Path(args.catalog).read_text(encoding="utf-8"))
     records = read_jsonl(Path(args.queries))
     own = Path(args.data)
-    extra = {
-        "dev": own / "dev_catalog.jsonl",
-        "heldout_catalog": own / "heldout_catalog.jsonl",
-        "heldout_project": own / "heldout_project.jsonl",
-    }
-    summary = asyncio.run(run(raw_tools, records, list(args.set), extra))
+    extra = {name: own / file for name, file in OWN_SETS.items() if name in chosen}
+    summary = asyncio.run(run(raw_tools, records, list(args.set), extra, tuning="tuning" in chosen))
     report(summary)
     print(json.dumps(summary))
 
