@@ -454,13 +454,14 @@ async def run_tuning(
 
 OWN_SETS: dict[str, str] = {
     "dev": "dev_catalog.jsonl",
+    "dev_project": "dev_project.jsonl",
     "heldout_catalog": "heldout_catalog.jsonl",
     "heldout_project": "heldout_project.jsonl",
     "heldout3_project": "heldout3_project.jsonl",
 }
 """This project's sets in `--data` (benchmarks/data/README.md): name → file."""
 
-PROJECT_SETS = frozenset({"heldout_project", "heldout3_project"})
+PROJECT_SETS = frozenset({"dev_project", "heldout_project", "heldout3_project"})
 """Sets labelled with this project's own tool names (the rest use the shared catalog)."""
 
 PROJECT_ALIASES: dict[str, str] = {
