@@ -10,9 +10,10 @@ Four pipelines run over the shared tuning set (`../shared/bench/toolsel`):
 - `embedding_only`: the cosine alone (best of each tool's texts), top 15 (the original's `TOOL_SELECTOR_TOP_K`);
   `embedding_top8` (an extra key) the same at about the shipped pipeline's number of tools.
 
-Then, on this project's own sets in `benchmarks/data/` (see its README): `dev` (used for choices) and the two
-held-out sets never tuned on, `heldout_catalog` (the shared catalog) and `heldout_project` (this project's real
-tools, built from the MCP servers' code by `project_catalog.py`), each overall, per kind and per language.
+Then, on this project's own sets in `benchmarks/data/` (see its README): `dev` and `dev_project` (used for
+choices) and the held-out sets never tuned on, `heldout_catalog` (the shared catalog), `heldout_project` and
+`heldout3_project` (this project's real tools, built from the MCP servers' code by `project_catalog.py`), each
+overall, per kind and per language.
 
 Counting rules (docs/benchmarks.md and DESIGN): recall is the share of a message's required tools that were
 sent, averaged over the messages that need tools; `all_covered` is the share of those messages with every
