@@ -47,6 +47,7 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks.latency import percentile  # noqa: E402
 from guardian_mcp import classifier as classifier_module  # noqa: E402
 from guardian_mcp.classifier import load_classifier  # noqa: E402
 from guardian_mcp.judge import JudgeConfig, Message, style_for_model  # noqa: E402
@@ -66,11 +67,6 @@ def wilson(hits: int, total: int, z: float = 1.96) -> list[float]:
     centre = (p + z * z / (2 * total)) / (1 + z * z / total)
     half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
     return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 class CountingJudge:

@@ -66,6 +66,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
+from shared.contracts.memory import FACT_CATEGORIES  # noqa: E402
 from shared.embeddings import Embedder  # noqa: E402
 from shared.embeddings.multilingual import MultilingualEmbedder  # noqa: E402
 from thinker.selection import McpInfo, SelectionConfig, ToolInfo, ToolSelector  # noqa: E402
@@ -125,7 +126,7 @@ CORE_DEFINITIONS: list[dict[str, Any]] = [
                 "fact": {"type": "string", "description": 'A short, self-contained statement, e.g. "Prefers tea".'},
                 "category": {
                     "type": "string",
-                    "enum": ["preference", "background", "pattern", "project", "contact", "decision"],
+                    "enum": list(FACT_CATEGORIES),
                     "description": "What kind of fact it is.",
                 },
             },
