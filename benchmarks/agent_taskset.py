@@ -25,6 +25,8 @@ from typing import Any, Protocol
 
 from croniter import croniter
 
+from shared.timeutil import parse_timestamp
+
 # -- what checks and set-ups can see -----------------------------------------------------------------------------
 
 
@@ -202,21 +204,11 @@ def cron_skill(expected: str, *words: str) -> Check:
     return check
 
 
-def parse_moment(value: Any) -> datetime | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
 def once_skill(when: Callable[[World], datetime], tolerance: timedelta, *words: str) -> Check:
     def check(world: World) -> str | None:
         target = when(world)
         for skill in user_skills(world):
-            at = parse_moment(trigger(skill).get("at"))
+            at = parse_timestamp(trigger(skill).get("at"))
             if at is not None and has_any(skill_text(skill), words) and abs(at - target) <= tolerance:
                 return None
         found = [(s.get("name"), trigger(s).get("at")) for s in user_skills(world) if has_any(skill_text(s), words)]
@@ -360,8 +352,8 @@ def listed_events_on(offset: int) -> Check:
         start, end = day(world, offset), day(world, offset + 1)
 
         def predicate(query: dict[str, list[str]], _: Any) -> bool:
-            low = parse_moment((query.get("timeMin") or [""])[0])
-            high = parse_moment((query.get("timeMax") or [""])[0])
+            low = parse_timestamp((query.get("timeMin") or [""])[0])
+            high = parse_timestamp((query.get("timeMax") or [""])[0])
             return (low is None or low < end) and (high is None or high > start)
 
         return predicate

@@ -9,6 +9,10 @@ Two evaluation sets, reported side by side, neither ever trained or tuned on:
 - the second never-tuned set (`datasets/guardian/fresh.txt`, or `--fresh PATH`), written after the shipped model
   and its bars were fixed, scored the same way (summary key `fresh`).
 
+To check a change on development data before scoring the never-tuned sets, give the training file instead
+(`--holdout datasets/guardian/train.jsonl.gz`): its `calib` part (where the bars were set) is scored in place
+of the holdout, under the same keys.
+
 On the corpus, `hard_negatives` is the benign rate on its texts that talk about instructions and security
 without addressing the assistant (NotInject's trigger-word prompts and the corpus's authored hard negatives).
 
@@ -47,12 +51,13 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks.latency import percentile  # noqa: E402
 from guardian_mcp import classifier as classifier_module  # noqa: E402
 from guardian_mcp.classifier import load_classifier  # noqa: E402
 from guardian_mcp.judge import JudgeConfig, Message, style_for_model  # noqa: E402
 from guardian_mcp.scanner import ClassifierScanner, JudgeScanner, LayeredScanner, RuleScanner, Scanner  # noqa: E402
 from guardian_mcp.segment import SURFACES  # noqa: E402
-from guardian_mcp.training.evaluation import FRESH, HOLDOUT, KINDS, Record, read_corpus, read_holdout  # noqa: E402
+from guardian_mcp.training.evaluation import FRESH, HOLDOUT, KINDS, Record, read_corpus, read_set  # noqa: E402
 
 LATENCY_SAMPLES = 40
 HARD_NEGATIVE_SOURCES = ("NotInject", "authored hard negative")
@@ -66,11 +71,6 @@ def wilson(hits: int, total: int, z: float = 1.96) -> list[float]:
     centre = (p + z * z / (2 * total)) / (1 + z * z / total)
     half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
     return [round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4)]
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 class CountingJudge:
@@ -181,8 +181,8 @@ def corpus_split(records: list[Record], split: str | None) -> list[Record]:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     records = corpus_split(read_corpus(args.corpus), args.split)
-    holdout = read_holdout(args.holdout)
-    fresh = read_holdout(args.fresh)
+    holdout = read_set(args.holdout)
+    fresh = read_set(args.fresh)
     rules = RuleScanner()
     started = time.perf_counter()
     loaded = load_classifier(max_windows=args.max_windows)
@@ -278,7 +278,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, required=True)
     parser.add_argument("--split", choices=["holdout", "train"], help="score only this part of the corpus")
-    parser.add_argument("--holdout", type=Path, default=HOLDOUT, help="the never-tuned set (holdout.txt format)")
+    parser.add_argument(
+        "--holdout",
+        type=Path,
+        default=HOLDOUT,
+        help="the never-tuned set (holdout.txt format), or a training file (*.jsonl.gz) to score its calib part",
+    )
     parser.add_argument("--fresh", type=Path, default=FRESH, help="the second never-tuned set (same format)")
     parser.add_argument("--max-windows", type=int, default=classifier_module.DEFAULT_MAX_WINDOWS)
     parser.add_argument("--judge-model", help="litellm model of an LLM judge to include (costs tokens)")

@@ -42,13 +42,13 @@ from benchmarks.latency import summary  # noqa: E402
 from memorizer_mcp.facts import vector_blob  # noqa: E402
 from memorizer_mcp.service import Memory  # noqa: E402
 from memorizer_mcp.settings import MemorizerSettings  # noqa: E402
+from shared.contracts.memory import FACT_CATEGORIES  # noqa: E402
 from shared.embeddings.base import Embedder  # noqa: E402
 from tests.fakes.embedder import FakeEmbedder  # noqa: E402
 
 DIMENSION = 384
 AGENT = "annabelle"
 K = 15  # retrieve_memories asks each side for limit × 3 with the default limit of 5
-CATEGORIES = ("preference", "background", "pattern", "project", "contact", "decision")
 SUBJECTS = ("The user", "Ana", "Her sister", "The team", "My neighbour", "The client", "Tom", "The landlord")
 VERBS = ("likes", "visits", "plans", "avoids", "collects", "prefers", "mentions", "builds", "reads", "cooks")
 
@@ -110,7 +110,7 @@ def build(memory: Memory, key: str, size: int, seed: int) -> tuple[list[str], fl
         conn.executemany(
             "INSERT INTO facts (agent_id, fact, category, source, confidence, created_at, updated_at,"
             " last_accessed_at) VALUES (?, ?, ?, NULL, 1.0, ?, ?, ?)",
-            ((AGENT, sentence(rng, words), rng.choice(CATEGORIES), now, now, now) for _ in range(size)),
+            ((AGENT, sentence(rng, words), rng.choice(FACT_CATEGORIES), now, now, now) for _ in range(size)),
         )
         conn.executemany(
             "INSERT INTO fact_vectors (fact_id, embedder_key, vector, created_at) VALUES (?, ?, ?, ?)",
@@ -173,7 +173,7 @@ async def measure_size(size: int, queries: int, stores: int, folder: Path) -> di
     texts = [sentence(rng, words) for _ in range(stores)]
     started = time.perf_counter()
     for text in texts:
-        await memory.store_fact(AGENT, text, rng.choice(CATEGORIES), None)
+        await memory.store_fact(AGENT, text, rng.choice(FACT_CATEGORIES), None)
     store_s = time.perf_counter() - started
     memory.db.conn.execute("CREATE TABLE bench_plain (id INTEGER PRIMARY KEY, agent_id TEXT, fact TEXT, category TEXT)")
     started = time.perf_counter()

@@ -25,7 +25,9 @@ facts one by one through `store_fact` (as the owner said them), then the sequenc
 
 The tuned set is the one the rules were developed against; the held-out sets were never used to tune: the first
 (first person and note form) was written before the rules, the second after the first's measurement, the third
-(terse model summaries, "Remember that ..." requests) after the last rule change, measured once. The last line printed is the JSON summary.
+(terse model summaries, "Remember that ..." requests) after the first round of rules, measured once. The second
+round (values in other languages compared by the multilingual encoder) was developed on the tuned set only. The
+last line printed is the JSON summary.
 """
 
 from __future__ import annotations
@@ -47,6 +49,10 @@ from typing import Any
 from mcp import Client, StdioServerParameters
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from benchmarks.latency import percentile  # noqa: E402
+
 DATA = REPO_ROOT / "benchmarks" / "data"
 SETS = {
     "tuned": DATA / "memory_updates.json",
@@ -66,11 +72,6 @@ def holds(text: str, needle: str) -> bool:
     """`needle` in `text` as whole words (a plural ending allowed: "Thursday" in "Thursdays"), ignoring case and
     accents."""
     return re.search(rf"(?<!\w){re.escape(fold(needle))}(?:e?s)?(?!\w)", fold(text)) is not None
-
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(int(q * len(ordered)), len(ordered) - 1)]
 
 
 class Memorizer:

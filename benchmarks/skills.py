@@ -28,7 +28,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -36,28 +35,11 @@ from typing import Any
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks.latency import summary, timed  # noqa: E402
 from tests.hub_process import package_dir  # noqa: E402
 
-
-def percentile(samples: list[float], q: float) -> float:
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
-
-
-def summary(samples_s: list[float]) -> dict[str, float]:
-    ms = [s * 1000 for s in samples_s]
-    return {"p50_ms": round(statistics.median(ms), 3), "p99_ms": round(percentile(ms, 0.99), 3), "n": len(ms)}
-
-
-async def timed(count: int, one: Callable[[], Awaitable[Any]], warmup: int = 20) -> list[float]:
-    for _ in range(warmup):
-        await one()
-    samples = []
-    for _ in range(count):
-        started = time.perf_counter()
-        await one()
-        samples.append(time.perf_counter() - started)
-    return samples
+WARMUP = 20
+"""Untimed calls before each timed series."""
 
 
 class Clock:
@@ -109,8 +91,21 @@ def many_skills(count: int, month: int) -> list[dict[str, Any]]:
     return skills
 
 
+READY_TIMEOUT_S = 120.0
+
+
+async def until_ready(hub: Any) -> None:
+    """The hub starts its MCPs in the background of its lifespan: wait for them, or say why not."""
+    deadline = time.monotonic() + READY_TIMEOUT_S
+    while not hub.ready:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the hub was not ready after {READY_TIMEOUT_S:.0f} s: {hub.status()}")
+        await asyncio.sleep(0.05)
+
+
 async def main(fires: int, skill_count: int, ticks: int) -> dict[str, Any]:
     from orchestrator.app import create_app
+    from orchestrator.callers import OWNER
     from orchestrator.settings import OrchestratorSettings
     from orchestrator.skills.runs import due_skills
     from shared.settings import load_settings
@@ -123,12 +118,19 @@ async def main(fires: int, skill_count: int, ticks: int) -> dict[str, Any]:
     clock = Clock(datetime.now(UTC).replace(microsecond=0))
     scheduler.clock = clock
     async with app.router.lifespan_context(app):
-        baseline = await timed(fires, lambda: hub.call("echo_echo", {"text": "x"}))
+        await until_ready(hub)
+
+        async def echo() -> None:
+            envelope = await hub.call("echo_echo", {"text": "x"}, caller=OWNER)
+            assert envelope["success"], envelope
+
+        baseline = await timed(fires, echo, warmup=WARMUP)
 
         plan = [{"toolName": "echo_echo", "parameters": {"text": "x"}}]
         stored = await hub.call(
             "memory_store_skill",
             {"name": "Bench fire", "interval_minutes": 1, "execution_plan": plan, "notify_on_completion": False},
+            caller=OWNER,
         )
         assert stored["success"], stored
         await scheduler.refresh()
@@ -138,7 +140,7 @@ async def main(fires: int, skill_count: int, ticks: int) -> dict[str, Any]:
             outcome = await scheduler.execute(skill, clock.now)
             assert outcome.status == "success", outcome
 
-        fire = await timed(fires, run_only)
+        fire = await timed(fires, run_only, warmup=WARMUP)
 
         async def whole_tick() -> None:
             clock.now += timedelta(minutes=1)
@@ -146,12 +148,12 @@ async def main(fires: int, skill_count: int, ticks: int) -> dict[str, Any]:
             assert len(due) == 1, due
 
         clock.now = datetime.now(UTC)  # the skill was created (by Memorizer's real clock) after the clock's start
-        tick_with_run = await timed(fires, whole_tick)
-        await hub.call("memory_update_skill", {"skill_id": skill["id"], "enabled": False})
+        tick_with_run = await timed(fires, whole_tick, warmup=WARMUP)
+        await hub.call("memory_update_skill", {"skill_id": skill["id"], "enabled": False}, caller=OWNER)
 
         next_month = datetime.now(UTC).month % 12 + 1
         for args in many_skills(skill_count, next_month):
-            envelope = await scheduler._unscanned("memory_store_skill", args)
+            envelope = await hub.call("memory_store_skill", args, caller=OWNER)
             assert envelope["success"], envelope
         started = time.perf_counter()
         await scheduler.refresh()

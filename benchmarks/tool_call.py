@@ -39,8 +39,11 @@ from mcp import Client, StdioServerParameters
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
-from benchmarks.latency import summary  # noqa: E402
+from benchmarks.latency import summary, timed  # noqa: E402
 from tests.hub_process import free_port, start_hub  # noqa: E402
+
+WARMUP = 50
+"""Untimed calls before each timed series."""
 
 
 def first_party_packages() -> list[str]:
@@ -59,17 +62,6 @@ ECHO_APP = textwrap.dedent(
         return JSONResponse({"success": True, "data": await request.json()})
     """
 )
-
-
-async def timed(calls: int, one: Callable[[], Awaitable[Any]], warmup: int = 50) -> list[float]:
-    for _ in range(warmup):
-        await one()
-    samples = []
-    for _ in range(calls):
-        started = time.perf_counter()
-        await one()
-        samples.append(time.perf_counter() - started)
-    return samples
 
 
 async def throughput(total: int, concurrency: int, one: Callable[[], Awaitable[Any]]) -> float:
@@ -130,7 +122,7 @@ async def spawn_and_initialise(package: str, env: dict[str, str]) -> float:
 async def direct_filer(calls: int, env: dict[str, str]) -> list[float]:
     params = StdioServerParameters(command=sys.executable, args=["-m", "filer_mcp"], env=env, cwd=str(REPO_ROOT))
     async with Client(params) as client:
-        return await timed(calls, lambda: client.call_tool("read_file", {"path": "note.txt"}))
+        return await timed(calls, lambda: client.call_tool("read_file", {"path": "note.txt"}), warmup=WARMUP)
 
 
 def start_echo_server() -> tuple[subprocess.Popen[bytes], str]:
@@ -182,7 +174,7 @@ async def measure_hub(hub: Any, calls: int, concurrency: int, with_throughput: b
             response = await client.post("/tools/call", json=body)
             assert response.json()["success"], response.text
 
-        result: dict[str, Any] = {"latency": summary(await timed(calls, one))}
+        result: dict[str, Any] = {"latency": summary(await timed(calls, one, warmup=WARMUP))}
         if with_throughput:
             servers = {"hub": hub.process.pid}
             servers.update({f"mcp_{name}": mcp["pid"] for name, mcp in hub.status()["mcps"].items()})
@@ -198,7 +190,7 @@ async def measure_echo(url: str, pid: int, calls: int, concurrency: int) -> dict
         async def one() -> None:
             (await client.post("/echo", json=body)).raise_for_status()
 
-        latency = summary(await timed(calls, one))
+        latency = summary(await timed(calls, one, warmup=WARMUP))
         return {"latency": latency, **await throughput_with_cpu(calls * 2, concurrency, one, {"echo_server": pid})}
 
 

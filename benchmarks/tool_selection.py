@@ -10,9 +10,10 @@ Four pipelines run over the shared tuning set (`../shared/bench/toolsel`):
 - `embedding_only`: the cosine alone (best of each tool's texts), top 15 (the original's `TOOL_SELECTOR_TOP_K`);
   `embedding_top8` (an extra key) the same at about the shipped pipeline's number of tools.
 
-Then, on this project's own sets in `benchmarks/data/` (see its README): `dev` (used for choices) and the two
-held-out sets never tuned on, `heldout_catalog` (the shared catalog) and `heldout_project` (this project's real
-tools, built from the MCP servers' code by `project_catalog.py`), each overall, per kind and per language.
+Then, on this project's own sets in `benchmarks/data/` (see its README): `dev` and `dev_project` (used for
+choices) and the held-out sets never tuned on, `heldout_catalog` (the shared catalog), `heldout_project` and
+`heldout3_project` (this project's real tools, built from the MCP servers' code by `project_catalog.py`), each
+overall, per kind and per language.
 
 Counting rules (docs/benchmarks.md and DESIGN): recall is the share of a message's required tools that were
 sent, averaged over the messages that need tools; `all_covered` is the share of those messages with every
@@ -36,8 +37,10 @@ beforehand), reported with a baseline measured in the same run: embedding the me
 embedder.
 
     python benchmarks/tool_selection.py [--catalog PATH] [--queries PATH] [--data DIR] [--set min_tools=5 ...]
+                                        [--sets tuning,dev,heldout_catalog,heldout_project,heldout3_project]
 
-`--set` changes a `SelectionConfig` default for every pipeline (to draw the recall/tools trade-off).
+`--set` changes a `SelectionConfig` default for every pipeline (to draw the recall/tools trade-off); `--sets`
+runs only the named sets (the shared tuning set is `tuning`), all of them by default.
 
 The last line printed is the JSON summary.
 """
@@ -63,6 +66,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
+from shared.contracts.memory import FACT_CATEGORIES  # noqa: E402
 from shared.embeddings import Embedder  # noqa: E402
 from shared.embeddings.multilingual import MultilingualEmbedder  # noqa: E402
 from thinker.selection import McpInfo, SelectionConfig, ToolInfo, ToolSelector  # noqa: E402
@@ -122,7 +126,7 @@ CORE_DEFINITIONS: list[dict[str, Any]] = [
                 "fact": {"type": "string", "description": 'A short, self-contained statement, e.g. "Prefers tea".'},
                 "category": {
                     "type": "string",
-                    "enum": ["preference", "background", "pattern", "project", "contact", "decision"],
+                    "enum": list(FACT_CATEGORIES),
                     "description": "What kind of fact it is.",
                 },
             },
@@ -360,13 +364,57 @@ async def score(
 
 
 async def run(
-    raw_tools: list[dict[str, Any]], records: list[dict[str, Any]], overrides: list[str], extra: dict[str, Path]
+    raw_tools: list[dict[str, Any]],
+    records: list[dict[str, Any]],
+    overrides: list[str],
+    extra: dict[str, Path],
+    tuning: bool = True,
 ) -> dict[str, Any]:
     tools, mcps, tokens = shared_catalog(raw_tools)
     embedder = MultilingualEmbedder()
     await embedder.prepare()  # loading the weights is not part of any timing
 
     shipped = config_with(overrides)
+    summary: dict[str, Any] = {"overrides": overrides, "embedder": embedder.key}
+    if tuning:
+        summary.update(await run_tuning(tools, mcps, tokens, records, shipped, embedder))
+        summary["catalog_tools"] = len(raw_tools)
+
+    # Sets written for this project: a development set (used for choices) and held-out sets (never tuned on).
+    for name, path in extra.items():
+        if not path.exists():
+            continue
+        if name in PROJECT_SETS:
+            set_tools, set_mcps, set_tokens = await real_catalog()
+            aliases = PROJECT_ALIASES
+        else:
+            set_tools, set_mcps, set_tokens, aliases = tools, mcps, tokens, ESSENTIAL_ALIASES
+        selectors = [
+            Pipeline("shipped", ToolSelector(shipped, embedder)),
+            Pipeline("regex_only", ToolSelector(shipped, None)),
+        ]
+        for pipeline in selectors:
+            await pipeline.selector.refresh(set_tools, set_mcps)
+            await pipeline.selector.prepare()
+        missing, _ = await score(selectors, read_jsonl(path), set_tokens)
+        summary[name] = {
+            "shipped": breakdown(selectors[0].outcomes, aliases),
+            "regex_only": summarise(selectors[1].outcomes, aliases),
+            "skipped_gold_tools": missing,
+            "catalog_tools": len(set_tools),
+        }
+    return summary
+
+
+async def run_tuning(
+    tools: list[ToolInfo],
+    mcps: list[McpInfo],
+    tokens: dict[str, int],
+    records: list[dict[str, Any]],
+    shipped: SelectionConfig,
+    embedder: MultilingualEmbedder,
+) -> dict[str, Any]:
+    """The shared tuning set through the four pipelines, with latency against embedding the message alone."""
     # The embedding alone: cosine of the message and the tool's texts, nothing else, a fixed number of tools.
     cosine_only = replace(
         shipped,
@@ -400,38 +448,23 @@ async def run(
     embed_p50 = statistics.median(baseline_ms)
     summary["baseline_embed_p50_ms"] = round(embed_p50, 3)
     summary["shipped_p50_over_embed_p50"] = round(summary["shipped"]["p50_ms"] / embed_p50, 3)
-    summary["catalog_tools"] = len(raw_tools)
     summary["core_tools_sent"] = list(shipped.core_tools)
     summary["alias_rule"] = ESSENTIAL_ALIASES
-    summary["embedder"] = embedder.key
     summary["tokenizer"] = "tiktoken cl100k_base (litellm's bundled BPE file)"
-    summary["overrides"] = overrides
-
-    # Sets written for this project: a development set (used for choices) and two held-out sets (never tuned on).
-    for name, path in extra.items():
-        if not path.exists():
-            continue
-        if name == "heldout_project":
-            set_tools, set_mcps, set_tokens = await real_catalog()
-            aliases = PROJECT_ALIASES
-        else:
-            set_tools, set_mcps, set_tokens, aliases = tools, mcps, tokens, ESSENTIAL_ALIASES
-        selectors = [
-            Pipeline("shipped", ToolSelector(shipped, embedder)),
-            Pipeline("regex_only", ToolSelector(shipped, None)),
-        ]
-        for pipeline in selectors:
-            await pipeline.selector.refresh(set_tools, set_mcps)
-            await pipeline.selector.prepare()
-        missing, _ = await score(selectors, read_jsonl(path), set_tokens)
-        summary[name] = {
-            "shipped": breakdown(selectors[0].outcomes, aliases),
-            "regex_only": summarise(selectors[1].outcomes, aliases),
-            "skipped_gold_tools": missing,
-            "catalog_tools": len(set_tools),
-        }
     return summary
 
+
+OWN_SETS: dict[str, str] = {
+    "dev": "dev_catalog.jsonl",
+    "dev_project": "dev_project.jsonl",
+    "heldout_catalog": "heldout_catalog.jsonl",
+    "heldout_project": "heldout_project.jsonl",
+    "heldout3_project": "heldout3_project.jsonl",
+}
+"""This project's sets in `--data` (benchmarks/data/README.md): name → file."""
+
+PROJECT_SETS = frozenset({"dev_project", "heldout_project", "heldout3_project"})
+"""Sets labelled with this project's own tool names (the rest use the shared catalog)."""
 
 PROJECT_ALIASES: dict[str, str] = {
     "send_telegram": "telegram_send_message",
@@ -448,11 +481,12 @@ def report(summary: dict[str, Any]) -> None:
     def line(name: str, s: dict[str, Any]) -> None:
         print(f"{name:<30}" + "".join(f"{'-' if s.get(c) is None else s[c]:>19}" for c in columns))
 
-    for name in ("shipped", "regex_only", "embedding_only", "embedding_top8"):
-        line(name, summary[name])
-    for kind, s in summary["per_kind"].items():
-        line(f"shipped[{kind}]", s)
-    for name in ("dev", "heldout_catalog", "heldout_project"):
+    if "shipped" in summary:
+        for name in ("shipped", "regex_only", "embedding_only", "embedding_top8"):
+            line(name, summary[name])
+        for kind, s in summary["per_kind"].items():
+            line(f"shipped[{kind}]", s)
+    for name in OWN_SETS:
         if name not in summary:
             continue
         block = summary[name]
@@ -463,10 +497,11 @@ def report(summary: dict[str, Any]) -> None:
             line(f"{name}[{kind}]", s)
         for lang, s in block["shipped"]["per_lang"].items():
             line(f"{name}[{lang}]", s)
-    print(
-        f"embedding alone p50 {summary['baseline_embed_p50_ms']} ms; shipped p50 / embedding p50 = "
-        f"{summary['shipped_p50_over_embed_p50']}; skipped gold tools: {summary['skipped_gold_tools']}"
-    )
+    if "shipped" in summary:
+        print(
+            f"embedding alone p50 {summary['baseline_embed_p50_ms']} ms; shipped p50 / embedding p50 = "
+            f"{summary['shipped_p50_over_embed_p50']}; skipped gold tools: {summary['skipped_gold_tools']}"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -476,16 +511,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--queries", default=str(DEFAULT_DATA / "queries.jsonl"))
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE", help="a SelectionConfig override")
     parser.add_argument("--data", default=str(OWN_DATA), help="folder of this project's dev and held-out sets")
+    parser.add_argument(
+        "--sets",
+        default=",".join(("tuning", *OWN_SETS)),
+        help="comma-separated sets to run (default: all): tuning, " + ", ".join(OWN_SETS),
+    )
     args = parser.parse_args(argv)
+    chosen = [name.strip() for name in args.sets.split(",") if name.strip()]
+    unknown = sorted(set(chosen) - {"tuning", *OWN_SETS})
+    if unknown:
+        parser.error(f"--sets: unknown set(s) {', '.join(unknown)}; known: tuning, {', '.join(OWN_SETS)}")
     raw_tools = json.loads(Path(args.catalog).read_text(encoding="utf-8"))
     records = read_jsonl(Path(args.queries))
     own = Path(args.data)
-    extra = {
-        "dev": own / "dev_catalog.jsonl",
-        "heldout_catalog": own / "heldout_catalog.jsonl",
-        "heldout_project": own / "heldout_project.jsonl",
-    }
-    summary = asyncio.run(run(raw_tools, records, list(args.set), extra))
+    extra = {name: own / file for name, file in OWN_SETS.items() if name in chosen}
+    summary = asyncio.run(run(raw_tools, records, list(args.set), extra, tuning="tuning" in chosen))
     report(summary)
     print(json.dumps(summary))
 

@@ -104,3 +104,8 @@ class BrowserStatus(BaseModel):
     running: bool
     version: str | None = None
     message: str
+    isolated: bool = Field(description="A fresh, empty profile each start (BROWSER_ISOLATED).")
+    max_tabs: int = Field(description="Most tabs open at once (BROWSER_MAX_TABS).")
+    allowed_hosts: list[str] = Field(
+        description="Private or local hosts the egress guard lets through (WEB_FETCH_ALLOWED_HOSTS)."
+    )

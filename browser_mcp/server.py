@@ -9,7 +9,6 @@ one sentence that says how to install it. Tool names and parameters follow the o
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from typing import Annotated, Literal
@@ -26,6 +25,7 @@ from shared.mcp_tools import (
     READ_ONLY_OPEN_WORLD,
     EnvelopeServer,
     ServerState,
+    background_task,
     configured_lifespan,
     effects,
     envelope_tool,
@@ -85,14 +85,11 @@ async def lifespan(settings: BrowserSettings) -> AsyncIterator[BrowserState]:
             idle_seconds=settings.browser_idle_seconds,
         )
     )
-    reaper = asyncio.get_running_loop().create_task(_close_when_idle(session, settings.browser_idle_seconds))
     log.info("browser ready", extra={"executable": str(executable), "isolated": settings.browser_isolated})
     try:
-        yield BrowserState(session)
+        async with background_task(_close_when_idle(session, settings.browser_idle_seconds), "browser-reaper"):
+            yield BrowserState(session)
     finally:
-        reaper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await reaper
         await session.close()
 
 

@@ -778,6 +778,9 @@ class BrowserSession:
             running=running,
             version=version,
             message=f"Chromium is installed at {self.config.executable} and {state}; nothing needs installing.",
+            isolated=self.config.isolated,
+            max_tabs=self.config.max_tabs,
+            allowed_hosts=self.config.allowed_hosts,
         )
 
 

@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from shared.settings import NetGuardSettings, WorkspaceSettings
+from shared.settings import NetGuardSettings, UserPath, WorkspaceSettings
 
 
 class BrowserSettings(NetGuardSettings, WorkspaceSettings):
     """`BROWSER_*` variables; `WEB_FETCH_ALLOWED_HOSTS` (SSRF exemptions) and `FILER_WORKSPACE` (where screenshots
     go) are the shared settings of the same name."""
 
-    browser_executable: Path | None = Field(
+    browser_executable: UserPath | None = Field(
         default=None,
         description="Chromium or Chrome binary; default: the first of chromium, chromium-browser, google-chrome on PATH.",
     )
@@ -21,7 +21,7 @@ class BrowserSettings(NetGuardSettings, WorkspaceSettings):
         default=True,
         description="A fresh, empty profile for every browser start; false keeps cookies and logins in the profile dir.",
     )
-    browser_profile_dir: Path | None = Field(
+    browser_profile_dir: UserPath | None = Field(
         default=None, description="Profile kept when BROWSER_ISOLATED=false (default $ANNABELLE_HOME/browser/profile)."
     )
     browser_chromium_sandbox: bool = Field(
@@ -44,11 +44,6 @@ class BrowserSettings(NetGuardSettings, WorkspaceSettings):
     browser_idle_seconds: float = Field(
         default=300.0, ge=10, description="The browser process is closed after this long without a call."
     )
-
-    @field_validator("browser_executable", "browser_profile_dir", mode="after")
-    @classmethod
-    def _absolute(cls, value: Path | None) -> Path | None:
-        return None if value is None else Path(value).expanduser().absolute()
 
     @property
     def profile_dir(self) -> Path:

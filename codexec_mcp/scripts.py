@@ -7,10 +7,8 @@ The folder is the server's own and never visible to sandboxed code. Names are sl
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
-import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +17,7 @@ from pydantic import ValidationError
 
 from codexec_mcp.languages import EXTENSIONS, Language
 from codexec_mcp.models import ScriptContent, ScriptMetadata
+from shared.private_files import write_private
 
 MAX_NAME_CHARS = 64
 METADATA = "metadata.json"
@@ -47,17 +46,6 @@ def _clean(text: str) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 class ScriptLibrary:
@@ -98,8 +86,8 @@ class ScriptLibrary:
             run_count=existing.run_count if existing else 0,
             last_run_success=existing.last_run_success if existing else None,
         )
-        _write_atomic(folder / f"script.{EXTENSIONS[language]}", _clean(code))
-        _write_atomic(folder / METADATA, metadata.model_dump_json(indent=2))
+        write_private(folder / f"script.{EXTENSIONS[language]}", _clean(code))
+        write_private(folder / METADATA, metadata.model_dump_json(indent=2))
         if existing and existing.language != language:
             (folder / f"script.{EXTENSIONS[existing.language]}").unlink(missing_ok=True)
         return metadata, existing is None
@@ -151,4 +139,4 @@ class ScriptLibrary:
         updated = metadata.model_copy(
             update={"run_count": metadata.run_count + 1, "last_run_at": self._clock(), "last_run_success": success}
         )
-        _write_atomic(self.folder / slug / METADATA, updated.model_dump_json(indent=2))
+        write_private(self.folder / slug / METADATA, updated.model_dump_json(indent=2))

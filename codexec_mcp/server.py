@@ -17,22 +17,9 @@ import anyio.to_thread
 from mcp.server.mcpserver import Context
 from pydantic import Field
 
+from codexec_mcp import models
 from codexec_mcp.host import SandboxUnavailable, build_host
 from codexec_mcp.languages import Language, PackageLanguage, SessionLanguage
-from codexec_mcp.models import (
-    ExecutionResult,
-    PackageInstalled,
-    ScriptContent,
-    ScriptDeleted,
-    ScriptList,
-    ScriptRunResult,
-    ScriptSaved,
-    ScriptSavedAndRun,
-    SessionClosed,
-    SessionExecResult,
-    SessionList,
-    SessionStarted,
-)
 from codexec_mcp.service import CodeExec
 from codexec_mcp.settings import CodexecSettings
 from shared.mcp_tools import (
@@ -148,7 +135,7 @@ async def execute_code(
     ctx: CodexecContext,
     timeout_ms: TimeoutMs = None,
     working_dir: WorkingDir = None,
-) -> ExecutionResult:
+) -> models.ExecutionResult:
     """Run code once in a fresh sandboxed process (no state from earlier calls).
 
     Returns stdout, stderr (each cut to its first and last 4,000 characters when long), exit_code, duration_ms,
@@ -166,7 +153,7 @@ async def start_session(
     ctx: CodexecContext,
     name: Annotated[str | None, Field(max_length=100, description="A readable name for the session.")] = None,
     working_dir: WorkingDir = None,
-) -> SessionStarted:
+) -> models.SessionStarted:
     """Start a persistent REPL session: variables, imports and data survive between send_to_session calls.
 
     At most 5 sessions run at once; a session unused for 15 minutes is closed.
@@ -187,7 +174,7 @@ async def send_to_session(
         SessionLanguage | None, Field(description="'python' or 'node': needed when no session_id is given.")
     ] = None,
     timeout_ms: TimeoutMs = None,
-) -> SessionExecResult:
+) -> models.SessionExecResult:
     """Run code in a session; the value of a final expression is printed, as at an interactive prompt.
 
     Without session_id a new session of `language` is started (its id is in the result). Code that outlives
@@ -203,7 +190,7 @@ async def send_to_session(
 async def close_session(
     session_id: Annotated[str, Field(min_length=1, max_length=100, description="The session to close.")],
     ctx: CodexecContext,
-) -> SessionClosed:
+) -> models.SessionClosed:
     """Close a session and stop its process; its variables are gone, files it wrote stay.
 
     For requests like: close the session, stop the REPL, I'm done with that Python session.
@@ -212,7 +199,7 @@ async def close_session(
 
 
 @envelope_tool(server, annotations=READ_ONLY)
-def list_sessions(ctx: CodexecContext) -> SessionList:
+def list_sessions(ctx: CodexecContext) -> models.SessionList:
     """List the running sessions with language, age, last use, memory, execution count and installed packages.
 
     For requests like: which sessions are running, list my REPLs, how much memory does the session use.
@@ -230,7 +217,7 @@ async def install_package(
     session_id: Annotated[
         str | None, Field(max_length=100, description="Record the install on this session (same language).")
     ] = None,
-) -> PackageInstalled:
+) -> models.PackageInstalled:
     """Install a package for sandboxed code (into the sandbox, never the system); every later run and session
     can import it.
 
@@ -251,7 +238,7 @@ def save_script(
     ctx: CodexecContext,
     tags: Tags = None,
     packages: Packages = None,
-) -> ScriptSaved:
+) -> models.ScriptSaved:
     """Save a reusable script under a name (an existing script of that name is replaced).
 
     For requests like: save this code as a script, keep this snippet for later, store it as my invoice script.
@@ -260,7 +247,7 @@ def save_script(
 
 
 @envelope_tool(server, annotations=READ_ONLY)
-def get_script(name: ScriptName, ctx: CodexecContext) -> ScriptContent:
+def get_script(name: ScriptName, ctx: CodexecContext) -> models.ScriptContent:
     """Show a saved script's code and metadata (description, tags, runs).
 
     For requests like: show me the script, what does my cleanup script do, open the saved code.
@@ -273,7 +260,7 @@ def list_scripts(
     ctx: CodexecContext,
     language: Annotated[Language | None, Field(description="Only scripts in this language.")] = None,
     tag: Annotated[str | None, Field(max_length=100, description="Only scripts with this tag.")] = None,
-) -> ScriptList:
+) -> models.ScriptList:
     """List the saved scripts, optionally of one language or tag.
 
     For requests like: what scripts do I have, list my saved Python scripts, scripts tagged report.
@@ -288,7 +275,7 @@ def search_scripts(
         Field(min_length=1, max_length=200, description="Words that must all appear in the name, description or tags."),
     ],
     ctx: CodexecContext,
-) -> ScriptList:
+) -> models.ScriptList:
     """Find saved scripts by keywords in their name, description and tags.
 
     For requests like: find my script that parses CSV files, do I have a script for invoices, search my saved code.
@@ -297,7 +284,7 @@ def search_scripts(
 
 
 @envelope_tool(server, annotations=effects(read_only=False, destructive=True, idempotent=True))
-def delete_script(name: ScriptName, ctx: CodexecContext) -> ScriptDeleted:
+def delete_script(name: ScriptName, ctx: CodexecContext) -> models.ScriptDeleted:
     """Delete a saved script.
 
     For requests like: delete that script, remove the old script, get rid of the saved code.
@@ -312,7 +299,7 @@ async def run_script(
     args: Args = None,
     timeout_ms: TimeoutMs = None,
     working_dir: WorkingDir = None,
-) -> ScriptRunResult:
+) -> models.ScriptRunResult:
     """Run a saved script in the sandbox, like execute_code; its run count and last result are recorded.
 
     For requests like: run my backup script, execute the saved report script with these arguments.
@@ -332,7 +319,7 @@ async def save_and_run_script(
     args: Args = None,
     timeout_ms: TimeoutMs = None,
     working_dir: WorkingDir = None,
-) -> ScriptSavedAndRun:
+) -> models.ScriptSavedAndRun:
     """Save a script (replacing one of the same name) and run it at once.
 
     For requests like: write a script that renames these files and run it, save this and run it now.

@@ -354,12 +354,7 @@ class CodeExec:
             closed = await self.sessions.close(session_id)
         except SessionError as exc:
             raise ToolFailure(str(exc)) from None
-        return SessionClosed(
-            session_id=closed.session_id,
-            duration_total_ms=closed.duration_total_ms,
-            executions_count=closed.executions_count,
-            reason=closed.reason,
-        )
+        return SessionClosed.model_validate(closed, from_attributes=True)
 
     def list_sessions(self) -> SessionList:
         infos = [

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, model_validator
 
-from shared.settings import CommonSettings
+from shared.settings import CommonSettings, UserPath
 
 IsolationSetting = Literal["bwrap", "limits-only"]
 
@@ -15,10 +15,10 @@ IsolationSetting = Literal["bwrap", "limits-only"]
 class CodexecSettings(CommonSettings):
     """`CODEXEC_*` variables; unset paths default to places under `$ANNABELLE_HOME/codexec`."""
 
-    codexec_sandbox_dir: Path | None = Field(
+    codexec_sandbox_dir: UserPath | None = Field(
         default=None, description="The folder sandboxed code may write (default $ANNABELLE_HOME/codexec/sandbox)."
     )
-    codexec_scripts_dir: Path | None = Field(
+    codexec_scripts_dir: UserPath | None = Field(
         default=None, description="Saved scripts (default $ANNABELLE_HOME/codexec/scripts)."
     )
     codexec_isolation: IsolationSetting = Field(
@@ -60,7 +60,7 @@ class CodexecSettings(CommonSettings):
         default=5, ge=0, le=60, description="Time between SIGTERM and SIGKILL when a run is stopped."
     )
     codexec_install_timeout_seconds: int = Field(default=120, ge=5, le=290, description="Time one install may take.")
-    codexec_pip_find_links: Path | None = Field(
+    codexec_pip_find_links: UserPath | None = Field(
         default=None, description="A folder of wheels pip installs from (without the network, only from there)."
     )
     codexec_readonly_paths: str = Field(
@@ -70,11 +70,6 @@ class CodexecSettings(CommonSettings):
         default=65534, ge=1, description="The uid sandboxed code runs as when the server runs as root."
     )
     codexec_sandbox_gid: int = Field(default=65534, ge=1, description="Its gid.")
-
-    @field_validator("codexec_sandbox_dir", "codexec_scripts_dir", "codexec_pip_find_links", mode="after")
-    @classmethod
-    def _absolute(cls, value: Path | None) -> Path | None:
-        return None if value is None else Path(value).expanduser().absolute()
 
     @model_validator(mode="after")
     def _coherent(self) -> CodexecSettings:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
-from shared.settings import WorkspaceSettings
+from shared.settings import UserPath, WorkspaceSettings
 
 DEFAULT_MAX_READ_BYTES = 10 * 1024 * 1024
 
@@ -15,11 +15,11 @@ class FilerSettings(WorkspaceSettings):
     """`FILER_*` variables (`FILER_WORKSPACE` is declared in `WorkspaceSettings`); unset paths default to places
     under `$ANNABELLE_HOME`."""
 
-    filer_grants_config: Path | None = Field(
+    filer_grants_config: UserPath | None = Field(
         default=None,
         description="JSON file of folders outside the workspace it may read (default …/filer/grants.json).",
     )
-    filer_audit_log: Path | None = Field(
+    filer_audit_log: UserPath | None = Field(
         default=None, description="JSONL audit log of file operations (default …/logs/fileops-audit.jsonl)."
     )
     filer_temp_cleanup_days: int = Field(
@@ -30,11 +30,6 @@ class FilerSettings(WorkspaceSettings):
     filer_max_read_bytes: int = Field(
         default=DEFAULT_MAX_READ_BYTES, ge=1, description="Largest file read_file returns (and create/update write)."
     )
-
-    @field_validator("filer_grants_config", "filer_audit_log", mode="after")
-    @classmethod
-    def _absolute(cls, value: Path | None) -> Path | None:
-        return None if value is None else Path(value).expanduser().absolute()
 
     @property
     def grants_config(self) -> Path:

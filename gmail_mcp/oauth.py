@@ -13,9 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
 import secrets
-import tempfile
 import threading
 import time
 import webbrowser
@@ -28,6 +26,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import httpx
+
+from shared.private_files import write_private
 
 SCOPES: tuple[str, ...] = (
     "https://www.googleapis.com/auth/gmail.modify",
@@ -147,19 +147,7 @@ def load_token(path: Path) -> Token:
 
 def write_private_json(path: Path, data: Any) -> None:
     """Write `data` to `path` atomically (temp file + rename) with mode 0600, creating the folder (0700)."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=2)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_private(path, json.dumps(data, indent=2) + "\n")
 
 
 def save_token(path: Path, token: Token) -> None:

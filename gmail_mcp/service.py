@@ -36,6 +36,18 @@ def _failure(exc: Exception) -> ToolFailure:
     return ToolFailure(str(exc))
 
 
+def _events(calendar_id: str, *rest: str) -> str:
+    """The Calendar API path of a calendar's events, or of one event (`rest`: its id, or `quickAdd`)."""
+    return "/".join([f"{CALENDAR}/calendars/{segment(calendar_id)}/events", *(segment(part) for part in rest)])
+
+
+def _event_body(**fields: Any) -> dict[str, Any]:
+    try:
+        return event_body(**fields)
+    except EventError as exc:
+        raise _failure(exc) from None
+
+
 class Gmail:
     """All 30 operations; `poller` keeps the new-mail queue, polled by a loop when `poll_in_background` (that is
     GMAIL_POLLING_ENABLED), else by each get_new_emails call."""
@@ -287,32 +299,24 @@ class Gmail:
                     parse_time(str(params[name]))
                 except EventError as exc:
                     raise InvalidArguments(f"{'time_min' if name == 'timeMin' else 'time_max'}: {exc}") from None
-        listing = await self._call("GET", f"{CALENDAR}/calendars/{segment(calendar_id)}/events", params=params) or {}
+        listing = await self._call("GET", _events(calendar_id), params=params) or {}
         events = [compact_event(item) for item in listing.get("items") or []]
         return {"events": events, "count": len(events), "next_page_token": listing.get("nextPageToken")}
 
     async def get_event(self, event_id: str, calendar_id: str) -> dict[str, Any]:
-        path = f"{CALENDAR}/calendars/{segment(calendar_id)}/events/{segment(event_id)}"
-        return compact_event(await self._call("GET", path), full=True)
+        return compact_event(await self._call("GET", _events(calendar_id, event_id)), full=True)
 
     async def create_event(
         self, calendar_id: str, reminders: Sequence[Reminder] | None, **fields: Any
     ) -> dict[str, Any]:
-        try:
-            body = event_body(reminders=reminders, **fields)
-        except EventError as exc:
-            raise _failure(exc) from None
-        path = f"{CALENDAR}/calendars/{segment(calendar_id)}/events"
-        return compact_event(await self._call("POST", path, json=body), full=True)
+        body = _event_body(reminders=reminders, **fields)
+        return compact_event(await self._call("POST", _events(calendar_id), json=body), full=True)
 
     async def update_event(
         self, event_id: str, calendar_id: str, response_status: str | None, **fields: Any
     ) -> dict[str, Any]:
-        try:
-            body = event_body(partial=True, **fields)
-        except EventError as exc:
-            raise _failure(exc) from None
-        path = f"{CALENDAR}/calendars/{segment(calendar_id)}/events/{segment(event_id)}"
+        body = _event_body(partial=True, **fields)
+        path = _events(calendar_id, event_id)
         if response_status is not None:
             current = await self._call("GET", path)
             attendees = body.get("attendees") or current.get("attendees") or []
@@ -327,13 +331,12 @@ class Gmail:
         return compact_event(await self._call("PATCH", path, json=body), full=True)
 
     async def delete_event(self, event_id: str, calendar_id: str) -> dict[str, Any]:
-        path = f"{CALENDAR}/calendars/{segment(calendar_id)}/events/{segment(event_id)}"
-        await self._call("DELETE", path)
+        await self._call("DELETE", _events(calendar_id, event_id))
         return {"id": event_id, "calendar_id": calendar_id, "deleted": True}
 
     async def quick_add_event(self, text: str, calendar_id: str) -> dict[str, Any]:
-        path = f"{CALENDAR}/calendars/{segment(calendar_id)}/events/quickAdd"
-        return compact_event(await self._call("POST", path, params={"text": text}), full=True)
+        answer = await self._call("POST", _events(calendar_id, "quickAdd"), params={"text": text})
+        return compact_event(answer, full=True)
 
     async def find_free_time(
         self, time_min: str, time_max: str, calendar_ids: Sequence[str] | None, min_minutes: int

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pydantic import Field, field_validator
 
-from shared.settings import CommonSettings
+from shared.settings import CommonSettings, UserPath
 
 DEFAULT_API_BASE = "https://www.googleapis.com"
 
@@ -14,10 +14,10 @@ DEFAULT_API_BASE = "https://www.googleapis.com"
 class GmailSettings(CommonSettings):
     """`GMAIL_*` and `GOOGLE_API_BASE`; unset paths default to places under `$ANNABELLE_HOME/gmail/`."""
 
-    gmail_credentials_path: Path | None = Field(
+    gmail_credentials_path: UserPath | None = Field(
         default=None, description="Google's OAuth client file (default $ANNABELLE_HOME/gmail/credentials.json)."
     )
-    gmail_token_path: Path | None = Field(
+    gmail_token_path: UserPath | None = Field(
         default=None, description="The OAuth token written by `annabelle setup gmail` (default …/gmail/token.json)."
     )
     google_api_base: str = Field(
@@ -29,11 +29,6 @@ class GmailSettings(CommonSettings):
     )
     gmail_poll_interval_seconds: float = Field(default=60.0, gt=0, description="Seconds between two polls.")
     gmail_http_timeout_seconds: float = Field(default=30.0, gt=0, description="Timeout of one request to Google.")
-
-    @field_validator("gmail_credentials_path", "gmail_token_path", mode="after")
-    @classmethod
-    def _absolute(cls, value: Path | None) -> Path | None:
-        return None if value is None else Path(value).expanduser().absolute()
 
     @field_validator("google_api_base", mode="after")
     @classmethod

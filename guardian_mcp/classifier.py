@@ -144,6 +144,9 @@ class Assessment:
     read: int
     """Windows the encoder read: fewer than `windows` when the text had more than `max_windows`."""
     surface: str = "other"
+    spans: tuple[tuple[int, int, float], ...] = ()
+    """(start, end, risk) of every window the encoder read, as offsets into `segment.clean(text)`: lets a caller
+    ask what the model thinks of one place in the text (where the rules found something), not only its riskiest."""
 
 
 class Scorer:
@@ -228,7 +231,8 @@ class Classifier:
         window = chosen[best]
         # Only flagged texts need evidence: then the model reads the window's sentences to find the culprit.
         evidence = self._evidence(text[window.start : window.end], surface) if action != "pass" else ""
-        return Assessment(risk, action, threat, evidence, total, len(chosen), surface)
+        spans = tuple((w.start, w.end, self.spec.risk(float(logit))) for w, logit in zip(chosen, attack, strict=True))
+        return Assessment(risk, action, threat, evidence, total, len(chosen), surface, spans)
 
     def _evidence(self, window_text: str, surface: str) -> str:
         """The line or sentence of the riskiest window that the model itself finds riskiest."""
@@ -256,8 +260,9 @@ def check_files(spec: ModelSpec, model_path: Path, base_path: Path, base_sha256:
 @functools.lru_cache(maxsize=4)
 def _encoder(model_path: Path, base_sha256: str, model_sha256: str, threads: int) -> Any:
     """One encoder per process and model file: the ONNX session and the tokeniser are shared by every scanner."""
-    from guardian_mcp.base_model import BaseModel, BaseModelError, file_sha256
+    from guardian_mcp.base_model import BaseModel, BaseModelError
     from guardian_mcp.encoder import Encoder
+    from shared.embeddings.package_files import file_sha256
 
     try:
         base = BaseModel(expected_sha256=base_sha256)

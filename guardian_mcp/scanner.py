@@ -5,8 +5,9 @@
   at its surface's `block` bar and marks (safe, with `marks`) at its `mark` bar.
 - `JudgeScanner`: an LLM guard model through a `CompletionFn` seam (`judge.py`).
 - `LayeredScanner` (the default): rules first; a rule block on attack *wording* alone (injection, jailbreak,
-  social-engineering phrasing) stands only if the classifier agrees, else it becomes a mark; other rule blocks
-  (commands, exfiltration) end the scan. Then the classifier blocks or marks by its surface's bars; the judge,
+  social-engineering phrasing) stands only if the classifier flags the place where the rules found it (a window
+  holding the wording reaches the surface's `mark` bar), else it becomes a mark; other rule blocks (commands,
+  exfiltration) end the scan. Then the classifier blocks or marks by its surface's bars; the judge,
   when one is configured, decides only the marked texts (without a classifier, everything the rules clear),
   which keeps its token cost low.
 
@@ -30,7 +31,7 @@ from guardian_mcp import judge as judge_module
 from guardian_mcp import rules
 from guardian_mcp.classifier import Assessment, Classifier, ClassifierError, load_classifier
 from guardian_mcp.judge import CompletionFn, JudgeConfig, describe_error, parse_judge_output
-from guardian_mcp.segment import is_prose, surface
+from guardian_mcp.segment import clean, is_prose, surface
 from guardian_mcp.settings import GuardianSettings
 from guardian_mcp.verdict import Threat, ThreatType, Verdict, clip, safe_verdict, scan_error
 from shared.litellm_loader import model_api_base
@@ -146,13 +147,35 @@ class ClassifierScanner:
             self.name, confidence=round(1.0 - risk, 4), explanation=f"classifier: risk {risk:.2f}{partial}", risk=risk
         )
 
-    async def scan_many(self, texts: list[str], *, source: str = "", context: str = "") -> list[Verdict]:
+    async def assessed_many(self, texts: list[str], *, source: str = "") -> list[tuple[Verdict, Assessment | None]]:
+        """Each text's verdict with the model's assessment behind it (None for a text that is not prose)."""
         read = [index for index, text in enumerate(texts) if is_prose(text)]
-        results = [_NOT_PROSE] * len(texts)
+        results: list[tuple[Verdict, Assessment | None]] = [(_NOT_PROSE, None)] * len(texts)
         assessments = await self.assess_many([texts[index] for index in read], surface(source)) if read else []
         for index, assessment in zip(read, assessments, strict=True):
-            results[index] = self.verdict(assessment, len(texts[index]))
+            results[index] = (self.verdict(assessment, len(texts[index])), assessment)
         return results
+
+    async def scan_many(self, texts: list[str], *, source: str = "", context: str = "") -> list[Verdict]:
+        return [verdict for verdict, _ in await self.assessed_many(texts, source=source)]
+
+    def flag_bar(self, surface_name: str) -> float:
+        """The risk at which this scanner flags (marks or blocks) a text of that surface."""
+        bars = self.classifier.spec.bars(surface_name)
+        return min(bars.mark, self.block_override if self.block_override is not None else bars.block)
+
+    @staticmethod
+    def risk_at_wording(text: str, assessment: Assessment) -> tuple[float, str]:
+        """The model's risk where the rules found attack wording, and where that was: its riskiest read window
+        that holds such a finding on its own. A finding no single read window holds (it spans two windows, sits in
+        a window the pre-filter skipped, or only in a decoded view) falls back to the text's risk."""
+        cleaned = clean(text)
+        local = [
+            risk
+            for start, end, risk in assessment.spans
+            if any(match.rule.type in NEEDS_CONFIRMATION for match in rules.find_matches(cleaned[start:end]))
+        ]
+        return (max(local), "where the rules matched") if local else (assessment.risk, "of the whole text")
 
     async def scan(self, text: str, *, source: str = "", context: str = "") -> Verdict:
         return (await self.scan_many([text], source=source, context=context))[0]
@@ -162,19 +185,16 @@ class ClassifierScanner:
 # attacks also contain: articles, detection code, security alerts, screenplays. With a classifier in the cascade
 # they block only when it agrees. Commands, exfiltration URLs and the like block on the rules alone.
 NEEDS_CONFIRMATION = frozenset({ThreatType.PROMPT_INJECTION, ThreatType.JAILBREAK, ThreatType.SOCIAL_ENGINEERING})
-CONFIRM_RISK = 0.5
-"""The classifier confirms a rule block when its calibrated risk says "more likely an attack than not". Lower than
-its own `mark` bars (0.87-0.94), which are set for the model deciding alone: here a second, independent signal (the
-rules) already points the same way."""
 
 
 class LayeredScanner:
     """Rules, then the classifier, then the judge (if any) for what is marked.
 
     The classifier reads what the rules clear, and also what they block on phrasing alone (`NEEDS_CONFIRMATION`):
-    such a rule block stands when the classifier's risk reaches `CONFIRM_RISK` (two independent signals), and
-    becomes a mark when it does not (the rules saw attack wording; the model, reading the context, did not see an
-    instruction to the assistant). Without a classifier the rules decide alone, as before.
+    such a rule block stands when the classifier itself flags the place where the rules found the wording (a
+    window holding it reaches the surface's `mark` bar: two independent signals, on the same lines), and becomes
+    a mark when it does not (the rules saw attack wording; the model, reading the context, did not see an
+    instruction to the assistant there). Without a classifier the rules decide alone, as before.
 
     A judge that finds a marked text unsafe blocks it; one that finds it safe clears the mark; one that cannot
     answer leaves the mark standing (the classifier's decision, logged by the judge scanner).
@@ -204,12 +224,16 @@ class LayeredScanner:
         read = cleared + worded
         if not read:
             return results
-        judged = await self.classifier.scan_many([texts[i] for i in read], source=source, context=context)
-        for index, verdict in zip(read, judged, strict=True):
+        judged = await self.classifier.assessed_many([texts[i] for i in read], source=source)
+        bar = self.classifier.flag_bar(surface(source))
+        for index, (verdict, assessment) in zip(read, judged, strict=True):
             risk = max(results[index].attack_risk, verdict.attack_risk)
             if not results[index].safe:
-                if verdict.attack_risk < CONFIRM_RISK:
-                    results[index] = _unconfirmed(results[index], verdict, risk)
+                local, place = (
+                    self.classifier.risk_at_wording(texts[index], assessment) if assessment else (0.0, "(not prose)")
+                )
+                if local < bar:
+                    results[index] = _unconfirmed(results[index], verdict, risk, f"risk {local:.2f} {place}", bar)
                 else:
                     results[index] = _with_risk(results[index], risk)
                     continue
@@ -234,9 +258,9 @@ def _on_wording_alone(verdict: Verdict) -> bool:
     return not verdict.safe and all(threat.type in NEEDS_CONFIRMATION for threat in verdict.threats)
 
 
-def _unconfirmed(rules_verdict: Verdict, model: Verdict, risk: float) -> Verdict:
+def _unconfirmed(rules_verdict: Verdict, model: Verdict, risk: float, seen: str, bar: float) -> Verdict:
     """A rule block the classifier did not confirm: passed, marked with the rules' findings."""
-    note = f"; not confirmed by the classifier ({model.explanation} < {CONFIRM_RISK}), so marked, not blocked"
+    note = f"; not confirmed by the classifier ({seen} < flag bar {bar:.2f}), so marked, not blocked"
     return Verdict(
         safe=True,
         confidence=model.confidence,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from memorizer_mcp.db.connection import Database, Row
+from memorizer_mcp.db.owned import owned_row, update_owned
 from memorizer_mcp.fts import escape_like
 
 UPDATABLE = ("name", "email", "company", "role", "type", "notes")
@@ -63,10 +64,7 @@ class ContactStore:
             return [
                 contact_id
                 for contact_id in dict.fromkeys(contact_ids)
-                if conn.execute(
-                    "SELECT 1 FROM contacts WHERE id = ? AND agent_id = ?", (contact_id, agent_id)
-                ).fetchone()
-                is None
+                if owned_row(conn, "contacts", contact_id, agent_id) is None
             ]
 
     def update(self, agent_id: str, contact_id: int, changes: dict[str, Any], now: str) -> tuple[bool, Row | None]:
@@ -75,18 +73,11 @@ class ContactStore:
         if unknown:
             raise ValueError(f"not contact columns: {sorted(unknown)}")
         with self.db.transaction() as conn:
-            if (
-                conn.execute("SELECT 1 FROM contacts WHERE id = ? AND agent_id = ?", (contact_id, agent_id)).fetchone()
-                is None
-            ):
+            if owned_row(conn, "contacts", contact_id, agent_id) is None:
                 return False, None
             if "email" in changes:
                 clash = self._with_email(agent_id, changes["email"], other_than=contact_id)
                 if clash is not None:
                     return True, clash
-            assignments = ", ".join([*(f"{column} = ?" for column in changes), "updated_at = ?"])
-            conn.execute(
-                f"UPDATE contacts SET {assignments} WHERE id = ? AND agent_id = ?",
-                (*changes.values(), now, contact_id, agent_id),
-            )
+            update_owned(conn, "contacts", contact_id, agent_id, changes, now)
             return True, None

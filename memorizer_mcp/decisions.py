@@ -17,7 +17,8 @@
 
 "Of the same kind" means sharing a word, both numbers, both names (capitalised), or — when an embedder is
 configured — vectors at least `SIMILAR_VALUES` apart in cosine (tea/coffee 0.62, coffee/dark mode 0.18 with
-all-MiniLM-L6-v2).
+all-MiniLM-L6-v2); for two claims' values compared by a multilingual encoder (`ValueSimilarity`, any language),
+at least its own threshold (`MULTILINGUAL_SIMILAR_VALUES`).
 
 `decide(...)` turns the judgements into one action with the provenance rule: a statement never supersedes a
 fact of a more trusted provenance (owner > system > untrusted) nor a fact learned after it (an import of old
@@ -36,7 +37,10 @@ from memorizer_mcp.lexicon import NUMBER_WORDS
 from memorizer_mcp.provenance import trust
 
 SIMILAR_VALUES = 0.45
-"""Cosine similarity at which two values count as the same kind of thing."""
+"""Cosine similarity (all-MiniLM-L6-v2, English) at which two values count as the same kind of thing."""
+MULTILINGUAL_SIMILAR_VALUES = 0.40
+"""The same for the multilingual encoder (USE v3), which compares values in any language: tea/coffee 0.61,
+thé/café 0.58, profesor/abogado 0.42; unrelated values 0.05-0.34 (Berlin/iPhone 0.25, alérgico/abogado 0.27)."""
 
 Verdict = Literal["duplicate", "update", "unrelated"]
 Similarity = Callable[[str, str], float | None]
@@ -45,6 +49,17 @@ Similarity = Callable[[str, str], float | None]
 
 def no_similarity(_a: str, _b: str) -> float | None:
     return None
+
+
+@dataclass(frozen=True)
+class ValueSimilarity:
+    """Compares the values of two claims about the same attribute as written ("le thé", "le café"), with the
+    threshold that belongs to the encoder behind it. Given, it replaces `similarity` for claim values: the
+    memorizer's own embedder is English-only, and a value compared in its sentence's language needs an encoder
+    that reads every language."""
+
+    cosine: Similarity
+    threshold: float = MULTILINGUAL_SIMILAR_VALUES
 
 
 @dataclass(frozen=True)
@@ -71,7 +86,13 @@ class SpanPair:
     new: tuple[str, ...]
 
 
-def _same_kind(pair: SpanPair, old: ParsedFact, new: ParsedFact, similarity: Similarity) -> bool:
+def _same_kind(
+    pair: SpanPair,
+    old: ParsedFact,
+    new: ParsedFact,
+    similarity: Similarity,
+    threshold: float = SIMILAR_VALUES,
+) -> bool:
     if set(pair.old) & set(pair.new):
         return True
     if _numeric(pair.old) and _numeric(pair.new):
@@ -79,7 +100,16 @@ def _same_kind(pair: SpanPair, old: ParsedFact, new: ParsedFact, similarity: Sim
     if all(w in old.names for w in pair.old) and all(w in new.names for w in pair.new):
         return True
     score = similarity(" ".join(pair.old), " ".join(pair.new))
-    return score is not None and score >= SIMILAR_VALUES
+    return score is not None and score >= threshold
+
+
+def _values_alike(
+    old: ParsedFact, new: ParsedFact, a: Claim, b: Claim, similarity: Similarity, values: ValueSimilarity | None
+) -> bool:
+    pair = SpanPair(a.value, b.value)
+    if values is None:
+        return _same_kind(pair, old, new, similarity)
+    return _same_kind(pair, old, new, lambda _o, _n: values.cosine(a.value_text, b.value_text), values.threshold)
 
 
 def _numeric_word(word: str) -> bool:
@@ -116,7 +146,9 @@ def _slots_match(old: Claim, new: Claim, cue: bool) -> bool:
     return cue and not old.subject and {old.slot, new.slot} == {"is", "title"}
 
 
-def _claim_verdict(old: ParsedFact, new: ParsedFact, a: Claim, b: Claim, similarity: Similarity) -> str:
+def _claim_verdict(
+    old: ParsedFact, new: ParsedFact, a: Claim, b: Claim, similarity: Similarity, values: ValueSimilarity | None
+) -> str:
     """ "update", "same", "more", "less", "related" or "none" for one pair of claims about the same attribute."""
     relation = _value_relation(a, b)
     if old.negated != new.negated:
@@ -125,19 +157,24 @@ def _claim_verdict(old: ParsedFact, new: ParsedFact, a: Claim, b: Claim, similar
         return relation
     if new.additive:
         return "none"
-    pair = SpanPair(a.value, b.value)
     if a.slot == b.slot and (a.functional or b.functional):
         return "update"
     if a.slot == "prefer" or b.slot == "prefer":
-        return "update" if _same_kind(pair, old, new, similarity) else "none"
-    if (new.cue or b.cue) and _same_kind(pair, old, new, similarity):
+        return "update" if _values_alike(old, new, a, b, similarity, values) else "none"
+    if new.denied and new.cue:
+        # "No longer likes cheese" ends liking cheese; it replaces no other value of a many-valued attribute
+        # ("is allergic to peanuts", another dislike of the same kind).
+        return "related"
+    if (new.cue or b.cue) and _values_alike(old, new, a, b, similarity, values):
         return "update"
     return "related"
 
 
-def _by_claims(old: ParsedFact, new: ParsedFact, similarity: Similarity) -> Judgement | None:
+def _by_claims(
+    old: ParsedFact, new: ParsedFact, similarity: Similarity, values: ValueSimilarity | None
+) -> Judgement | None:
     verdicts = [
-        _claim_verdict(old, new, a, b, similarity)
+        _claim_verdict(old, new, a, b, similarity, values)
         for b in new.claims
         for a in old.claims
         if _slots_match(a, b, new.cue or b.cue)
@@ -255,8 +292,14 @@ def _subject_words(a: ParsedFact, b: ParsedFact) -> set[str]:
     return words | {stem(w) for w in words}
 
 
-def judge(new: ParsedFact, old: ParsedFact, similarity: Similarity = no_similarity) -> Judgement:
-    """What `new` is to `old` (a stored fact): a duplicate, an update, or unrelated."""
+def judge(
+    new: ParsedFact,
+    old: ParsedFact,
+    similarity: Similarity = no_similarity,
+    values: ValueSimilarity | None = None,
+) -> Judgement:
+    """What `new` is to `old` (a stored fact): a duplicate, an update, or unrelated. `similarity` compares the
+    words that differ; `values`, when given, compares two claims' values instead (see ValueSimilarity)."""
     if new.content and new.content_set == old.content_set and new.content_set - _subject_words(old, new):
         if new.negated != old.negated:
             return Judgement("update", "opposite polarity")
@@ -284,7 +327,7 @@ def judge(new: ParsedFact, old: ParsedFact, similarity: Similarity = no_similari
             words = [w for w in span if w not in own]  # "Jonas hat den Audi verkauft": the Audi, not Jonas
             if words and _overlap(words, old.content_set) >= 0.5:
                 return Judgement("update", "names the old value")
-    by_claims = _by_claims(old, new, similarity)
+    by_claims = _by_claims(old, new, similarity, values)
     if by_claims is not None and (by_claims.verdict != "unrelated" or not subjects):
         return by_claims
     if not subjects:

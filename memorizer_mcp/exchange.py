@@ -31,10 +31,9 @@ from memorizer_mcp.transfer import (
     parse_import,
     render_json,
     render_markdown,
-    write_atomic,
 )
 from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
-from shared.private_files import private_dir
+from shared.private_files import private_dir, write_private
 
 _SAFE_NAME = re.compile(r"^[a-z0-9_-]{1,40}$")
 MAX_SKIPPED_SHOWN = 20
@@ -77,7 +76,7 @@ class Exchange:
             path = confine(str(target / relative), self.roots, what="export file")
             if path.is_symlink():
                 raise NotAllowed(f"The export file {path} is a symbolic link; remove it and export again.")
-            write_atomic(path, text)
+            write_private(path, text)
             written.append(relative)
         return {
             "export_path": str(target),

@@ -18,6 +18,7 @@ import numpy as np
 
 from memorizer_mcp import dedup
 from memorizer_mcp.db.connection import Connection, Database, Row
+from memorizer_mcp.db.owned import owned_row
 from memorizer_mcp.decisions import Decision
 from memorizer_mcp.fts import fts_query
 
@@ -405,10 +406,7 @@ class FactStore:
     # -- reads -------------------------------------------------------------------------------------------------
 
     def _get(self, agent_id: str, fact_id: int) -> Row | None:
-        row: Row | None = self.db.conn.execute(
-            "SELECT * FROM facts WHERE id = ? AND agent_id = ?", (fact_id, agent_id)
-        ).fetchone()
-        return row
+        return owned_row(self.db.conn, "facts", fact_id, agent_id)
 
     def get(self, agent_id: str, fact_id: int) -> Row | None:
         with self.db.reading():

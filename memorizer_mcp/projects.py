@@ -7,6 +7,7 @@ from typing import Any
 
 from memorizer_mcp.db.columns import json_list
 from memorizer_mcp.db.connection import Database, Row
+from memorizer_mcp.db.owned import owned_row, update_owned
 
 UPDATABLE = ("name", "status", "type", "description", "primary_contact_id", "participants", "company", "priority")
 SOURCE_COLUMNS = (
@@ -66,10 +67,7 @@ class ProjectStore:
 
     def get(self, agent_id: str, project_id: int) -> Row | None:
         with self.db.reading() as conn:
-            row: Row | None = conn.execute(
-                "SELECT * FROM projects WHERE id = ? AND agent_id = ?", (project_id, agent_id)
-            ).fetchone()
-            return row
+            return owned_row(conn, "projects", project_id, agent_id)
 
     def listing(self, agent_id: str, filters: dict[str, Any], limit: int) -> tuple[list[Row], int]:
         where, params = ["agent_id = ?"], [agent_id]
@@ -93,20 +91,14 @@ class ProjectStore:
         if unknown:
             raise ValueError(f"not project columns: {sorted(unknown)}")
         with self.db.transaction() as conn:
-            if (
-                conn.execute("SELECT 1 FROM projects WHERE id = ? AND agent_id = ?", (project_id, agent_id)).fetchone()
-                is None
-            ):
+            if owned_row(conn, "projects", project_id, agent_id) is None:
                 return False, None
             if "name" in changes:
                 clash = self._named(agent_id, changes["name"], other_than=project_id)
                 if clash is not None:
                     return True, int(clash["id"])
-            assignments = ", ".join([*(f"{column} = ?" for column in changes), "updated_at = ?"])
-            conn.execute(
-                f"UPDATE projects SET {assignments} WHERE id = ? AND agent_id = ?",
-                (*(_value(c, v) for c, v in changes.items()), now, project_id, agent_id),
-            )
+            values = {column: _value(column, value) for column, value in changes.items()}
+            update_owned(conn, "projects", project_id, agent_id, values, now)
             return True, None
 
     # -- sources: scoped through their project's agent ---------------------------------------------------------
@@ -114,10 +106,7 @@ class ProjectStore:
     def link(self, agent_id: str, project_id: int, fields: dict[str, Any], now: str) -> tuple[int, bool] | None:
         """Upsert the (project, mcp_name) link; `(id, already_existed)`, or None if the agent has no such project."""
         with self.db.transaction() as conn:
-            if (
-                conn.execute("SELECT 1 FROM projects WHERE id = ? AND agent_id = ?", (project_id, agent_id)).fetchone()
-                is None
-            ):
+            if owned_row(conn, "projects", project_id, agent_id) is None:
                 return None
             existing = conn.execute(
                 "SELECT id FROM project_sources WHERE project_id = ? AND mcp_name = ?", (project_id, fields["mcp_name"])

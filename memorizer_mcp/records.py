@@ -39,6 +39,19 @@ def _texts(**fields: str | None) -> None:
         limit_text(name, value)
 
 
+def _check_changes(
+    changes: dict[str, Any], id_field: str, *, required: tuple[str, ...], limited: tuple[str, ...]
+) -> None:
+    """An update's fields, checked in place: at least one given, the `required` texts not blank (and trimmed), the
+    `limited` ones within the length limit."""
+    if not changes:
+        raise InvalidArguments(f"Nothing to update: give at least one field besides {id_field}.")
+    for field in required:
+        if field in changes:
+            changes[field] = require_text(field, changes[field])
+    _texts(**{field: changes.get(field) for field in limited})
+
+
 class Records:
     def __init__(self, memory: Memory) -> None:
         self.memory = memory
@@ -110,12 +123,12 @@ class Records:
         return {"skill": skill_dict(row)}
 
     def update_skill(self, agent_id: str, skill_id: int, changes: dict[str, Any]) -> dict[str, Any]:
-        if not changes:
-            raise InvalidArguments("Nothing to update: give at least one field besides skill_id.")
-        for field in ("name", "instructions"):
-            if field in changes:
-                changes[field] = require_text(field, changes[field])
-        _texts(**{f: changes.get(f) for f in ("description", "last_run_summary", "last_run_status", "last_error")})
+        _check_changes(
+            changes,
+            "skill_id",
+            required=("name", "instructions"),
+            limited=("description", "last_run_summary", "last_run_status", "last_error"),
+        )
         for field in ("last_run_at", "last_notified_at", "backoff_until"):
             if field in changes:
                 changes[field] = _moment(field, changes[field])
@@ -153,12 +166,7 @@ class Records:
         return {"contacts": [contact_dict(row) for row in rows], "total_count": total}
 
     def update_contact(self, agent_id: str, contact_id: int, changes: dict[str, Any]) -> dict[str, Any]:
-        if not changes:
-            raise InvalidArguments("Nothing to update: give at least one field besides contact_id.")
-        for field in ("name", "email"):
-            if field in changes:
-                changes[field] = require_text(field, changes[field])
-        _texts(**{f: changes.get(f) for f in ("company", "role", "notes")})
+        _check_changes(changes, "contact_id", required=("name", "email"), limited=("company", "role", "notes"))
         found, clash = self.memory.contacts.update(agent_id, contact_id, changes, self.memory.now())
         if not found:
             raise ToolFailure(f"Contact {contact_id} does not exist for agent '{agent_id}'.")
@@ -196,11 +204,7 @@ class Records:
         return {"projects": [project_dict(row) for row in rows], "total_count": total}
 
     def update_project(self, agent_id: str, project_id: int, changes: dict[str, Any]) -> dict[str, Any]:
-        if not changes:
-            raise InvalidArguments("Nothing to update: give at least one field besides project_id.")
-        if "name" in changes:
-            changes["name"] = require_text("name", changes["name"])
-        _texts(description=changes.get("description"), company=changes.get("company"))
+        _check_changes(changes, "project_id", required=("name",), limited=("description", "company"))
         # 0 clears the primary contact and "none" the priority: null means "leave as is", since models send
         # null for every optional parameter they do not mean to set.
         if changes.get("primary_contact_id") == 0:

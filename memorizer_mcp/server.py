@@ -1,9 +1,9 @@
 """The Memorizer MCP server (mcpName `memory`): the original's 31 tools, thin over the service layer.
 
 The lifespan builds everything from the environment of the moment (so every in-process test and every restart
-sees its own settings): the database (migrated on open), the embedder and the utility model. Two seams let
-tests and embedders swap parts without patching internals: `seams.embedder_factory(settings)` and
-`seams.completion`. A configuration or database problem does not stop the server: every tool then answers
+sees its own settings): the database (migrated on open), the embedders and the utility model. Three seams let
+tests and embedders swap parts without patching internals: `seams.embedder_factory(settings)`,
+`seams.value_embedder_factory(settings, embedder)` and `seams.completion`. A configuration or database problem does not stop the server: every tool then answers
 with the sentence that says what to fix.
 
 Every tool takes `agent_id` (default `annabelle`) and touches only that agent's records.
@@ -87,9 +87,24 @@ def default_embedder(settings: MemorizerSettings) -> Embedder | None:
         return None
 
 
+def default_value_embedder(settings: MemorizerSettings, embedder: Embedder | None) -> Embedder | None:
+    """The multilingual encoder the update rules compare values with (decisions.ValueSimilarity), when
+    embeddings are on: the configured one if it is that encoder, else its own instance. Constructing it reads
+    nothing; if its files are missing, the first comparison logs it and the rules decide without it."""
+    if embedder is None:
+        return None
+    from shared.embeddings.multilingual import MultilingualEmbedder
+
+    return embedder if isinstance(embedder, MultilingualEmbedder) else MultilingualEmbedder()
+
+
+ValueEmbedderFactory = Callable[[MemorizerSettings, "Embedder | None"], "Embedder | None"]
+
+
 @dataclass
 class Seams:
     embedder_factory: EmbedderFactory = default_embedder
+    value_embedder_factory: ValueEmbedderFactory = default_value_embedder
     completion: CompletionFn = litellm_complete
 
 
@@ -108,7 +123,8 @@ MemorizerState = ServerState[Parts]
 
 
 def build_parts(settings: MemorizerSettings) -> Parts:
-    memory = Memory.open(settings, seams.embedder_factory(settings))
+    embedder = seams.embedder_factory(settings)
+    memory = Memory.open(settings, embedder, values=seams.value_embedder_factory(settings, embedder))
     config = config_from_settings(settings)
     learning = Learning(memory, config, seams.completion)
     if settings.memory_model_decisions and config is not None:
@@ -147,6 +163,8 @@ async def lifespan(_server: MCPServer[MemorizerState]) -> AsyncIterator[Memorize
         if parts is not None:
             if parts.memory.embedder is not None:
                 await parts.memory.embedder.aclose()
+            if parts.memory.values is not None and parts.memory.values is not parts.memory.embedder:
+                await parts.memory.values.aclose()
             parts.memory.close()
 
 

@@ -30,7 +30,7 @@ from memorizer_mcp.contacts import ContactStore
 from memorizer_mcp.conversations import ConversationStore, conversation_dict
 from memorizer_mcp.db.connection import Database, DatabaseError
 from memorizer_mcp.db.migrations import migrate
-from memorizer_mcp.decisions import Candidate, Decision, Judgement, decide, judge
+from memorizer_mcp.decisions import Candidate, Decision, Judgement, ValueSimilarity, decide, judge
 from memorizer_mcp.facts import Applied, FactStore, NewFact, fact_dict
 from memorizer_mcp.fts import like_patterns
 from memorizer_mcp.params import limit_text, require_text
@@ -90,11 +90,15 @@ class Memory:
         settings: MemorizerSettings,
         embedder: Embedder | None,
         *,
+        values: Embedder | None = None,
         clock: Clock = utc_now,
     ) -> None:
         self.db = db
         self.settings = settings
         self.embedder = embedder
+        self.values = values
+        """Compares claim values in any language for the update rules (decisions.ValueSimilarity); None: only
+        English values are compared, with `embedder`."""
         self.clock = clock
         self.index = VectorIndex()
         self.facts = FactStore(db)
@@ -107,7 +111,14 @@ class Memory:
         self.decider: ModelDecider | None = None
 
     @classmethod
-    def open(cls, settings: MemorizerSettings, embedder: Embedder | None, *, clock: Clock = utc_now) -> Memory:
+    def open(
+        cls,
+        settings: MemorizerSettings,
+        embedder: Embedder | None,
+        *,
+        values: Embedder | None = None,
+        clock: Clock = utc_now,
+    ) -> Memory:
         db = Database.open(settings.db_path)
         try:
             ran = migrate(db.conn)
@@ -116,7 +127,7 @@ class Memory:
             raise
         if ran:
             log.info("database migrated", extra={"path": str(settings.db_path), "migrations": ran})
-        return cls(db, settings, embedder, clock=clock)
+        return cls(db, settings, embedder, values=values, clock=clock)
 
     def close(self) -> None:
         self.db.close()
@@ -209,13 +220,15 @@ class Memory:
             )
             return None
 
-    async def _similarities(self, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], float]:
+    async def _similarities(
+        self, embedder: Embedder | None, pairs: list[tuple[str, str]]
+    ) -> dict[tuple[str, str], float]:
         """Cosine similarities of value pairs, embedded in one batch; {} when the embedder cannot answer."""
-        if self.embedder is None or not pairs:
+        if embedder is None or not pairs:
             return {}
         texts = list(dict.fromkeys(text for pair in pairs for text in pair))
         try:
-            vectors = np.asarray(await self.embedder.embed(texts), dtype=np.float32)
+            vectors = np.asarray(await embedder.embed(texts), dtype=np.float32)
         except Exception as exc:
             log.warning("embedding values failed; comparing without them", extra={"error": str(exc)})
             return {}
@@ -233,22 +246,43 @@ class Memory:
         if not candidates:
             return Decision("add"), "rules"
         # The rules ask for the similarity of two values only in a few cases: judge once without, note what they
-        # asked, embed just that, and judge again. Only for English facts: the default embedder (all-MiniLM-L6-v2)
-        # is English-only, and on other languages its similarities were noise (alérgico/abogado 0.50,
-        # profesor/abogado 0.25).
+        # asked, embed just that, and judge again. The memorizer's embedder (all-MiniLM-L6-v2 by default) is
+        # English-only: on other languages its similarities were noise (alérgico/abogado 0.50, profesor/abogado
+        # 0.25), so it compares English facts only; the values of two claims in any other language are compared
+        # by the multilingual encoder (`values`), as written.
         asked: list[tuple[str, str]] = []
+        asked_values: list[tuple[str, str]] = []
 
         def note(a: str, b: str) -> float | None:
             asked.append((a, b))
             return None
 
-        judged = [(candidate, judge(parsed, candidate.parsed, note)) for candidate in candidates]
-        english = parsed.language == "en"
-        if asked and english and self.embedder is not None:
-            known = await self._similarities(list(dict.fromkeys(asked))[:MAX_VALUE_PAIRS])
+        def note_value(a: str, b: str) -> float | None:
+            asked_values.append((a, b))
+            return None
+
+        def english(candidate: Candidate) -> bool:
+            return parsed.language == "en" and candidate.parsed.language == "en"
+
+        def by_values(candidate: Candidate, cosine: Callable[[str, str], float | None]) -> ValueSimilarity | None:
+            return None if english(candidate) or self.values is None else ValueSimilarity(cosine)
+
+        judged = [(c, judge(parsed, c.parsed, note, by_values(c, note_value))) for c in candidates]
+        if asked or asked_values:
+            words = await self._similarities(
+                self.embedder if parsed.language == "en" else None, list(dict.fromkeys(asked))[:MAX_VALUE_PAIRS]
+            )
+            values = await self._similarities(self.values, list(dict.fromkeys(asked_values))[:MAX_VALUE_PAIRS])
+
+            def word_similarity(a: str, b: str) -> float | None:
+                return words.get((a, b))
+
+            def value_similarity(a: str, b: str) -> float | None:
+                return values.get((a, b))
+
             judged = [
-                (c, judge(parsed, c.parsed, lambda a, b: known.get((a, b))) if c.parsed.language == "en" else j)
-                for c, j in judged
+                (c, judge(parsed, c.parsed, word_similarity if english(c) else note, by_values(c, value_similarity)))
+                for c, _ in judged
             ]
         settled = any(j.verdict != "unrelated" for _, j in judged)
         related = [c for c, j in judged if j.related]

@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from memorizer_mcp.db.connection import Database, Row
+from memorizer_mcp.db.owned import owned_row, update_owned
 from shared.contracts.memory import SKILL_DEFINITION_FIELDS, SKILL_JSON_FIELDS, SKILL_STATE_FIELDS
 
 JSON_COLUMNS = SKILL_JSON_FIELDS
@@ -112,10 +113,7 @@ class SkillStore:
 
     def get(self, agent_id: str, skill_id: int) -> Row | None:
         with self.db.reading() as conn:
-            row: Row | None = conn.execute(
-                "SELECT * FROM skills WHERE id = ? AND agent_id = ?", (skill_id, agent_id)
-            ).fetchone()
-            return row
+            return owned_row(conn, "skills", skill_id, agent_id)
 
     def name_taken(self, agent_id: str, name: str, other_than: int) -> int | None:
         with self.db.reading() as conn:
@@ -127,20 +125,13 @@ class SkillStore:
 
     def update(self, agent_id: str, skill_id: int, changes: dict[str, Any], now: str) -> bool:
         _check_columns(changes)
-        assignments = [f"{column} = ?" for column in changes]
-        values = [_column_value(column, value) for column, value in changes.items()]
+        values = {column: _column_value(column, value) for column, value in changes.items()}
         with self.db.transaction() as conn:
-            cursor = conn.execute(
-                f"UPDATE skills SET {', '.join([*assignments, 'updated_at = ?'])} WHERE id = ? AND agent_id = ?",
-                (*values, now, skill_id, agent_id),
-            )
-            return bool(cursor.rowcount > 0)
+            return update_owned(conn, "skills", skill_id, agent_id, values, now)
 
     def delete(self, agent_id: str, skill_id: int) -> Row | None:
         with self.db.transaction() as conn:
-            row: Row | None = conn.execute(
-                "SELECT * FROM skills WHERE id = ? AND agent_id = ?", (skill_id, agent_id)
-            ).fetchone()
+            row = owned_row(conn, "skills", skill_id, agent_id)
             if row is not None:
                 conn.execute("DELETE FROM skills WHERE id = ? AND agent_id = ?", (skill_id, agent_id))
             return row

@@ -16,19 +16,15 @@ lines before the first `##` heading). `profile.md`, `summary.md` and conversatio
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 from memorizer_mcp.db.connection import Row
 from memorizer_mcp.facts import FACT_FIELDS
 from memorizer_mcp.provenance import PROVENANCES, SOURCE_TYPES
 from shared.contracts.memory import FACT_CATEGORIES
-from shared.private_files import private_dir
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 JSON_CONVERSATIONS = 500
@@ -191,21 +187,6 @@ def render_markdown(
     ]
     files["summary.md"] = "\n".join(summary) + "\n"
     return files
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to `path` so a reader sees the old file or the new one, never half of it."""
-    private_dir(path.parent)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 # -- import ----------------------------------------------------------------------------------------------------

@@ -1,3 +1,3 @@
-from orchestrator.cli import serve
+from orchestrator.serve import serve
 
 serve()

@@ -37,6 +37,7 @@ from orchestrator.halt import HaltState
 from orchestrator.hub import Hub
 from orchestrator.jobs import tools as _job_tools  # noqa: F401  (queue_task & co. register themselves)
 from orchestrator.jobs.runner import JobRunner
+from orchestrator.prestart import Prestarted
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.http import skills_router
 from orchestrator.skills.scheduler import SkillScheduler
@@ -53,7 +54,14 @@ from shared.contracts.hub_api import (
     ToolCallRequest,
 )
 from shared.contracts.thinker_api import Acknowledgement, ExecuteSkillRequest, SkillAnswer
-from shared.http_api import ERROR_RESPONSES, ErrorBody, install_error_handlers, json_body_schema, parse_json_body
+from shared.http_api import (
+    ERROR_RESPONSES,
+    ErrorBody,
+    install_error_handlers,
+    json_body_schema,
+    parse_json_body,
+    service_app,
+)
 from shared.settings import process_environment
 from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
@@ -129,15 +137,20 @@ def stop_this_process() -> None:
     signal.raise_signal(signal.SIGTERM)
 
 
-def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] = stop_this_process) -> FastAPI:
+def create_app(
+    settings: OrchestratorSettings,
+    *,
+    on_fatal: Callable[[], None] = stop_this_process,
+    prestarted: Prestarted | None = None,
+) -> FastAPI:
     """Build the hub's app; raises `AgentsConfigError` when agents.json is invalid.
 
     The HTTP API is up at once: `/health` says `starting` while the MCPs come up, every other endpoint answers 503
     until they have. A required MCP that fails stops the process (`on_fatal`) and `app.state.startup_failure` says
-    why."""
+    why. `prestarted` holds the MCPs `serve()` forked before importing this module, for the hub to adopt."""
     token = settings.annabelle_token.get_secret_value() if settings.annabelle_token else None
     master_token = token or load_or_create_token(settings.annabelle_home)
-    hub = Hub(settings)
+    hub = Hub(settings, prestarted)
     agents_config = load_agents_config(settings.agents_config)
     if agents_config.compatibility_notes:
         log.warning(
@@ -236,14 +249,11 @@ def create_app(settings: OrchestratorSettings, *, on_fatal: Callable[[], None] =
             raise StarletteHTTPException(401, unauthorized)
         return agent
 
-    app = FastAPI(
+    app = service_app(
         title="Annabelle hub",
         version=hub.version,
         description="Tool routing with Guardian scanning for the Annabelle assistant.",
         lifespan=lifespan,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
     )
     app.state.serving = False
     app.state.startup_failure = None

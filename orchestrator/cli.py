@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import logging
-import socket
 import subprocess
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
@@ -30,7 +29,7 @@ from shared.logs import configure_logging
 from shared.settings import BridgeSettings, ConfigError, HubAddressSettings, load_settings
 
 if TYPE_CHECKING:
-    from orchestrator.settings import OrchestratorSettings
+    pass
 
 log = logging.getLogger(__name__)
 
@@ -97,92 +96,11 @@ def _print_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
 
-def serve() -> None:
-    """Run the hub in the foreground until Ctrl-C (what `make run`, `annabelle up` and `python -m orchestrator` do)."""
-    from orchestrator.warm_start import start_fork_server
-
-    # First: the fork server the MCPs start from imports their shared modules while the hub imports its own.
-    start_fork_server()
-    import uvicorn
-
-    from orchestrator.app import create_app
-    from orchestrator.settings import OrchestratorSettings
-    from shared.agents import AgentsConfigError
-
-    try:
-        settings = load_settings(OrchestratorSettings)
-    except ConfigError as exc:
-        sys.exit(f"annabelle: {exc}")
-    configure_logging("orchestrator", settings.logs_dir, settings.log_level)
-    problem = port_problem(settings)
-    if problem:
-        sys.exit(f"annabelle: {problem}")
-    try:
-        app = create_app(settings)
-    except AgentsConfigError as exc:
-        sys.exit(f"annabelle: {exc}")
-    log.info(
-        "starting hub",
-        extra={
-            "url": f"http://{settings.annabelle_bind_host}:{settings.orchestrator_port}",
-            "home": str(settings.annabelle_home),
-        },
-    )
-    config = uvicorn.Config(
-        app,
-        host=settings.annabelle_bind_host,
-        port=settings.orchestrator_port,
-        log_config=None,
-        access_log=False,
-        lifespan="on",
-        timeout_graceful_shutdown=5,
-    )
-    server = uvicorn.Server(config)
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        # uvicorn re-raises Ctrl-C after its graceful shutdown; the shutdown is done, exit quietly.
-        return
-    if not server.started or app.state.startup_failure:
-        sys.exit(1)
-
-
-def port_free(host: str, port: int) -> bool:
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((host, port))
-        except OSError:
-            return False
-    return True
-
-
-def port_problem(settings: OrchestratorSettings) -> str | None:
-    """One sentence when a port the hub needs is taken: its own, or a Thinker's it will start (checked before
-    anything is spawned, so the sentence comes first, not a raw `Errno 98` after every MCP has started)."""
-    host = settings.annabelle_bind_host
-    if not port_free(host, settings.orchestrator_port):
-        return (
-            f"port {settings.orchestrator_port} on {host} is in use (another hub?); stop that process or set "
-            "ORCHESTRATOR_PORT to a free port."
-        )
-    from shared.agents import AgentsConfigError, fixed_thinker_ports, load_agents_config
-
-    try:
-        config = load_agents_config(settings.agents_config)
-    except AgentsConfigError:
-        return None  # create_app reports agents.json's problems with their fields
-    for agent_id, (port, variable) in fixed_thinker_ports(config, settings.thinker_port).items():
-        if port == settings.orchestrator_port:
-            return f"the agent {agent_id!r} would listen on the hub's own port {port}; change {variable}."
-        if not port_free("127.0.0.1", port):
-            return f"port {port} for the agent {agent_id!r} is in use; stop that process or change {variable}."
-    return None
-
-
 @app.command()
 def up() -> None:
     """Start the hub (and its MCP servers) in the foreground."""
+    from orchestrator.serve import serve
+
     serve()
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -243,8 +243,11 @@ def _entry_problem(name: str, reserved: set[str]) -> str | None:
 
 
 @dataclass(frozen=True)
-class ChangePlan:
-    """What a reload does: start `added`, stop `removed`, restart `changed` with their new configuration."""
+class ServerChanges:
+    """MCP servers by name: `added` and `removed` between two sets, and `changed`, in both but different.
+
+    For a reload it is the plan (start, stop, restart with the new configuration); at start-up, what differs from
+    the set the last run saved."""
 
     added: tuple[str, ...] = ()
     removed: tuple[str, ...] = ()
@@ -254,25 +257,17 @@ class ChangePlan:
         return bool(self.added or self.removed or self.changed)
 
 
-def plan_changes(running: Mapping[str, ExternalServer], wanted: Mapping[str, ExternalServer]) -> ChangePlan:
-    """Compare the running servers with the wanted ones; an entry whose resolved configuration differs is changed."""
-    return ChangePlan(
-        added=tuple(sorted(set(wanted) - set(running))),
-        removed=tuple(sorted(set(running) - set(wanted))),
-        changed=tuple(sorted(name for name in set(running) & set(wanted) if running[name] != wanted[name])),
+def _compare(before: Mapping[str, Any], after: Mapping[str, Any], differs: Callable[[str], bool]) -> ServerChanges:
+    return ServerChanges(
+        added=tuple(sorted(set(after) - set(before))),
+        removed=tuple(sorted(set(before) - set(after))),
+        changed=tuple(sorted(name for name in set(before) & set(after) if differs(name))),
     )
 
 
-@dataclass(frozen=True)
-class KnownDiff:
-    """MCP servers added or removed since the last known set (persisted across restarts), and externals edited."""
-
-    added: tuple[str, ...] = ()
-    removed: tuple[str, ...] = ()
-    changed: tuple[str, ...] = ()
-
-    def __bool__(self) -> bool:
-        return bool(self.added or self.removed or self.changed)
+def plan_changes(running: Mapping[str, ExternalServer], wanted: Mapping[str, ExternalServer]) -> ServerChanges:
+    """Compare the running servers with the wanted ones; an entry whose resolved configuration differs is changed."""
+    return _compare(running, wanted, lambda name: running[name] != wanted[name])
 
 
 def known_set(first_party: list[str], externals: Mapping[str, ExternalServer]) -> dict[str, Any]:
@@ -282,22 +277,16 @@ def known_set(first_party: list[str], externals: Mapping[str, ExternalServer]) -
     return {"version": 1, "mcps": dict(sorted(mcps.items()))}
 
 
-def diff_known(previous: object, current: Mapping[str, Any]) -> KnownDiff:
+def diff_known(previous: object, current: Mapping[str, Any]) -> ServerChanges:
     """Compare a saved record with the current one; an unreadable record counts as none (nothing to report)."""
     if not isinstance(previous, dict) or not isinstance(previous.get("mcps"), dict):
-        return KnownDiff()
+        return ServerChanges()
     before: dict[str, Any] = previous["mcps"]
     now: dict[str, Any] = current["mcps"]
-    return KnownDiff(
-        added=tuple(sorted(set(now) - set(before))),
-        removed=tuple(sorted(set(before) - set(now))),
-        changed=tuple(
-            sorted(
-                name
-                for name in set(now) & set(before)
-                if isinstance(before[name], dict) and before[name].get("fingerprint") != now[name].get("fingerprint")
-            )
-        ),
+    return _compare(
+        before,
+        now,
+        lambda name: isinstance(before[name], dict) and before[name].get("fingerprint") != now[name].get("fingerprint"),
     )
 
 

@@ -34,8 +34,8 @@ from orchestrator.backoff import RestartPolicy
 from orchestrator.discovery import Discovery, McpSpec
 from orchestrator.errors import describe_cause
 from orchestrator.external_config import (
-    ChangePlan,
     ExternalServer,
+    ServerChanges,
     describe_changes,
     diff_known,
     known_set,
@@ -43,10 +43,10 @@ from orchestrator.external_config import (
     plan_changes,
 )
 from orchestrator.mcp_client import ManagedMcp
+from orchestrator.mcp_commands import ChildCommand
 from orchestrator.notify import Notifier
 from orchestrator.router import ToolRouter
 from orchestrator.settings import OrchestratorSettings
-from orchestrator.stdio_transport import ChildCommand
 from shared.private_files import write_private
 
 log = logging.getLogger(__name__)
@@ -253,7 +253,7 @@ class ExternalMcps:
             startup_timeout=settings.mcp_startup_timeout_seconds,
         )
 
-    async def _apply(self, wanted: dict[str, ExternalServer]) -> ChangePlan:
+    async def _apply(self, wanted: dict[str, ExternalServer]) -> ServerChanges:
         plan = plan_changes(self.running, wanted)
         for name in (*plan.removed, *plan.changed):
             log.info(
@@ -287,14 +287,14 @@ class ExternalMcps:
             if wanted:
                 await self._apply(wanted)
 
-    async def reload(self) -> ChangePlan:
+    async def reload(self) -> ServerChanges:
         """Read the file again and apply what changed; tell the owner about servers that appeared or went away."""
         async with self._lock:
             previous_problems = self.problems
             data = await self._read()
             self._seen = data
             wanted = await self._load(data)
-            plan = await self._apply(wanted) if wanted is not None else ChangePlan()
+            plan = await self._apply(wanted) if wanted is not None else ServerChanges()
             self._save_known()
             lines = []
             if plan:

@@ -16,14 +16,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tempfile
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from shared.private_files import private_dir
+from shared.private_files import write_private
 from shared.timeutil import Clock, utc_now
 
 log = logging.getLogger(__name__)
@@ -107,17 +105,7 @@ class HaltState:
         return dict.fromkeys(TARGETS, HaltEntry(reason, now))
 
     def _save(self) -> None:
-        private_dir(self.path.parent)
-        fd, temp = tempfile.mkstemp(prefix=".halt-", suffix=".tmp", dir=self.path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                handle.write(encode_state(self._state))
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, self.path)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
+        write_private(self.path, encode_state(self._state))
 
     # -- changes ------------------------------------------------------------------------------------------
 

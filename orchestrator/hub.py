@@ -9,8 +9,6 @@ starts even when Guardian does not; the fail mode then decides what a scanned ca
 from __future__ import annotations
 
 import logging
-import os
-import sys
 import time
 from collections.abc import Mapping
 from importlib.metadata import PackageNotFoundError, version
@@ -18,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
+import anyio.to_thread
 from pydantic import ValidationError
 
 from orchestrator.approvals.gate import ApprovalGate
@@ -31,17 +30,19 @@ from orchestrator.errors import StartupError
 from orchestrator.externals import KNOWN_MCPS_FILENAME, ExternalMcps, McpBuilder
 from orchestrator.guardian import GuardedEndpoint, GuardianGate
 from orchestrator.mcp_client import ManagedMcp
+from orchestrator.mcp_commands import ChildCommand, child_command
 from orchestrator.native_tools import NATIVE_TOOLS, NativeTool, Untrusted
 from orchestrator.notify import Notifier
 from orchestrator.policy import tool_allowed
+from orchestrator.prestart import Prestarted
 from orchestrator.router import Route, ToolRouter, closest_names, unknown_arguments
-from orchestrator.settings import REPO_ROOT, OrchestratorSettings
+from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.hook import SKILL_TOOLS, SkillCache, call_skill_tool
-from orchestrator.stdio_transport import ChildCommand
+from orchestrator.stdio_transport import spawn
 from orchestrator.turns import TurnLedger
+from orchestrator.warm_start import start_fork_server
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail, ok
-from shared.logs import STDERR_LEVEL_VARIABLE
 from shared.manifest import ToolEffects
 from shared.mcp_tools import ToolFailure, describe_validation
 from shared.settings import process_environment
@@ -63,29 +64,6 @@ def annabelle_version() -> str:
         return "0.0.0"
 
 
-def child_command(spec: McpSpec, settings: OrchestratorSettings, environ: Mapping[str, str]) -> ChildCommand:
-    """How to run one MCP: `python -m <package>` unless the manifest names another command."""
-    manifest = spec.manifest
-    if manifest.command:
-        argv = [manifest.command, *manifest.args]
-    else:
-        argv = [sys.executable, "-m", spec.package, *manifest.args]
-    paths = [str(settings.annabelle_mcps_root), str(REPO_ROOT)]
-    if environ.get("PYTHONPATH"):
-        paths.append(environ["PYTHONPATH"])
-    env = {
-        **environ,
-        "PYTHONPATH": os.pathsep.join(dict.fromkeys(paths)),
-        "PYTHONUNBUFFERED": "1",
-        "ANNABELLE_HOME": str(settings.annabelle_home),
-        "LITELLM_LOCAL_MODEL_COST_MAP": "True",
-        STDERR_LEVEL_VARIABLE: "WARNING",
-    }
-    if manifest.command:
-        return ChildCommand(argv=argv, env=env, cwd=spec.directory)
-    return ChildCommand(argv=argv, env=env, cwd=REPO_ROOT, module=spec.package)
-
-
 def wrap_endpoint(spec: McpSpec, direct: ToolEndpoint, gate: GuardianGate) -> ToolEndpoint:
     """The MCP's endpoint with Guardian around it in the directions its `guardianScan` asks for (externals: both)."""
     scan = spec.manifest.guardianScan
@@ -94,8 +72,10 @@ def wrap_endpoint(spec: McpSpec, direct: ToolEndpoint, gate: GuardianGate) -> To
 
 
 class Hub:
-    def __init__(self, settings: OrchestratorSettings) -> None:
+    def __init__(self, settings: OrchestratorSettings, prestarted: Prestarted | None = None) -> None:
         self.settings = settings
+        self.prestarted = prestarted or Prestarted()
+        """First-party MCPs `serve()` forked before the hub's imports: each is adopted by its first start."""
         self.router = ToolRouter()
         self.gate = GuardianGate(
             None, settings.guardian_fail_mode, "all" if settings.guardian_input_scan == "layered" else "rules"
@@ -145,7 +125,21 @@ class Hub:
             health_timeout=self.settings.mcp_health_timeout_seconds,
             startup_timeout=self.settings.mcp_startup_timeout_seconds,
             on_tools_changed=self._tools_changed,
+            spawner=self._spawn,
         )
+
+    @staticmethod
+    async def _start_fork_server() -> None:
+        """Restarts fork from the fork server: start it now, off the start-up path, rather than at the first crash."""
+        try:
+            await anyio.to_thread.run_sync(start_fork_server)
+        except (OSError, EOFError, ValueError) as exc:  # each warm start then falls back to a new process
+            log.warning("fork server did not start", extra={"error": str(exc)})
+
+    async def _spawn(self, command: ChildCommand) -> anyio.abc.Process:
+        """The child forked for `command` before the hub's imports, if there is one; else a new one."""
+        adopted = await self.prestarted.adopt(command)
+        return adopted if adopted is not None else await spawn(command)
 
     def _tools_changed(self, mcp: ManagedMcp) -> None:
         spec = self.specs.get(mcp.name)
@@ -172,6 +166,7 @@ class Hub:
             for mcp in [guardian, *others] if guardian is not None else others:
                 starting.start_soon(mcp.start, tasks)
             starting.start_soon(self.externals.start)  # never required: its failures are reported, not raised
+        self.prestarted.discard()  # forked for a configuration that has changed since: nobody will adopt them
         if guardian is None or not guardian.available:
             log.error(
                 "guardian is not running; scanned calls follow the fail mode",
@@ -189,6 +184,7 @@ class Hub:
             raise StartupError(f"Required MCP server(s) failed to start ({details}). Fix them or set {hints}.")
         self.ready = True
         tasks.start_soon(self.externals.watch, name="external-mcps")
+        tasks.start_soon(self._start_fork_server, name="fork-server")
         log.info(
             "hub ready",
             extra={

@@ -203,16 +203,21 @@ def build_server(
 async def watch_hub(hub: HubClient, token: TokenSource, watch: ToolListWatch, poll_seconds: float) -> None:
     """Read the hub's tool list every `poll_seconds` and let `watch` compare it with what the client has.
 
-    A hub that cannot be read changes nothing: the client's calls say why, and the next good read compares."""
+    A hub that cannot be read changes nothing: the client's calls say why, and the next good read compares. Nor
+    does anything else one read runs into (a list it cannot make sense of, a notification that fails): it is logged
+    and the next read tries again, because the bridge's process ends with this loop and its client would lose
+    every tool, not just the news of a changed list."""
     while True:
         await anyio.sleep(poll_seconds)
         if token() is None:
             continue
         try:
             listing = await hub.request("GET", "/tools/list", None, seconds=LIST_TIMEOUT_SECONDS)
+            await watch.compare(tools_of(listing))
         except HubError:
             continue
-        await watch.compare(tools_of(listing))
+        except Exception:
+            log.exception("reading the hub's tool list failed; trying again at the next poll")
 
 
 async def serve_stdio(hub: HubClient, token: TokenSource, version: str = "", poll_seconds: float = 5.0) -> None:

@@ -22,7 +22,8 @@ from mcp.types import CallToolResult, Tool
 
 from orchestrator.backoff import RestartPolicy, RestartTracker
 from orchestrator.errors import McpCallError, McpTimeout, McpUnavailable, describe_cause
-from orchestrator.stdio_transport import ChildCommand, ChildProcess, open_child
+from orchestrator.mcp_commands import ChildCommand
+from orchestrator.stdio_transport import ChildProcess, Spawner, open_child, spawn
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,7 @@ class ManagedMcp:
         startup_timeout: float,
         on_tools_changed: Callable[[ManagedMcp], None] = lambda _: None,
         clock: Callable[[], float] = time.monotonic,
+        spawner: Spawner = spawn,
     ) -> None:
         self.name = name
         self.command = command
@@ -66,6 +68,7 @@ class ManagedMcp:
         self._tracker = RestartTracker(policy)
         self._on_tools_changed = on_tools_changed
         self._clock = clock
+        self._spawner = spawner
         self._client: Client | None = None
         self._child: ChildProcess | None = None
         self._up_since: float | None = None
@@ -150,7 +153,7 @@ class ManagedMcp:
             self._child = child
 
         try:
-            transport = open_child(self.command, remember, stderr_log)
+            transport = open_child(self.command, remember, stderr_log, self._spawner)
             async with Client(transport, read_timeout_seconds=None, cache=None) as client:
                 return await self._serve(client)
         except TimeoutError:

@@ -10,10 +10,8 @@ from __future__ import annotations
 import logging
 import os
 import signal
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
-from dataclasses import dataclass
-from pathlib import Path
 
 import anyio
 import anyio.abc
@@ -22,6 +20,7 @@ from mcp.client._transport import TransportStreams
 from mcp.shared.message import SessionMessage
 from mcp.types import jsonrpc_message_adapter
 
+from orchestrator.mcp_commands import ChildCommand
 from orchestrator.warm_start import open_warm_process
 
 log = logging.getLogger(__name__)
@@ -39,23 +38,15 @@ async def log_lines(stream: anyio.abc.ByteReceiveStream, logger: logging.Logger)
                     logger.warning(line.rstrip())
 
 
-@dataclass(frozen=True)
-class ChildCommand:
-    argv: Sequence[str]
-    env: Mapping[str, str]
-    cwd: Path
-    module: str | None = None
-    """Set for a first-party MCP (`python -m <module>`): it starts as a fork of the warm interpreter, its
-    arguments being `argv` after `-m <module>`. Otherwise `argv` is run as a new process."""
+Spawner = Callable[[ChildCommand], Awaitable[anyio.abc.Process]]
+"""How a child is started: `spawn`, or the hub's own that first adopts a child forked before it ran (`prestart`)."""
 
 
 async def spawn(command: ChildCommand) -> anyio.abc.Process:
     """Start the child in its own session: warm (forked, see `warm_start`) for a module, else a new process."""
     if command.module is not None:
-        args = list(command.argv)
-        extra = args[args.index(command.module) + 1 :] if command.module in args else []
         try:
-            return await open_warm_process(command.module, extra, command.env, command.cwd)
+            return await open_warm_process(command.module, command.module_args, command.env, command.cwd)
         except (OSError, EOFError, ValueError) as exc:  # a broken fork server must not keep an MCP down
             log.warning(
                 "warm start failed; starting a new process", extra={"module": command.module, "error": str(exc)}
@@ -104,10 +95,13 @@ async def _stop(process: anyio.abc.Process) -> None:
 
 @asynccontextmanager
 async def open_child(
-    command: ChildCommand, on_spawn: Callable[[ChildProcess], None], stderr_logger: logging.Logger
+    command: ChildCommand,
+    on_spawn: Callable[[ChildProcess], None],
+    stderr_logger: logging.Logger,
+    spawner: Spawner = spawn,
 ) -> AsyncIterator[TransportStreams]:
     """Spawn the child and yield the (read, write) streams `mcp.Client` expects."""
-    process = await spawn(command)
+    process = await spawner(command)
     child = ChildProcess(process)
     on_spawn(child)
     read_writer, read_stream = anyio.create_memory_object_stream[SessionMessage | Exception](0)

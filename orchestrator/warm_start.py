@@ -4,7 +4,8 @@ Every first-party MCP (run as `python -m <package>`) spends most of its start-up
 `mcp` SDK's server and its pydantic types, pydantic-settings, httpx and `shared`. Started all at once on a small
 machine, these identical imports compete for the CPU and the slowest MCP is ready several times later than it
 would be alone. Instead, a `multiprocessing` fork server imports those shared modules once (`PRELOAD`); each MCP
-is then a fork of it that imports only its own package and runs `python -m <package>` in-process.
+is then a fork of it that imports only its own package and runs `python -m <package>` in-process. (At start-up
+the hub itself plays that part: `prestart`.)
 
 The fork runs `run_module`: it leads its own session (as `start_new_session` would), takes three socket ends as
 fds 0, 1 and 2, replaces the environment, `sys.path`, working directory and `sys.argv` with what the command asked
@@ -20,6 +21,7 @@ litellm and the embedding model are therefore never preloaded.
 from __future__ import annotations
 
 import atexit
+import importlib
 import logging
 import multiprocessing
 import multiprocessing.forkserver
@@ -34,7 +36,7 @@ import time
 from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import anyio
 import anyio.abc
@@ -62,12 +64,19 @@ _START_LOCK = threading.Lock()
 
 
 def start_fork_server() -> None:
-    """Start the fork server now, so it imports `PRELOAD` while the hub does its own imports.
+    """Start the fork server now, so a restart does not wait for its imports of `PRELOAD`.
 
-    Idempotent; the first warm start does it otherwise. The server's interpreter gets the hub's `sys.path`.
+    Idempotent; the first warm start does it otherwise. The hub calls it once it is ready (its first MCPs are forks
+    of the hub itself: `prestart`). The server's interpreter gets the hub's `sys.path`.
     """
     _CONTEXT.set_forkserver_preload(_preload())
     multiprocessing.forkserver.ensure_running()
+
+
+def preload_here() -> None:
+    """Import `PRELOAD` in this interpreter (the hub does, to fork its first MCPs from itself: see `prestart`)."""
+    for module in PRELOAD:
+        importlib.import_module(module)
 
 
 def _preload() -> list[str]:
@@ -124,12 +133,29 @@ def run_module(
 # -- in the hub ----------------------------------------------------------------------------------------------
 
 
+class ForkedProcess(Protocol):
+    """What a warm child's handle tells: a `multiprocessing` process, or a child forked by the hub (`prestart`)."""
+
+    @property
+    def pid(self) -> int | None: ...
+
+    @property
+    def exitcode(self) -> int | None: ...
+
+    @property
+    def sentinel(self) -> int:
+        """A descriptor that becomes readable when the process has ended."""
+        ...
+
+    def close(self) -> None: ...
+
+
 class WarmProcess(anyio.abc.Process):
     """A warm child seen as an `anyio.abc.Process`: pid, socket streams for stdio, exit code, signals."""
 
     def __init__(
         self,
-        process: multiprocessing.process.BaseProcess,
+        process: ForkedProcess,
         stdin: anyio.abc.SocketStream,
         stdout: anyio.abc.SocketStream,
         stderr: anyio.abc.SocketStream,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 
@@ -11,6 +11,8 @@ from searcher_mcp.models import ImageResult, NewsResult, WebResult
 from searcher_mcp.ratelimit import RateLimiter
 from shared.envelope import ErrorCode
 from shared.mcp_tools import ToolFailure
+
+ResultT = TypeVar("ResultT", bound=WebResult)
 
 log = logging.getLogger(__name__)
 
@@ -85,13 +87,7 @@ class BraveClient:
         data = await self._get("web", {"q": query, "count": count, "freshness": freshness, "safesearch": safesearch})
         items = (data.get("web") or {}).get("results") or []
         return [
-            WebResult(
-                title=_text(item.get("title")),
-                url=_text(item.get("url")),
-                description=_text(item.get("description")),
-                age=item.get("age") or item.get("page_age"),
-                source=(item.get("profile") or {}).get("name") or (item.get("meta_url") or {}).get("hostname"),
-            )
+            _result(WebResult, item, _profile(item) or _hostname(item))
             for item in items[:count]
             if isinstance(item, dict)
         ]
@@ -99,13 +95,7 @@ class BraveClient:
     async def news(self, query: str, count: int, freshness: str | None) -> list[NewsResult]:
         data = await self._get("news", {"q": query, "count": count, "freshness": freshness})
         return [
-            NewsResult(
-                title=_text(item.get("title")),
-                url=_text(item.get("url")),
-                description=_text(item.get("description")),
-                age=item.get("age") or item.get("page_age"),
-                source=(item.get("meta_url") or {}).get("hostname") or (item.get("profile") or {}).get("name"),
-            )
+            _result(NewsResult, item, _hostname(item) or _profile(item))
             for item in (data.get("results") or [])[:count]
             if isinstance(item, dict)
         ]
@@ -133,3 +123,22 @@ class BraveClient:
 
 def _text(value: object) -> str:
     return value if isinstance(value, str) else ""
+
+
+def _profile(item: dict[str, Any]) -> Any:
+    """The site's own name (e.g. "Wikipedia"), when Brave knows it."""
+    return (item.get("profile") or {}).get("name")
+
+
+def _hostname(item: dict[str, Any]) -> Any:
+    return (item.get("meta_url") or {}).get("hostname")
+
+
+def _result(model: type[ResultT], item: dict[str, Any], source: Any) -> ResultT:
+    return model(
+        title=_text(item.get("title")),
+        url=_text(item.get("url")),
+        description=_text(item.get("description")),
+        age=item.get("age") or item.get("page_age"),
+        source=source,
+    )

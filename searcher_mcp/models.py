@@ -13,12 +13,8 @@ class WebResult(BaseModel):
     source: str | None = None
 
 
-class NewsResult(BaseModel):
-    title: str
-    url: str
-    description: str = ""
-    age: str | None = None
-    source: str | None = None
+class NewsResult(WebResult):
+    """A news article: a web result whose `source` is the outlet's site."""
 
 
 class ImageResult(BaseModel):

@@ -14,7 +14,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from typing import Any, TypeVar
 
 from fastapi import FastAPI, Request
@@ -87,6 +88,26 @@ async def parse_json_body(
         return model.model_validate(data)
     except ValidationError as exc:
         raise RequestValidationError(exc.errors()) from None
+
+
+def service_app(
+    *,
+    title: str,
+    description: str,
+    lifespan: Callable[[FastAPI], AbstractAsyncContextManager[None]],
+    version: str = "0.1.0",  # FastAPI's own default
+) -> FastAPI:
+    """The app of the hub or a Thinker. FastAPI's own documentation routes are left out: they would be open to
+    anyone, and what a service describes is served behind its token (the hub's `/docs`) or not at all."""
+    return FastAPI(
+        title=title,
+        version=version,
+        description=description,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+    )
 
 
 def install_error_handlers(app: FastAPI, *, extra: Mapping[str, Any] | None = None, not_found: str) -> None:

@@ -24,11 +24,13 @@ How a call with bad input is answered (MCP 2025-11-25, "Error Handling" of the t
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import functools
 import inspect
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, get_origin
@@ -130,6 +132,18 @@ def configured_lifespan(
         return lifespan
 
     return decorate
+
+
+@asynccontextmanager
+async def background_task(work: Coroutine[Any, Any, None], name: str) -> AsyncIterator[asyncio.Task[None]]:
+    """Run `work` beside a server's lifespan (a poller, an idle reaper): cancelled, and waited for, when it ends."""
+    task = asyncio.create_task(work, name=name)
+    try:
+        yield task
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
 
 def effects(

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -83,9 +84,17 @@ def private_file(path: Path) -> Path:
 
 
 def write_private(path: Path, text: str) -> None:
-    """Replace `path` with `text` in one step (a temporary file beside it, then a rename): never half-written,
-    always 0600."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with os.fdopen(open_private(temporary, os.O_WRONLY | os.O_TRUNC), "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
+    """Replace `path` with `text` in one step, always 0600: a temporary file beside it, flushed to disk, then
+    renamed over it, so a reader (or a crash) sees the old file or the new one, never half. The temporary file is
+    removed when anything fails."""
+    private_dir(path.parent)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")  # created 0600
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

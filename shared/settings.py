@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Literal, TypeVar, get_args
+from typing import Annotated, Literal, TypeVar, get_args
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dotenv import dotenv_values
-from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from shared.litellm_loader import ModelEndpoint, endpoint
@@ -31,6 +31,14 @@ OFF = "off"
 """`UTILITY_MODEL=off` switches the utility model's features off (a blank value means "unset")."""
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR"]
+
+
+def _expanded(path: Path) -> Path:
+    return path.expanduser().absolute()
+
+
+UserPath = Annotated[Path, AfterValidator(_expanded)]
+"""A path setting as the user wrote it: `~` expanded, a relative path taken from the working directory."""
 
 
 class ConfigError(Exception):
@@ -182,12 +190,7 @@ class NetGuardSettings(CommonSettings):
 class WorkspaceSettings(CommonSettings):
     """The Filer's workspace: other MCPs may read or write there too (media, imports, screenshots)."""
 
-    filer_workspace: Path | None = Field(default=None, description="Default $ANNABELLE_HOME/workspace.")
-
-    @field_validator("filer_workspace", mode="after")
-    @classmethod
-    def _absolute_workspace(cls, value: Path | None) -> Path | None:
-        return None if value is None else value.expanduser().absolute()
+    filer_workspace: UserPath | None = Field(default=None, description="Default $ANNABELLE_HOME/workspace.")
 
     @property
     def workspace(self) -> Path:

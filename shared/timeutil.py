@@ -31,11 +31,12 @@ def format_timestamp(moment: datetime) -> str:
 
 
 def parse_timestamp(value: object) -> datetime | None:
-    """An ISO 8601 timestamp as an aware UTC datetime, or None when `value` is not one."""
-    if not isinstance(value, str) or not value:
+    """An ISO 8601 timestamp (`Z`, an offset, or none for UTC; `T` or a space between date and time, as SQLite
+    writes it) as an aware UTC datetime, or None when `value` is not one."""
+    if not isinstance(value, str) or not value.strip():
         return None
     try:
-        return as_utc(datetime.fromisoformat(value))
+        return as_utc(datetime.fromisoformat(value.strip()))
     except ValueError:
         return None
 

@@ -7,7 +7,6 @@ the server still starts and lists its tools, and every call says what to set.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Annotated, Literal
@@ -24,6 +23,7 @@ from shared.mcp_tools import (
     EnvelopeServer,
     InvalidArguments,
     ServerState,
+    background_task,
     configured_lifespan,
     envelope_tool,
 )
@@ -52,13 +52,10 @@ async def lifespan(settings: TelegramSettings) -> AsyncIterator[TelegramState]:
     from telegram_mcp.service import TelegramService
 
     service = TelegramService(settings)
-    poller = asyncio.create_task(_start_and_poll(service), name="telegram-poll")
     try:
-        yield TelegramState(service)
+        async with background_task(_start_and_poll(service), "telegram-poll"):
+            yield TelegramState(service)
     finally:
-        poller.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await poller
         await service.close()
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from shared.private_files import private_file
+from shared.sqlite import immediate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS state (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -162,30 +163,20 @@ class Store:
     # --- polling -----------------------------------------------------------------------------------------
     def record_update(self, update_id: int, message: dict[str, Any] | None, chat: dict[str, Any] | None) -> None:
         """Store one update's message (if any) and move the offset past it, atomically."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self._db):
             if chat is not None:
                 self._upsert_chat(chat)
             if message is not None:
                 self._insert_message(message)
             self._set("update_offset", str(update_id + 1))
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
 
     def record_sent(self, message: dict[str, Any], chat: dict[str, Any], *, answers: int | None = None) -> int:
         """Store a message the bot sent; with `answers`, also mark that incoming message handled (atomically)."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self._db):
             self._upsert_chat(chat)
             key = self._insert_message({**message, "outgoing": True, "answers": answers})
             if answers is not None:
                 self._db.execute("UPDATE messages SET handled = 1 WHERE message_key = ?", (answers,))
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
         return key
 
     def _upsert_chat(self, chat: dict[str, Any]) -> None:
@@ -221,14 +212,11 @@ class Store:
     # --- reading -----------------------------------------------------------------------------------------
     def messages(self, chat_id: int, limit: int, before_message_id: int | None = None) -> list[StoredMessage]:
         """Newest first; with `before_message_id`, only older messages (like the original's offset_id)."""
-        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE chat_id = ? AND deleted = 0"
-        params: list[Any] = [chat_id]
+        where, params = ["chat_id = ?", "deleted = 0"], [chat_id]
         if before_message_id is not None:
-            sql += " AND message_id < ?"
+            where.append("message_id < ?")
             params.append(before_message_id)
-        sql += " ORDER BY message_id DESC LIMIT ?"
-        params.append(limit)
-        return [_message(row) for row in self._db.execute(sql, params)]
+        return self._messages_where(where, params, "message_id DESC", limit)
 
     def message(self, chat_id: int, message_id: int) -> StoredMessage | None:
         row = self._db.execute(
@@ -240,14 +228,16 @@ class Store:
     def search(self, query: str, chat_id: int | None, limit: int) -> list[StoredMessage]:
         """Case-insensitive substring search over text, newest first."""
         escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE deleted = 0 AND text LIKE ? ESCAPE '\\'"
-        params: list[Any] = [f"%{escaped}%"]
+        where, params = ["deleted = 0", "text LIKE ? ESCAPE '\\'"], [f"%{escaped}%"]
         if chat_id is not None:
-            sql += " AND chat_id = ?"
+            where.append("chat_id = ?")
             params.append(chat_id)
-        sql += " ORDER BY date DESC, message_key DESC LIMIT ?"
-        params.append(limit)
-        return [_message(row) for row in self._db.execute(sql, params)]
+        return self._messages_where(where, params, "date DESC, message_key DESC", limit)
+
+    def _messages_where(self, where: list[str], params: list[Any], order_by: str, limit: int) -> list[StoredMessage]:
+        """Messages matching every condition of `where` (constants; values in `params`), in `order_by` order."""
+        sql = f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE {' AND '.join(where)} ORDER BY {order_by} LIMIT ?"
+        return [_message(row) for row in self._db.execute(sql, [*params, limit])]
 
     def chats(self, limit: int) -> list[dict[str, Any]]:
         rows = self._db.execute(
@@ -315,16 +305,11 @@ class Store:
 
     def ack(self, up_to_message_key: int) -> int:
         """Mark every incoming message up to `up_to_message_key` handled; the cursor never moves backward."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self._db):
             newest = self._db.execute("SELECT COALESCE(MAX(message_key), 0) FROM messages").fetchone()[0]
             cursor = max(self.intake_cursor, min(up_to_message_key, int(newest)))
             self._db.execute("UPDATE messages SET handled = 1 WHERE outgoing = 0 AND message_key <= ?", (cursor,))
             self._set("intake_cursor", str(cursor))
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
         return cursor
 
     # --- read marks --------------------------------------------------------------------------------------
@@ -364,8 +349,7 @@ class Store:
         never past the newest stored message (a made-up id cannot mark future messages read).
 
         Returns (the read mark now, how many incoming messages became read)."""
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self._db):
             newest = self._db.execute(
                 "SELECT COALESCE(MAX(message_id), 0) FROM messages WHERE chat_id = ?", (chat_id,)
             ).fetchone()[0]
@@ -382,10 +366,6 @@ class Store:
             after = self._db.execute(
                 f"SELECT COUNT(*) FROM messages m WHERE {self._UNREAD} AND m.chat_id = ?", (chat_id,)
             ).fetchone()[0]
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
         return mark, int(before) - int(after)
 
     # --- button presses (callback queries), for the hub's approvals ------------------------------------------------

@@ -33,7 +33,7 @@ from shared.contracts.thinker_api import (
     ExecuteSkillRequest,
     ProcessMessageRequest,
 )
-from shared.http_api import install_error_handlers, json_body_schema, parse_json_body
+from shared.http_api import install_error_handlers, json_body_schema, parse_json_body, service_app
 from shared.traces import TRACE_HEADER, trace_event, traced, valid_trace_id
 from thinker.hub_tools import HubTools
 from thinker.runtime import BadRequest, MessageIn, SkillIn, ThinkerRuntime
@@ -103,13 +103,10 @@ def create_app(runtime: ThinkerRuntime) -> FastAPI:
                 raise StarletteHTTPException(503, f"The Thinker failed to start ({failure}); see its log.")
             raise StarletteHTTPException(503, "The Thinker is still starting; retry in a moment.")
 
-    app = FastAPI(
+    app = service_app(
         title=f"Annabelle Thinker ({runtime.agent_id})",
         description="The agent runtime: context, tool selection, the model loop, sessions, cost controls.",
         lifespan=lifespan,
-        docs_url=None,
-        redoc_url=None,
-        openapi_url=None,
     )
     app.state.runtime = runtime
 

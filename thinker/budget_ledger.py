@@ -22,6 +22,8 @@ from datetime import date, timedelta
 from pathlib import Path
 
 from shared.private_files import private_dir, private_file
+from shared.sqlite import immediate
+from shared.sqlite import migrate as run_migrations
 
 KEEP_DAYS = 400
 """Spend rows are kept this long (a year and a month: this month's and last year's figures stay readable)."""
@@ -93,24 +95,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [("m001_initial", _m001_initial)]
 
 def migrate(conn: sqlite3.Connection) -> list[str]:
     """Run the migrations not yet recorded, each in its own transaction with its record; the names run."""
-    conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    done = {row[0] for row in conn.execute("SELECT name FROM _migrations")}
-    ran = []
-    for name, step in MIGRATIONS:
-        if name in done:
-            continue
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            # Another process may have run it between our look and our lock.
-            if conn.execute("SELECT 1 FROM _migrations WHERE name = ?", (name,)).fetchone() is None:
-                step(conn)
-                conn.execute("INSERT INTO _migrations VALUES (?, datetime('now'))", (name,))
-                ran.append(name)
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-    return ran
+    return run_migrations(conn, MIGRATIONS)
 
 
 def ledger_path(data_dir: Path, account: str) -> Path:
@@ -149,8 +134,7 @@ class BudgetLedger:
     ) -> None:
         """Count one call in each scope's row of `day`, in one transaction; `usd` None: the price is unknown."""
         priced = usd is not None
-        self._db.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self._db):
             for scope in scopes:
                 self._db.execute(
                     "INSERT INTO spend (scope, day, prompt_tokens, completion_tokens, usd, calls, unpriced_calls) "
@@ -161,10 +145,6 @@ class BudgetLedger:
                     "unpriced_calls = unpriced_calls + excluded.unpriced_calls",
                     (scope, day, max(0, prompt_tokens), max(0, completion_tokens), usd or 0.0, 0 if priced else 1),
                 )
-            self._db.execute("COMMIT")
-        except BaseException:
-            self._db.execute("ROLLBACK")
-            raise
 
     def claim_notice(self, limit_key: str, window: str, now: str) -> bool:
         """True the first time (limit, window) is claimed, ever: the owner is told once per window."""

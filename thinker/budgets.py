@@ -28,7 +28,15 @@ from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from shared.agents import Budgets
-from shared.contracts.thinker_api import BudgetLimit, BudgetLine, BudgetScope, BudgetStop, BudgetUnit, BudgetWindow
+from shared.contracts.thinker_api import (
+    BudgetLimit,
+    BudgetLine,
+    BudgetScope,
+    BudgetStanding,
+    BudgetStop,
+    BudgetUnit,
+    BudgetWindow,
+)
 
 DEFAULT_MAX_OUTPUT_TOKENS = 4_096
 """The answer's largest size when neither the request nor litellm's model information gives one."""
@@ -205,21 +213,25 @@ def stop_sentence(stop: BudgetStop, *, now: datetime, zone_name: str) -> str:
     return text
 
 
-def budget_stop(standing: Standing, estimate: Estimate, *, agent_id: str, skill: str | None) -> BudgetStop:
+def _on_the_wire(standing: Standing, skill: str | None) -> BudgetStanding:
     limit = standing.limit
-    cost = float(estimate.tokens) if limit.unit == "tokens" else float(estimate.usd or 0.0)
-    return BudgetStop(
+    return BudgetStanding(
         scope=limit.scope,
         limit=limit.name,
         unit=limit.unit,
         window=limit.window,
         limitValue=limit.value,
         used=round(standing.used, 6),
-        estimate=round(cost, 6),
-        agentId=agent_id,
-        skill=skill if limit.scope == "skill" else None,
+        skill=skill,
         resetsAt=standing.resets_at.isoformat() if standing.resets_at is not None else None,
     )
+
+
+def budget_stop(standing: Standing, estimate: Estimate, *, agent_id: str, skill: str | None) -> BudgetStop:
+    limit = standing.limit
+    cost = float(estimate.tokens) if limit.unit == "tokens" else float(estimate.usd or 0.0)
+    base = _on_the_wire(standing, skill if limit.scope == "skill" else None)
+    return BudgetStop(**base.model_dump(), estimate=round(cost, 6), agentId=agent_id)
 
 
 def notice_key(stop: BudgetStop, skill_key: str | None) -> str:
@@ -230,18 +242,8 @@ def notice_key(stop: BudgetStop, skill_key: str | None) -> str:
 
 
 def budget_line(standing: Standing, *, skill: str | None = None, priced: bool = True) -> BudgetLine:
-    limit = standing.limit
-    return BudgetLine(
-        scope=limit.scope,
-        limit=limit.name,
-        unit=limit.unit,
-        window=limit.window,
-        limitValue=limit.value,
-        used=round(standing.used, 6),
-        skill=skill,
-        resetsAt=standing.resets_at.isoformat() if standing.resets_at is not None else None,
-        priced=priced if limit.unit == "usd" else True,
-    )
+    base = _on_the_wire(standing, skill)
+    return BudgetLine(**base.model_dump(), priced=priced if standing.limit.unit == "usd" else True)
 
 
 __all__ = [

@@ -87,21 +87,28 @@ ESSENTIALS: dict[str, Essential] = {
     for e in (
         Essential(
             "send_telegram",
-            "Send a Telegram message (to the current chat unless chat_id is given).",
+            # The model sees the first sentence only (compact.py); tool selection embeds each sentence, so the
+            # second says what users ask for in their words.
+            "Send a Telegram message (to the current chat unless chat_id is given). "
+            "For requests like: ping Maria on Telegram, post this in the group chat, message me the list.",
             "telegram_send_message",
             SendTelegramParams,
             _telegram,
         ),
         Essential(
             "store_fact",
-            "Remember one fact about the user for later conversations.",
+            "Remember one fact about the user for later conversations. "
+            "For requests like: note that I moved to Berlin, my daughter is allergic to nuts, from now on I prefer "
+            "aisle seats.",
             "memory_store_fact",
             StoreFactParams,
             _store_fact,
         ),
         Essential(
             "search_memories",
-            "Search what you remember about the user (facts and past conversations).",
+            "Search what you remember about the user (facts and past conversations). "
+            "For requests like: what do you know about my job, have I mentioned my car, which hotel did I like "
+            "last year.",
             "memory_retrieve_memories",
             SearchMemoriesParams,
             _search,

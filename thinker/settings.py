@@ -87,20 +87,15 @@ class ThinkerSettings(
 
     def selection_config(self) -> SelectionConfig:
         """The tool selection's defaults with the TOOL_SELECTOR_* / THINKER_STICKY_* variables that are set."""
-        config = SelectionConfig()
-        if self.tool_selector_max_tools is not None:
-            config = replace(config, max_tools=self.tool_selector_max_tools)
-        if self.tool_selector_top_k is not None:
-            config = replace(config, top_k=self.tool_selector_top_k)
-        if self.tool_selector_min_tools is not None:
-            config = replace(config, min_tools=self.tool_selector_min_tools)
-        if self.tool_selector_threshold is not None:
-            config = replace(config, threshold=self.tool_selector_threshold)
-        if self.thinker_sticky_tools_lookback is not None:
-            config = replace(config, sticky_lookback=self.thinker_sticky_tools_lookback)
-        if self.thinker_sticky_tools_max is not None:
-            config = replace(config, sticky_max=self.thinker_sticky_tools_max)
-        return config
+        overrides = {
+            "max_tools": self.tool_selector_max_tools,
+            "top_k": self.tool_selector_top_k,
+            "min_tools": self.tool_selector_min_tools,
+            "threshold": self.tool_selector_threshold,
+            "sticky_lookback": self.thinker_sticky_tools_lookback,
+            "sticky_max": self.thinker_sticky_tools_max,
+        }
+        return replace(SelectionConfig(), **{key: value for key, value in overrides.items() if value is not None})
 
     @property
     def agent_token(self) -> str | None:

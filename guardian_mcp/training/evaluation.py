@@ -1,10 +1,12 @@
-"""Evaluation sets as records: the shared corpus (JSONL) and the never-tuned holdout (`holdout.txt`).
+"""Evaluation sets as records: the shared corpus (JSONL), the never-tuned holdout (`holdout.txt`) and, for
+checking a change before the never-tuned sets are scored, the training data's `calib` part (`read_set`).
 
 Pure parsing, no model: used by `benchmarks/guardian.py` and its tests.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,3 +73,15 @@ def parse_holdout(text: str) -> list[Record]:
 
 def read_holdout(path: Path = HOLDOUT) -> list[Record]:
     return parse_holdout(path.read_text(encoding="utf-8"))
+
+
+def read_calibration(path: Path) -> list[Record]:
+    """The `calib` part of training records (`train.jsonl.gz`): the development set, where the bars were set."""
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    return [Record(row["text"], row["kind"], row["surface"], row["lang"]) for row in rows if row["part"] == "calib"]
+
+
+def read_set(path: Path) -> list[Record]:
+    """A set in the holdout format, or the calibration part of a training file (`*.jsonl.gz`)."""
+    return read_calibration(path) if path.name.endswith(".jsonl.gz") else read_holdout(path)

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
 
 import sqlean as sqlite3
 
 from memorizer_mcp import claims
 from memorizer_mcp.db.connection import Connection
+from shared.sqlite import migrate as run_migrations
 
 log = logging.getLogger(__name__)
 
@@ -329,27 +329,6 @@ def m009_skill_budgets(conn: Connection) -> None:
     _add_column(conn, "skills", "daily_tokens", "INTEGER DEFAULT NULL")
 
 
-def applied(conn: Connection) -> list[str]:
-    conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
-    return [row[0] for row in conn.execute("SELECT name FROM _migrations ORDER BY rowid")]
-
-
 def migrate(conn: Connection) -> list[str]:
     """Run every migration not yet recorded, in order; returns the names run now."""
-    done = set(applied(conn))
-    ran = []
-    for name, fn in MIGRATIONS:
-        if name in done:
-            continue
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            fn(conn)
-            stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M:%S")
-            conn.execute("INSERT INTO _migrations (name, applied_at) VALUES (?, ?)", (name, stamp))
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
-        log.info("migration applied", extra={"migration": name})
-        ran.append(name)
-    return ran
+    return run_migrations(conn, MIGRATIONS)

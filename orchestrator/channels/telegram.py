@@ -65,6 +65,10 @@ class TelegramChannel:
         self.bot_id: int | None = None
         self.allowed: frozenset[int] = frozenset()
         self.in_flight: set[int] = set()
+        self.finished: set[int] = set()
+        """Keys this channel marked handled that a pending list may still hold: one read before the mark
+        arrives after it (a chat can finish while a poll round awaits a call), so they must not be answered
+        again. A key leaves the set when a pending list no longer holds it."""
         self.undelivered: dict[int, str] = {}
         self.attempts: dict[int, int] = {}
         self.handled = 0
@@ -106,8 +110,13 @@ class TelegramChannel:
         for press in data.get("callbacks") or []:
             await self._button_pressed(press)
         messages = self._parse(data.get("messages") or [])
+        self.finished &= {message.message_key for message in messages}
         sorted_out = triage(
-            messages, bot_id=self.bot_id, now=self.clock(), stale_after=self.stale_after, in_flight=self.in_flight
+            messages,
+            bot_id=self.bot_id,
+            now=self.clock(),
+            stale_after=self.stale_after,
+            in_flight=self.in_flight | self.finished,
         )
         if sorted_out.own:
             await self._done(sorted_out.own, "written by the bot")
@@ -245,6 +254,7 @@ class TelegramChannel:
         if envelope.get("success"):
             self.undelivered.pop(key, None)
             self.attempts.pop(key, None)
+            self.finished.add(key)
             self.handled += 1
             return True
         attempts = self.attempts.get(key, 0) + 1
@@ -274,6 +284,8 @@ class TelegramChannel:
     async def _done(self, messages: list[PendingMessage], why: str) -> None:
         keys = [message.message_key for message in messages]
         envelope = await self._call("telegram_intake_done", {"message_keys": keys})
+        if envelope.get("success"):
+            self.finished.update(keys)
         log.info("telegram messages skipped", extra={"keys": keys, "why": why, "ok": envelope.get("success")})
 
     async def _call(self, name: str, arguments: dict[str, Any]) -> dict[str, Any]:

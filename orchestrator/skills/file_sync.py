@@ -29,6 +29,7 @@ from typing import Any, Literal
 
 from orchestrator.skills.errors import SkillInputError
 from orchestrator.skills.normalizer import DEFAULT_AGENT_ID, normalize_skill_input
+from shared.contracts.memory import SKILL_AUTHORED_FIELDS
 from shared.skill_files import SkillFile
 
 __all__ = [
@@ -45,17 +46,6 @@ SOURCE_KEY = "source"
 FILE_SOURCE_PREFIX = "file:"
 FILE_REMOVED_MARKER = "SKILL.md removed"
 _MEMORIZER_DEFAULTS: Mapping[str, Any] = {"max_steps": 10, "notify_on_completion": True}
-_SYNCED_FIELDS = (
-    "name",
-    "description",
-    "trigger_type",
-    "trigger_config",
-    "instructions",
-    "required_tools",
-    "max_steps",
-    "notify_on_completion",
-    "execution_plan",
-)
 
 
 @dataclass(frozen=True)
@@ -212,7 +202,7 @@ def plan_file_sync(
 
 def _changes(desired: Mapping[str, Any], stored: Mapping[str, Any]) -> dict[str, Any]:
     changes: dict[str, Any] = {}
-    for key in _SYNCED_FIELDS:
+    for key in SKILL_AUTHORED_FIELDS:
         want = desired.get(key)
         if _comparable(want) == _comparable(stored.get(key)):
             continue

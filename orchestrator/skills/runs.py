@@ -34,6 +34,7 @@ from orchestrator.skills.triggers import (
     parse_trigger,
     should_auto_disable,
 )
+from shared.timeutil import parse_timestamp
 
 __all__ = [
     "SUMMARY_CHARS",
@@ -48,7 +49,6 @@ __all__ = [
     "iso",
     "missed_outcome",
     "next_runs",
-    "parse_stored_time",
     "preflight_for",
     "preflight_says_skip",
     "run_outcome",
@@ -68,17 +68,6 @@ _MEETING_NAME = re.compile(r"meeting|prep", re.IGNORECASE)
 def iso(moment: datetime) -> str:
     """A stored moment: ISO 8601 in UTC, whole seconds (the Memorizer keeps seconds)."""
     return moment.astimezone(UTC).replace(microsecond=0).isoformat()
-
-
-def parse_stored_time(value: Any) -> datetime | None:
-    """A time the Memorizer gave back (`YYYY-MM-DD HH:MM:SS` UTC, or ISO); None when absent or unreadable."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
 def waiting_marker(missing: Iterable[str]) -> str:
@@ -157,13 +146,13 @@ def due_skills(
             continue
         if trigger is None:
             continue
-        created = parse_stored_time(skill.get("created_at")) or now
+        created = parse_timestamp(skill.get("created_at")) or now
         decision = missed_runs_decision(
             trigger,
             now=now,
             created_at=created,
-            last_run_at=parse_stored_time(skill.get("last_run_at")),
-            backoff_until=parse_stored_time(skill.get("backoff_until")),
+            last_run_at=parse_timestamp(skill.get("last_run_at")),
+            backoff_until=parse_timestamp(skill.get("backoff_until")),
             grace=grace,
         )
         if decision.action != "wait":
@@ -189,9 +178,9 @@ def next_runs(skill: Mapping[str, Any], now: datetime, *, default_tz: str) -> tu
     decision = missed_runs_decision(
         trigger,
         now=now,
-        created_at=parse_stored_time(skill.get("created_at")) or now,
-        last_run_at=parse_stored_time(skill.get("last_run_at")),
-        backoff_until=parse_stored_time(skill.get("backoff_until")),
+        created_at=parse_timestamp(skill.get("created_at")) or now,
+        last_run_at=parse_timestamp(skill.get("last_run_at")),
+        backoff_until=parse_timestamp(skill.get("backoff_until")),
     )
     if decision.action == "wait":
         return decision.next_fire, decision.reason

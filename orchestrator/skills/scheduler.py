@@ -45,7 +45,6 @@ from orchestrator.skills.runs import (
     due_skills,
     missed_outcome,
     next_runs,
-    parse_stored_time,
     preflight_for,
     preflight_says_skip,
     run_outcome,
@@ -59,7 +58,7 @@ from shared.agents import AgentDefinition
 from shared.contracts.thinker_api import MAX_SKILL_STEPS, ExecuteSkillRequest
 from shared.mcp_tools import describe_validation
 from shared.skill_files import FrontmatterError, SkillFile, read_skill_file
-from shared.timeutil import Clock, utc_now
+from shared.timeutil import Clock, parse_timestamp, utc_now
 from shared.traces import elapsed_ms, trace_event, traced
 
 if TYPE_CHECKING:
@@ -528,7 +527,7 @@ class SkillScheduler:
         now = self.clock()
         moment, reason = next_runs(skill, now, default_tz=self.default_tz)
         backoff = skill.get("backoff_until")
-        until = parse_stored_time(backoff)
+        until = parse_timestamp(backoff)
         return {
             **skill,
             "next_run_at": moment.isoformat() if moment is not None else None,

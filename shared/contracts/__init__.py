@@ -22,6 +22,7 @@ from shared.contracts.hub_api import (
 from shared.contracts.thinker_api import (
     Acknowledgement,
     BudgetLine,
+    BudgetStanding,
     BudgetStop,
     ClearSessionRequest,
     CostResumeRequest,
@@ -37,6 +38,7 @@ __all__ = [
     "Acknowledgement",
     "AgentResumeRequest",
     "BudgetLine",
+    "BudgetStanding",
     "BudgetStop",
     "ClearSessionRequest",
     "CostResumeRequest",

@@ -11,7 +11,7 @@ from typing import Literal, get_args
 FactCategory = Literal["preference", "background", "pattern", "project", "contact", "decision"]
 FACT_CATEGORIES: tuple[str, ...] = get_args(FactCategory)
 
-SKILL_DEFINITION_FIELDS: tuple[str, ...] = (
+SKILL_AUTHORED_FIELDS: tuple[str, ...] = (
     "name",
     "description",
     "trigger_type",
@@ -21,6 +21,10 @@ SKILL_DEFINITION_FIELDS: tuple[str, ...] = (
     "execution_plan",
     "max_steps",
     "notify_on_completion",
+)
+"""What the author of a skill writes down (a SKILL.md file, a shipped seed): the hub keeps these in step with it."""
+SKILL_DEFINITION_FIELDS: tuple[str, ...] = (
+    *SKILL_AUTHORED_FIELDS,
     "notify_interval_minutes",
     "max_tokens_per_run",
     "daily_tokens",
@@ -40,4 +44,11 @@ SKILL_STATE_FIELDS: tuple[str, ...] = (
 SKILL_JSON_FIELDS = frozenset({"trigger_config", "required_tools", "execution_plan"})
 """Stored as JSON text: structured values on the wire."""
 
-__all__ = ["FACT_CATEGORIES", "SKILL_DEFINITION_FIELDS", "SKILL_JSON_FIELDS", "SKILL_STATE_FIELDS", "FactCategory"]
+__all__ = [
+    "FACT_CATEGORIES",
+    "SKILL_AUTHORED_FIELDS",
+    "SKILL_DEFINITION_FIELDS",
+    "SKILL_JSON_FIELDS",
+    "SKILL_STATE_FIELDS",
+    "FactCategory",
+]

@@ -118,8 +118,8 @@ BudgetUnit = Literal["tokens", "usd"]
 BudgetWindow = Literal["day", "month", "run"]
 
 
-class BudgetStop(Answer):
-    """Which budget stopped a turn before a model call (machine-readable; `error` carries the sentence).
+class BudgetStanding(Answer):
+    """Where one budget limit stands in its current window.
 
     `scope` + `limit` name it: `agent`/`dailyTokens` is the agent's `budgets.dailyTokens` in agents.json,
     `skill`/`maxTokensPerRun` the skill's own limit."""
@@ -130,13 +130,19 @@ class BudgetStop(Answer):
     window: BudgetWindow
     limitValue: float
     used: float
-    """Spent in the window (or this run) before the refused call."""
-    estimate: float
-    """What the refused call could have spent: its prompt counted plus its largest possible answer."""
-    agentId: str
+    """Spent in the window (or this run)."""
     skill: str | None = None
     resetsAt: str | None = None
     """When the window starts again (ISO 8601 with the owner's offset); none for a run's limit."""
+
+
+class BudgetStop(BudgetStanding):
+    """Which budget stopped a turn before a model call (machine-readable; `error` carries the sentence); `used`
+    is what was spent before the refused call."""
+
+    estimate: float
+    """What the refused call could have spent: its prompt counted plus its largest possible answer."""
+    agentId: str
     notify: bool = False
     """The first stop for this limit in this window: the hub tells the owner (once, even across restarts)."""
 
@@ -174,17 +180,9 @@ class Acknowledgement(Answer):
     error: str | None = None
 
 
-class BudgetLine(Answer):
-    """Spend against one budget limit, in its current window."""
+class BudgetLine(BudgetStanding):
+    """Spend against one budget limit, in its current window, for the cost status."""
 
-    scope: BudgetScope
-    limit: BudgetLimit
-    unit: BudgetUnit
-    window: BudgetWindow
-    limitValue: float
-    used: float
-    skill: str | None = None
-    resetsAt: str | None = None
     priced: bool = True
     """False for a USD limit while litellm knows no price for the model: it cannot be judged (tokens still are)."""
 
@@ -229,6 +227,7 @@ __all__ = [
     "BudgetLimit",
     "BudgetLine",
     "BudgetScope",
+    "BudgetStanding",
     "BudgetStop",
     "BudgetUnit",
     "BudgetWindow",

@@ -20,8 +20,8 @@ import logging
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from collections.abc import Iterable, Sequence
+from contextlib import suppress
 from pathlib import Path
 
 import anyio.to_thread
@@ -29,6 +29,7 @@ import numpy as np
 
 from shared.embeddings.base import Embedder
 from shared.private_files import private_file
+from shared.sqlite import immediate
 
 log = logging.getLogger(__name__)
 
@@ -72,7 +73,7 @@ class _Store:
             connection.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
             connection.execute("PRAGMA journal_mode = WAL")
             connection.execute("PRAGMA synchronous = NORMAL")  # a lost last write costs one re-embedding
-            with _transaction(connection):
+            with immediate(connection):
                 connection.execute("CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
                 connection.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vector BLOB NOT NULL)")
                 recorded = dict(connection.execute("SELECT name, value FROM meta").fetchall())
@@ -105,7 +106,7 @@ class _Store:
 
     def store(self, rows: Iterable[tuple[bytes, np.ndarray]], max_entries: int) -> None:
         payload = [(key, np.asarray(vector, dtype="<f4").tobytes()) for key, vector in rows]
-        with _transaction(self.connection):
+        with immediate(self.connection):
             self.connection.executemany("INSERT OR REPLACE INTO vectors (key, vector) VALUES (?, ?)", payload)
         self._written_since_check += len(payload)
         if self._written_since_check >= min(_PRUNE_EVERY, max_entries):
@@ -113,7 +114,7 @@ class _Store:
             self.prune(max_entries)
 
     def prune(self, max_entries: int) -> None:
-        with _transaction(self.connection):
+        with immediate(self.connection):
             (count,) = self.connection.execute("SELECT count(*) FROM vectors").fetchone()
             if count > max_entries:
                 self.connection.execute(
@@ -123,18 +124,6 @@ class _Store:
 
     def close(self) -> None:
         self.connection.close()
-
-
-@contextmanager
-def _transaction(connection: sqlite3.Connection) -> Iterator[None]:
-    """`BEGIN IMMEDIATE` … `COMMIT` (or `ROLLBACK`): a writer waits for the lock up front, never halfway through."""
-    connection.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        connection.execute("ROLLBACK")
-        raise
-    connection.execute("COMMIT")
 
 
 def _is_corrupt(exc: sqlite3.Error) -> bool:

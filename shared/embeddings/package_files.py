@@ -26,7 +26,8 @@ def package_folder(module: str, subfolder: str, missing: str) -> Path:
     return Path(locations[0]) / subfolder
 
 
-def _sha256(path: Path) -> str:
+def file_sha256(path: Path) -> str:
+    """The sha256 of a file's bytes, as hex (read in chunks: model files are hundreds of MB)."""
     with path.open("rb") as handle:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
@@ -37,7 +38,7 @@ def verify_files(folder: Path, expected: Mapping[str, str], fix: str) -> None:
     for name, digest in expected.items():
         path = folder / name
         try:
-            actual = _sha256(path)
+            actual = file_sha256(path)
         except OSError as exc:
             raise EmbeddingError(
                 f"Cannot read the embedding model file {path} ({exc.strerror or exc}); {fix}."

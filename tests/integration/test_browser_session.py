@@ -90,6 +90,11 @@ async def test_a_page_is_opened_and_read_as_a_snapshot_with_refs(session: Browse
     assert 'button "Press me"' in shot.snapshot and "[ref=" in shot.snapshot and not shot.truncated
 
 
+async def test_the_status_reports_the_settings_the_session_runs_with(session: BrowserSession) -> None:
+    status = await session.status()
+    assert (status.isolated, status.max_tabs, status.allowed_hosts) == (True, 3, ["127.0.0.1"])
+
+
 async def test_clicking_a_ref_acts_on_the_page(session: BrowserSession, pages: BrowserPages):
     snapshot = await open_page(session, f"{pages.url}/")
     await session.click(ref_of(snapshot, 'button "Press me"'), double=False, button="left", modifiers=[])

@@ -20,12 +20,6 @@ ANNABELLE = str(Path(sys.executable).parent / "annabelle")
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def hub(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("cli-chat")
     env = fake_llm_agent_env(workdir, llm.api_base)

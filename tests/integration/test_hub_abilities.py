@@ -33,12 +33,6 @@ NATIVE = {
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def ollama() -> Iterator[FakeOllama]:
     with FakeOllama() as server:
         yield server

@@ -6,29 +6,30 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.to_thread
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.client.client import ConnectMode
 from mcp.client.session import IncomingMessage, MessageHandlerFnT
 from mcp.client.subscriptions import ToolsListChanged
 from mcp.types import TextContent, ToolListChangedNotification
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
 
+from tests.fakes.loopback import LoopbackServer
 from tests.fakes.openai_server import FakeOpenAI
 from tests.hub_process import REPO_ROOT, RunningHub, fake_llm_agent_env, start_hub
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def llm() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
 
 
 @pytest.fixture(scope="module")
@@ -168,3 +169,62 @@ async def test_a_2026_client_listening_for_tool_changes_is_told_when_an_external
                 event = await anext(subscription)
             assert isinstance(event, ToolsListChanged)
             assert "greeter_greet" in {tool.name for tool in (await client.list_tools()).tools}
+
+
+class ScriptedHub(LoopbackServer):
+    """A hub whose `GET /tools/list` answers what the test says: a list, or one the bridge cannot read."""
+
+    name = "scripted-hub"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listing: Any = {"tools": [GOOD_TOOL]}
+        self.served_broken = 0
+        self.broken_thrice = threading.Event()  # set from the server's thread
+
+        async def tools_list(_: Request) -> JSONResponse:
+            if self.listing is BROKEN:
+                self.served_broken += 1
+                if self.served_broken >= 3:
+                    self.broken_thrice.set()
+            return JSONResponse(self.listing)
+
+        self.app = Starlette(routes=[Route("/tools/list", tools_list)])
+
+
+GOOD_TOOL = {"name": "echo_echo", "description": "Echo.", "inputSchema": {"type": "object"}}
+BROKEN = {"tools": [{"name": "no_schema"}]}  # a tool without `inputSchema`: the bridge cannot build it
+
+
+async def test_a_tool_list_the_bridge_cannot_read_is_logged_and_polling_goes_on(tmp_path: Path) -> None:
+    changed = anyio.Event()
+
+    async def on_message(message: IncomingMessage) -> None:
+        if isinstance(message, ToolListChangedNotification):
+            changed.set()
+
+    home = tmp_path / "home"
+    with ScriptedHub() as fake:
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-c", "from orchestrator.cli import main; main()", "mcp"],
+            cwd=str(REPO_ROOT),
+            env={
+                "ANNABELLE_HOME": str(home),
+                "ANNABELLE_TOKEN": "scripted-token",
+                "ORCHESTRATOR_URL": fake.url,
+                "ANNABELLE_ENV_FILE": os.environ["ANNABELLE_ENV_FILE"],
+                "MCP_BRIDGE_POLL_SECONDS": "0.1",
+            },
+        )
+        async with Client(params, cache=None, mode="legacy", message_handler=on_message) as client:
+            assert [tool.name for tool in (await client.list_tools()).tools] == ["chat", "echo_echo"]
+            fake.listing = BROKEN
+            assert await anyio.to_thread.run_sync(fake.broken_thrice.wait, 30)
+            fake.listing = {"tools": [GOOD_TOOL, {**GOOD_TOOL, "name": "echo_twice"}]}
+            with anyio.fail_after(30):
+                await changed.wait()  # the poll outlived the lists it could not read
+            assert [tool.name for tool in (await client.list_tools()).tools] == ["chat", "echo_echo", "echo_twice"]
+    log_text = (home / "logs" / "mcp-bridge.log").read_text()
+    assert "reading the hub's tool list failed; trying again at the next poll" in log_text
+    assert "KeyError: 'inputSchema'" in log_text

@@ -27,12 +27,6 @@ from tests.hub_process import fake_llm_agent_env, package_dir, start_hub, wait_u
 pytestmark = pytest.mark.slow
 
 
-@pytest.fixture(scope="module")
-def llm() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, llm: FakeOpenAI) -> Path:
     root = tmp_path / "mcps"

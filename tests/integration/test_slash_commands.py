@@ -19,12 +19,6 @@ pytestmark = pytest.mark.slow
 PACKAGES = ["guardian_mcp", "memorizer_mcp", "echo_mcp"]
 
 
-@pytest.fixture(scope="module")
-def llm() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
 def hub_env(workdir: Path, llm: FakeOpenAI) -> dict[str, str]:
     return fake_llm_agent_env(workdir, llm.api_base)
 

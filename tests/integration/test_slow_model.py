@@ -25,12 +25,6 @@ USAGE = {"prompt_tokens": 1_500, "completion_tokens": 20}
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("slow-model")
     env = fake_llm_agent_env(workdir, llm.api_base, bindings=[{"channel": "*", "agentId": "annabelle"}])

@@ -12,7 +12,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,7 @@ import pytest
 from tests.fakes.openai_server import FakeOpenAI, Reply
 from tests.fakes.telegram_server import FakeTelegram
 from tests.hub_process import RunningHub, fake_llm_agent_env, start_hub
+from tests.stack import telegram_env, wait_for
 
 pytestmark = pytest.mark.slow
 
@@ -47,16 +48,6 @@ class HoldingEcho:
         return Reply.text(f"echo: {text}")
 
 
-def wait_for(condition: Callable[[], Any], timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 @pytest.fixture
 def telegram() -> Iterator[FakeTelegram]:
     with FakeTelegram(max_wait=0.2) as server:
@@ -75,10 +66,7 @@ def test_a_burst_survives_kills_without_duplicates_or_losses(tmp_path: Path, tel
         llm.set_handler(echo)
         env = {
             **fake_llm_agent_env(tmp_path, llm.api_base),
-            "TELEGRAM_BOT_TOKEN": telegram.token,
-            "TELEGRAM_API_BASE": telegram.url,
-            "TELEGRAM_ALLOWED_CHAT_IDS": str(OWNER),
-            "TELEGRAM_POLL_TIMEOUT_SECONDS": "1",
+            **telegram_env(telegram, OWNER),
             "CHANNEL_POLL_INTERVAL_MS": "50",
             "GUARDIAN_CLASSIFIER": "off",
         }

@@ -16,12 +16,6 @@ pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("thinker-stack")
     env = {

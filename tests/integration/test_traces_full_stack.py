@@ -18,12 +18,6 @@ SECRET_TEXT = "my locker code is 4711-zebra"
 
 
 @pytest.fixture(scope="module")
-def llm() -> Iterator[FakeOpenAI]:
-    with FakeOpenAI() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("traces-stack")
     env = fake_llm_agent_env(workdir, llm.api_base, bindings=[{"channel": "*", "agentId": "annabelle"}])

@@ -171,6 +171,49 @@ async def test_a_busy_chat_is_not_dispatched_twice_while_it_works(tmp_path: Path
     assert len(dispatcher.seen) == 1 and len(hub.named("telegram_intake_reply")) == 1
 
 
+async def test_a_message_answered_while_a_round_awaits_is_not_answered_again_by_that_round(tmp_path: Path) -> None:
+    # As when the owner denies a held call: the round reads the pending list (the message still in it), then
+    # answers a button press; meanwhile the waiting turn finishes and delivers its reply, before the round goes on
+    # with the list it read. (The press here comes from another chat, so no approval store is needed.)
+    release, delivered = anyio.Event(), anyio.Event()
+
+    class PressingHub(RecordingHub):
+        async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
+            answer = await super().call(name, arguments, caller=caller)
+            if name == "telegram_intake_reply":
+                delivered.set()
+            if name == "telegram_intake_answer":
+                release.set()
+                await delivered.wait()
+            return answer
+
+    class WaitingDispatcher(CountingDispatcher):
+        async def dispatch(self, message: InboundMessage) -> Outcome:
+            self.seen.append(message)
+            await release.wait()
+            return Outcome("answer", "the call was denied", "annabelle")
+
+    hub, dispatcher = PressingHub(), WaitingDispatcher()
+    poller = channel(hub, dispatcher, tmp_path)
+    hub.add(1, "tidy my files")
+    async with anyio.create_task_group() as tasks:
+        poller._tasks = tasks
+        await poller.poll_once()
+        await anyio.sleep(0.05)
+        press = {"callback_key": 9, "chat_id": 2, "data": "deny:abc"}
+        original = hub.call
+
+        async def with_press(name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
+            answer = await original(name, arguments, caller=caller)
+            if name == "telegram_intake_pending":
+                answer = {"success": True, "data": {**answer["data"], "callbacks": [press]}}
+            return answer
+
+        hub.call = with_press  # type: ignore[method-assign]
+        await poller.poll_once()
+    assert len(dispatcher.seen) == 1 and len(hub.named("telegram_intake_reply")) == 1
+
+
 async def test_typing_is_shown_again_and_again_while_a_slow_turn_runs(tmp_path: Path) -> None:
     shown_three_times = anyio.Event()
 

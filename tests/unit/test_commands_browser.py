@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from orchestrator.commands.registry import run_command
 from shared.envelope import ErrorCode, fail
 from tests.fakes.command_context import fake_context, hub_status
@@ -24,10 +22,7 @@ async def reply(text: str, ctx: Any) -> str:
     return answer.text
 
 
-async def test_a_running_browser_lists_its_tabs_and_says_how_it_reaches_the_web(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("WEB_FETCH_ALLOWED_HOSTS", "192.168.1.10")
+async def test_a_running_browser_lists_its_tabs_and_says_how_it_reaches_the_web(tmp_path: Path) -> None:
     tabs = {
         "tabs": [
             {"index": 0, "url": "https://example.com/", "title": "Example Domain", "current": False},
@@ -35,20 +30,30 @@ async def test_a_running_browser_lists_its_tabs_and_says_how_it_reaches_the_web(
         ],
         "maxTabs": 5,
     }
-    status = {"executable": "/usr/bin/chromium", "running": True, "version": "131.0", "message": "..."}
+    status = {
+        "executable": "/usr/bin/chromium",
+        "running": True,
+        "version": "131.0",
+        "message": "...",
+        "isolated": True,
+        "max_tabs": 5,
+        "allowed_hosts": ["192.168.1.10"],
+    }
     ctx = fake_context(tmp_path, status=with_browser(), tools={"web_browser_install": status, "web_browser_tabs": tabs})
     text = await reply("/browser", ctx)
     assert "Browser: Chromium 131.0 at /usr/bin/chromium, running." in text
     assert "1. Example Domain — https://example.com/" in text and "(current)" in text.splitlines()[3]
     assert "x" * 70 not in text  # a page's title is clipped
-    assert "Profile: isolated" in text and "WEB_FETCH_ALLOWED_HOSTS: 192.168.1.10" in text
+    assert "Profile: isolated" in text and "at most 5 tabs" in text
+    assert "WEB_FETCH_ALLOWED_HOSTS: 192.168.1.10" in text  # as the Browser MCP reports it, not the hub's environment
 
 
 async def test_a_browser_not_running_is_not_started_to_list_tabs(tmp_path: Path) -> None:
-    status = {"executable": "/usr/bin/chromium", "running": False, "message": "..."}
+    status = {"executable": "/usr/bin/chromium", "running": False, "message": "...", "isolated": False, "max_tabs": 3}
     ctx = fake_context(tmp_path, status=with_browser(), tools={"web_browser_install": status})
     text = await reply("/browser", ctx)
     assert "not running (it starts on the first browser call)" in text and "Tabs" not in text
+    assert "Profile: kept" in text and "at most 3 tabs" in text and "WEB_FETCH_ALLOWED_HOSTS: none" in text
     assert [name for name, _ in ctx.hub.calls] == ["web_browser_install"]  # type: ignore[attr-defined]
 
 

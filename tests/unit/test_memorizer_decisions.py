@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from memorizer_mcp.claims import key_match, keys, parse, query_terms, subjects_compatible
-from memorizer_mcp.decisions import Candidate, Judgement, decide, judge
+from memorizer_mcp.decisions import Candidate, Judgement, ValueSimilarity, decide, judge
 from memorizer_mcp.provenance import trust, weakest
 
 # -- parsing -----------------------------------------------------------------------------------------------------
@@ -177,6 +177,26 @@ def test_values_of_the_same_kind_come_from_the_embedder_when_words_do_not_tell()
     android, iphone = parse("I'm on Android."), parse("I switched to an iPhone.")
     assert judge(iphone, android).verdict == "unrelated"  # two names, nothing else in common: not enough
     assert judge(iphone, android, lambda a, b: 0.55).verdict == "update"
+
+
+def test_values_in_other_languages_are_compared_as_written_by_the_value_encoder() -> None:
+    old, new = parse("L'utilisateur préfère le thé."), parse("L'utilisateur préfère désormais le café.")
+    asked: list[tuple[str, str]] = []
+    assert judge(new, old, values=ValueSimilarity(lambda a, b: asked.append((a, b)))).verdict == "unrelated"
+    assert asked == [("thé", "café")]  # the claims' values with their accents, not the folded words
+    assert judge(new, old, values=ValueSimilarity(lambda a, b: 0.58)).verdict == "update"
+    assert judge(new, old, values=ValueSimilarity(lambda a, b: 0.58, threshold=0.6)).verdict == "unrelated"
+    job, lawyer = parse("El usuario es profesor."), parse("El usuario trabaja ahora como abogado.")
+    assert judge(lawyer, job, values=ValueSimilarity(lambda a, b: 0.42)).verdict == "update"
+    assert judge(lawyer, job, values=ValueSimilarity(lambda a, b: 0.27)).verdict == "unrelated"
+
+
+def test_no_longer_liking_one_thing_replaces_no_other_dislike() -> None:
+    peanuts = parse("L'utilisateur est allergique aux arachides.")
+    cheese = parse("L'utilisateur n'aime plus le fromage.")
+    assert judge(cheese, peanuts, values=ValueSimilarity(lambda a, b: 0.9)).verdict == "unrelated"
+    liked = parse("L'utilisateur aime le fromage.")
+    assert judge(cheese, liked, values=ValueSimilarity(lambda a, b: None)).verdict == "update"
 
 
 # -- deciding ----------------------------------------------------------------------------------------------------

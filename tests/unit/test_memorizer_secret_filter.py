@@ -107,11 +107,11 @@ def test_redaction_removes_a_whole_private_key_block() -> None:
 def _fastest_scan(text: str, rounds: int = 3) -> float:
     import time
 
-    best = float("inf")
+    best = float("inf")  # this thread's CPU time: other processes on a busy machine do not count
     for _ in range(rounds):
-        started = time.perf_counter()
+        started = time.thread_time()
         assert find_secret(text) is None
-        best = min(best, time.perf_counter() - started)
+        best = min(best, time.thread_time() - started)
     return best
 
 

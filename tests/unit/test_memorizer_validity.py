@@ -234,3 +234,39 @@ async def test_a_question_matching_an_old_fact_is_answered_by_the_fact_that_repl
     assert found["facts"][0]["fact"] == "My Vespa got stolen, so I walk now"
     assert all(f["valid_until"] is None for f in found["facts"])
     assert "I ride a Vespa to work" in [f["fact"] for f in history["facts"]]
+
+
+async def test_an_update_in_another_language_is_recognised_by_the_multilingual_value_encoder(
+    embedder: FakeEmbedder,
+) -> None:
+    # The values are compared by the real multilingual encoder (thé/café 0.58, profesor/abogado 0.42); values of
+    # another kind (comptable/architecte 0.26) stay beside each other for the utility model to settle.
+    async with Client(server) as client:
+        tea = await ok(client, "store_fact", fact="L'utilisateur préfère le thé.", category="preference", **OWNER)
+        await ok(client, "store_fact", fact="L'utilisateur joue du piano.", category="preference", **OWNER)
+        coffee = await ok(
+            client, "store_fact", fact="L'utilisateur préfère désormais le café.", category="preference", **OWNER
+        )
+        assert coffee["decision"] == "superseded"
+        assert coffee["superseded"] == [{"id": tea["fact_id"], "fact": "L'utilisateur préfère le thé."}]
+        teacher = await ok(client, "store_fact", fact="El usuario es profesor.", category="background", **OWNER)
+        lawyer = await ok(
+            client, "store_fact", fact="El usuario trabaja ahora como abogado.", category="background", **OWNER
+        )
+        assert lawyer["superseded"] == [{"id": teacher["fact_id"], "fact": "El usuario es profesor."}]
+        assert await facts_of(client) == [
+            "El usuario trabaja ahora como abogado.",
+            "L'utilisateur préfère désormais le café.",
+            "L'utilisateur joue du piano.",
+        ]
+
+
+async def test_without_embeddings_the_rules_decide_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(memorizer.seams, "embedder_factory", lambda settings: None)
+    monkeypatch.setenv("FACT_EXTRACTION_ENABLED", "false")
+    async with Client(server) as client:
+        await ok(client, "store_fact", fact="L'utilisateur préfère le thé.", category="preference", **OWNER)
+        coffee = await ok(
+            client, "store_fact", fact="L'utilisateur préfère désormais le café.", category="preference", **OWNER
+        )
+        assert coffee["decision"] == "added"

@@ -11,6 +11,7 @@ from thinker.selection import CORE_TOOLS, McpInfo, SelectionConfig, ToolInfo
 from thinker.selection._pipeline import (
     apply_cap,
     build_catalog,
+    family_evidence,
     looks_like_followup,
     lookup_companions,
     pick,
@@ -316,7 +317,7 @@ def test_embeddings_join_the_evidence_in_hybrid_mode() -> None:
 
 
 def test_without_lexical_and_route_weights_the_method_is_embedding() -> None:
-    config = replace(CONFIG, lexical_weight=0.0, route_weight=0.0)
+    config = replace(CONFIG, lexical_weight=0.0, route_weight=0.0, family_weight=0.0)
     cosine = np.linspace(0.0, 0.5, CATALOG.size)
     selection = select_tools(CATALOG, "remind me at 6", config, cosine=cosine)
     assert selection.method == "embedding"
@@ -378,3 +379,49 @@ def test_the_mcp_cosine_lifts_every_tool_of_the_mcp_the_message_is_about() -> No
     mail = np.array([0.5 if name.startswith("mail_") else 0.0 for name in CATALOG.names])
     selection = select_tools(CATALOG, "x", config, cosine=cosine, mcp_cosine=mail)
     assert picked(selection.names) == ["mail_send_email", "mail_reply_email"]
+
+
+@pytest.mark.parametrize(
+    ("servers", "per_server", "expected"),
+    [
+        ([0, 0, 0, 1], 2, [0, 1, 3]),  # the third tool of MCP 0 gives way to MCP 1's
+        ([0, 0, 0, 1], 0, [0, 1, 2]),  # 0: no limit
+        ([-1, -1, -1, 1], 1, [0, 1, 2]),  # tools of no MCP are never limited
+    ],
+)
+def test_pick_takes_at_most_per_server_tools_of_one_mcp(
+    servers: list[int], per_server: int, expected: list[int]
+) -> None:
+    scores = np.array([0.9, 0.8, 0.7, 0.6], dtype=np.float64)
+    chosen = pick(
+        scores, gap=0.0, least=3, most=3, floor=0.0, servers=np.array(servers, dtype=np.intp), per_server=per_server
+    )
+    assert chosen == expected
+
+
+def test_family_evidence_is_the_mean_of_the_best_cosines_of_each_mcp() -> None:
+    cosine = np.array([0.6, 0.2, 0.4, 0.9, 0.5], dtype=np.float64)
+    servers = np.array([0, 0, 0, 1, -1], dtype=np.intp)
+    assert family_evidence(cosine, servers, 2) == pytest.approx([0.5, 0.5, 0.5, 0.9, 0.0])
+
+
+def test_a_family_that_fits_as_a_whole_outranks_a_lone_close_tool() -> None:
+    # No calendar tool is the best match on its own, but the calendar tools fit together, while the lone close
+    # tool's siblings do not.
+    config = replace(CONFIG, min_tools=1, top_k=1, clause_top=0, context_top=0, lookup_companions=False)
+    cosine = _cosines(
+        mail_send_email=0.5, calendar_update_event=0.45, calendar_list_events=0.4, calendar_create_event=0.35
+    )
+    alone = select_tools(CATALOG, "x", replace(config, family_weight=0.0), cosine=cosine)
+    assert picked(alone.names) == ["mail_send_email"]
+    together = select_tools(CATALOG, "x", replace(config, family_weight=0.3), cosine=cosine)
+    assert picked(together.names) == ["calendar_update_event"]
+
+
+def test_one_mcp_cannot_fill_every_ranked_slot() -> None:
+    config = replace(CONFIG, min_tools=3, top_k=3, clause_top=0, context_top=0, lookup_companions=False)
+    cosine = _cosines(
+        calendar_list_events=0.9, calendar_create_event=0.8, calendar_update_event=0.7, mail_send_email=0.3
+    )
+    selection = select_tools(CATALOG, "x", replace(config, per_server=2, family_weight=0.0), cosine=cosine)
+    assert picked(selection.names) == ["calendar_list_events", "calendar_create_event", "mail_send_email"]

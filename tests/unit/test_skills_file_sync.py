@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from orchestrator.skills.file_sync import FILE_REMOVED_MARKER, file_source, plan_file_sync, source_of
 from orchestrator.skills.normalizer import normalize_skill_input
 from shared.skill_files import SkillFile
@@ -192,3 +194,31 @@ def test_file_source_and_source_of_round_trip():
     assert source_of({"trigger_config": {"source": file_source("x")}}) == "x"
     assert source_of({"trigger_config": {"source": "seed"}}) is None
     assert source_of({"trigger_config": None}) is None
+
+
+SYNCED_CHANGES: dict[str, Any] = {
+    "name": "old name",
+    "description": "old description",
+    "trigger_type": "event",
+    "trigger_config": {"schedule": "0 8 * * *", "source": "file:news"},
+    "instructions": "Old instructions.",
+    "required_tools": [],
+    "execution_plan": [{"id": "step1", "toolName": "telegram_send_message", "parameters": {"message": "hi"}}],
+    "max_steps": 3,
+    "notify_on_completion": False,
+}
+
+
+@pytest.mark.parametrize("key", sorted(SYNCED_CHANGES))
+def test_each_field_the_file_writes_is_brought_back_to_the_file(key: str):
+    (action,) = plan([skill_file()], [synced(**{key: SYNCED_CHANGES[key]})]).actions
+    assert action.kind == "update"
+    assert set(action.args) == {"skill_id", "agent_id", key}
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [("notify_interval_minutes", 30), ("max_tokens_per_run", 500), ("daily_tokens", 9000)]
+)
+def test_fields_a_file_does_not_write_are_left_as_stored(key: str, value: int):
+    result = plan([skill_file()], [synced(**{key: value})])
+    assert result.actions == () and result.unchanged == ("news",)

@@ -249,3 +249,55 @@ def test_seeds_go_to_the_agent_asked_for():
 def test_the_version_hash_follows_content_only():
     assert PLAYBOOKS[0].version == SeedSkill(**PLAYBOOKS[0].__dict__).version
     assert len({s.version for s in SEEDS}) == len(SEEDS)
+
+
+SEED_CHANGES: dict[str, Any] = {
+    "description": "old description",
+    "trigger_type": "cron",
+    "instructions": "Old instructions.",
+    "required_tools": [],
+    "max_steps": 3,
+    "notify_on_completion": True,
+}
+
+
+def released_again(**row: Any) -> list[dict[str, Any]]:
+    """The first playbook as stored by an earlier release (another seed version), with `row` changed."""
+    (stored,) = stored_rows(plan_seed(PLAYBOOKS[:1], [], now=NOW, default_tz=TZ))
+    stored["trigger_config"] = {**stored["trigger_config"], "seed_version": "older"}
+    return [{**stored, **row}]
+
+
+@pytest.mark.parametrize("key", sorted(SEED_CHANGES))
+def test_each_field_a_seed_ships_is_brought_back_to_the_seed(key: str):
+    (upsert,) = plan_seed(PLAYBOOKS[:1], released_again(**{key: SEED_CHANGES[key]}), now=NOW, default_tz=TZ)
+    assert set(upsert.args) == {"skill_id", "agent_id", "trigger_config", key}
+    assert upsert.args[key] == PLAYBOOKS[0].store_args("annabelle")[key]
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [
+        ("execution_plan", [{"id": "s1", "toolName": "memory_list_facts", "parameters": {}}]),
+        ("enabled", False),
+        ("notify_interval_minutes", 30),
+        ("max_tokens_per_run", 500),
+        ("daily_tokens", 9000),
+    ],
+)
+def test_fields_a_seed_does_not_ship_are_left_as_stored(key: str, value: Any):
+    (upsert,) = plan_seed(PLAYBOOKS[:1], released_again(**{key: value}), now=NOW, default_tz=TZ)
+    assert set(upsert.args) == {"skill_id", "agent_id", "trigger_config"}
+
+
+def test_the_version_hash_of_a_seed_is_stable_across_releases():
+    # A changed hash makes every install rewrite its seeded skills at the next start: it must follow content only.
+    seed = SeedSkill(
+        name="n",
+        description="d",
+        trigger_type="event",
+        trigger_config={"keywords": ["k"], "priority": 1},
+        instructions="i",
+        required_tools=("memory_list_facts",),
+    )
+    assert seed.version == "7e1dff1fe33b"

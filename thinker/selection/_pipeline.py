@@ -110,6 +110,8 @@ class Catalog:
     routes: tuple[Route, ...]
     lookups: Mapping[int, tuple[tuple[int, ...], ...]]
     """Tool index → its lookup companions, in preference tiers (search/find first, then list)."""
+    servers: np.ndarray
+    """Tool index → a number per MCP (the same for all tools of one MCP), -1 for tools of no MCP."""
 
     @property
     def size(self) -> int:
@@ -168,7 +170,14 @@ def build_catalog(
         members=group_members(names, [tool.mcp for tool in candidates]),
         routes=(*(BUILTIN_ROUTES if builtin_routes else ()), *auto_routes(mcps)),
         lookups=lookup_companions(candidates),
+        servers=server_numbers([tool.mcp for tool in candidates]),
     )
+
+
+def server_numbers(mcp_of: Sequence[str | None]) -> np.ndarray:
+    """One number per MCP, -1 for a tool of none (the hub's own tools, the Thinker's essentials)."""
+    numbers: dict[str, int] = {}
+    return np.array([-1 if mcp is None else numbers.setdefault(mcp, len(numbers)) for mcp in mcp_of], dtype=np.intp)
 
 
 def text_scores(catalog: Catalog, text: str, config: SelectionConfig) -> np.ndarray:
@@ -181,16 +190,50 @@ def text_scores(catalog: Catalog, text: str, config: SelectionConfig) -> np.ndar
     return scores
 
 
-def pick(scores: np.ndarray, *, gap: float, least: int, most: int, floor: float) -> list[int]:
+def pick(
+    scores: np.ndarray,
+    *,
+    gap: float,
+    least: int,
+    most: int,
+    floor: float,
+    servers: np.ndarray | None = None,
+    per_server: int = 0,
+) -> list[int]:
     """Indices of the best scores: the first `least`, then any within `gap` of the best, `most` in all.
 
     Nothing under `floor` is picked, so a message with no evidence picks nothing. Ties keep catalog order.
+    With `per_server` > 0, at most that many tools of one MCP (`servers[i]`, -1 for none: no limit) are
+    picked: a wrong first guess at the MCP cannot fill every slot with its siblings.
     """
     order = [int(i) for i in np.argsort(-scores, kind="stable") if scores[i] >= floor]
+    if per_server > 0 and servers is not None:
+        taken: dict[int, int] = {}
+        kept = []
+        for i in order:
+            server = int(servers[i])
+            if server >= 0 and taken.get(server, 0) >= per_server:
+                continue
+            taken[server] = taken.get(server, 0) + 1
+            kept.append(i)
+        order = kept
     if not order:
         return []
     best = scores[order[0]]
     return [i for rank, i in enumerate(order[:most]) if rank < least or scores[i] >= best - gap]
+
+
+def family_evidence(cosine: np.ndarray, servers: np.ndarray, top: int) -> np.ndarray:
+    """Per tool, the mean of the best `top` cosines among its MCP's tools (0 for a tool of no MCP).
+
+    An MCP several of whose tools fit the message is likely the right family even when the one tool needed
+    ranks low on its own (a message in another language reads the family better than the exact verb)."""
+    out = np.zeros_like(cosine)
+    for server in np.unique(servers[servers >= 0]):
+        members = servers == server
+        best = np.sort(cosine[members])[::-1][: max(top, 1)]
+        out[members] = float(np.mean(best))
+    return out
 
 
 def split_clauses(message: str) -> list[str]:
@@ -289,11 +332,21 @@ def select_tools(
         scores += config.embedding_weight * meaning
     if mcp_cosine is not None and config.mcp_weight:
         scores += config.mcp_weight * mcp_cosine
+    if meaning is not None and config.family_weight:
+        scores += config.family_weight * family_evidence(meaning, catalog.servers, config.family_top)
     if recent_assistant_messages and config.assistant_context_weight:
         scores += config.assistant_context_weight * text_scores(catalog, recent_assistant_messages[-1], config)
     scores[~permitted] = -np.inf
 
-    chosen = pick(scores, gap=config.score_gap, least=config.min_tools, most=config.top_k, floor=config.threshold)
+    chosen = pick(
+        scores,
+        gap=config.score_gap,
+        least=config.min_tools,
+        most=config.top_k,
+        floor=config.threshold,
+        servers=catalog.servers,
+        per_server=config.per_server,
+    )
 
     def add(indices: list[int]) -> None:
         chosen.extend(i for i in indices if i not in chosen)

@@ -56,7 +56,7 @@ class SelectionConfig:
     """Every knob of tool selection. The defaults are the shipped pipeline (see docs/tool-selection.md).
 
     Scores are sums: `embedding_weight` × cosine(message, tool) + `mcp_weight` × cosine(message, the tool's MCP)
-    + `lexical_weight` × BM25 over words + `route_weight` × the strongest manifest-keyword route to the tool's
+    + `family_weight` × the mean of the best `family_top` cosines of the tool's MCP's tools + `lexical_weight` × BM25 over words + `route_weight` × the strongest manifest-keyword route to the tool's
     MCP. Without embeddings the English fallback also reads the built-in routes and the concept lexicon.
     """
 
@@ -71,6 +71,12 @@ class SelectionConfig:
     """A tool scoring below this is never picked from the ranking (`TOOL_SELECTOR_THRESHOLD`)."""
     score_gap: float = 0.05
     """Beyond `min_tools`, keep tools scoring within this distance of the best one."""
+    per_server: int = 5
+    """At most this many tools of one MCP from the ranking (0: no limit), so a wrong first guess at the MCP
+    cannot fill every slot with its siblings; clauses, follow-ups and lookup companions may add more."""
+    family_weight: float = 0.3
+    """Weight of the family evidence: the mean of the best `family_top` cosines among the tool's MCP's tools."""
+    family_top: int = 3
     embedding_weight: float = 1.0
     lexical_weight: float = 0.1
     route_weight: float = 1.0

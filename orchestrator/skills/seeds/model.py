@@ -8,10 +8,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from shared.contracts.memory import SKILL_AUTHORED_FIELDS
+
 SEED_SOURCE = "seed"
 """`trigger_config.source` of a shipped skill: the seeder only ever touches skills that carry it."""
 SEED_VERSION_KEY = "seed_version"
 """`trigger_config.seed_version`: a hash of the shipped content, so a user's edits survive until the seed changes."""
+SEED_FIELDS: tuple[str, ...] = tuple(key for key in SKILL_AUTHORED_FIELDS if key not in ("name", "execution_plan"))
+"""What a seed ships, and what a new release of it rewrites: a seed is found by its name and has no plan."""
 
 
 @dataclass(frozen=True)
@@ -33,35 +37,24 @@ class SeedSkill:
     enabled: bool = True
     extra: Mapping[str, Any] = field(default_factory=dict)
 
+    def shipped(self) -> dict[str, Any]:
+        """The `SEED_FIELDS` of this seed, as the Memorizer's tools take them."""
+        content = {key: getattr(self, key) for key in SEED_FIELDS}
+        content["trigger_config"] = dict(self.trigger_config)
+        content["required_tools"] = list(self.required_tools)
+        return content
+
     @property
     def version(self) -> str:
         """A short hash of everything the seed ships: it changes exactly when a release changes the skill."""
-        content = {
-            "description": self.description,
-            "trigger_type": self.trigger_type,
-            "trigger_config": dict(self.trigger_config),
-            "instructions": self.instructions,
-            "required_tools": list(self.required_tools),
-            "max_steps": self.max_steps,
-            "notify_on_completion": self.notify_on_completion,
-        }
-        digest = hashlib.sha256(json.dumps(content, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+        digest = hashlib.sha256(json.dumps(self.shipped(), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
         return digest[:12]
 
     def store_args(self, agent_id: str) -> dict[str, Any]:
         """`memory_store_skill` arguments for this seed, marked as shipped and versioned."""
-        return {
-            "agent_id": agent_id,
-            "name": self.name,
-            "description": self.description,
-            "trigger_type": self.trigger_type,
-            "trigger_config": {**self.trigger_config, "source": SEED_SOURCE, SEED_VERSION_KEY: self.version},
-            "instructions": self.instructions,
-            "required_tools": list(self.required_tools),
-            "max_steps": self.max_steps,
-            "notify_on_completion": self.notify_on_completion,
-            "enabled": self.enabled,
-        }
+        content = self.shipped()
+        content["trigger_config"].update({"source": SEED_SOURCE, SEED_VERSION_KEY: self.version})
+        return {"agent_id": agent_id, "name": self.name, **content, "enabled": self.enabled}
 
 
 def playbook(

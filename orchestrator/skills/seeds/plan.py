@@ -22,19 +22,9 @@ from typing import Any, Literal
 
 from orchestrator.skills.errors import SkillInputError
 from orchestrator.skills.normalizer import DEFAULT_AGENT_ID, normalize_skill_input
-from orchestrator.skills.seeds.model import SEED_SOURCE, SEED_VERSION_KEY, TOOLS_FROM_ELSEWHERE, SeedSkill
+from orchestrator.skills.seeds.model import SEED_FIELDS, SEED_SOURCE, SEED_VERSION_KEY, TOOLS_FROM_ELSEWHERE, SeedSkill
 
 __all__ = ["SeedUpsert", "plan_seed", "user_skill_conflicts"]
-
-_UPDATED_FIELDS = (
-    "description",
-    "trigger_type",
-    "trigger_config",
-    "instructions",
-    "required_tools",
-    "max_steps",
-    "notify_on_completion",
-)
 
 
 @dataclass(frozen=True)
@@ -97,7 +87,7 @@ def plan_seed(
             continue
         shipped = seed.store_args(agent_id)
         args: dict[str, Any] = {"skill_id": existing.get("id"), "agent_id": agent_id}
-        args.update({key: shipped[key] for key in _UPDATED_FIELDS if shipped[key] != existing.get(key)})
+        args.update({key: shipped[key] for key in SEED_FIELDS if shipped[key] != existing.get(key)})
         upserts.append(SeedUpsert("update", seed.name, "memory_update_skill", args))
     return upserts
 
