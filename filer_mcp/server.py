@@ -74,7 +74,7 @@ WorkspacePath = Annotated[
     # Small models copy an example into the call: the example is the plain file name a user says, so "create
     # ideas.txt" does not land in an invented folder.
     Field(
-        description="The file's path relative to the workspace, as the user named it: 'todo.md', or "
+        description="The file's path relative to the workspace, exactly as the user wrote it: 'todo.md', or "
         "'notes/todo.md' inside a folder. '..' and '~' are not allowed."
     ),
 ]

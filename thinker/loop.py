@@ -22,7 +22,9 @@
   times). The model is told so and asked for its answer (`tool_choice="none"`) on the next step. When one
   call of a reply fails, the reply's later calls are not run (they often depend on it: a draft, then sending
   "your-draft-id-here"); their results say so.
-- `FinishText` looks at a text answer: a tool call written as text (for an offered tool) is run for real; a
+- `FinishText` looks at a text answer: a tool call written as text (for an offered tool) is run for real, unless
+  the request asked for words only (the last step, a repeated call: a small model then writes the call it was
+  refused as text, and running it would undo the stop); a
   claimed action with no tool called in the whole turn gets ONE retry with `tool_choice="required"` at a lower
   temperature, then an honest failure; a claim of having no real-time access while a search tool is offered
   (the original's TOOL_REFUSAL) gets ONE forced tool call at temperature ≤ 0.2, after which the turn goes on
@@ -164,6 +166,8 @@ class CallTools:
 class FinishText:
     reply: ModelReply
     guard_retry: bool = False
+    answer_only: bool = False
+    """The request asked for words (`tool_choice="none"`): a call written into them is not run."""
 
 
 @dataclass(frozen=True)
@@ -357,7 +361,7 @@ class AgentLoop:
             return self._end(run, StopReason.PAUSED, sanitize(reply.text) or error, error=error)
         if wants_tools:
             return CallTools(reply, reply.tool_calls, reply.text)
-        return FinishText(reply, guard_retry=node.guard_retry)
+        return FinishText(reply, guard_retry=node.guard_retry, answer_only=tool_choice == "none")
 
     # -- CallTools -----------------------------------------------------------------------------------------
 
@@ -502,7 +506,7 @@ class AgentLoop:
 
     async def _finish(self, run: _Run, node: FinishText, max_steps: int) -> Node:
         text = node.reply.text or ""
-        leaked = find_leaked_call(text, frozenset(run.toolset.offered))
+        leaked = None if node.answer_only else find_leaked_call(text, frozenset(run.toolset.offered))
         if leaked is not None:
             log.info("leaked tool call recovered", extra={"tool": leaked.name})
             call = ToolCall(f"leaked_{run.steps}", leaked.name, json.dumps(leaked.arguments, ensure_ascii=False))

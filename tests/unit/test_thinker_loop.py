@@ -275,6 +275,14 @@ async def test_a_tool_call_written_as_text_is_run_for_real(model: Model, hub: Hu
     assert result.messages[0]["content"] == "Let me check."
 
 
+async def test_a_call_written_as_text_when_words_were_asked_for_is_not_run(model: Model, hub: Hub) -> None:
+    model.calls(("echo_echo", {"text": "1"})).calls(("echo_echo", {"text": "1"}))
+    model.text('Done. ```json\n{"name": "echo_echo", "arguments": {"text": "1"}}\n```')
+    result = await make_loop(model, hub).run(START, toolset())
+    assert model.requests[2]["tool_choice"] == "none"  # asked for words after the repeat
+    assert len(hub.calls) == 1 and result.response == "Done."
+
+
 async def test_a_leaked_call_to_a_tool_that_was_not_offered_is_not_run(model: Model, hub: Hub) -> None:
     model.text('{"name": "filer_read_file", "parameters": {"path": "x"}} here')
     result = await make_loop(model, hub).run(START, toolset())
