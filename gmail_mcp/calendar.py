@@ -43,6 +43,13 @@ def _date_time(value: str, name: str) -> datetime:
         raise EventError(f"{name} {value!r} is not a date-time like 2026-05-01T09:00:00.") from None
 
 
+def _same_days(date_time: str | None, date: str | None) -> bool:
+    """Whether an all-day `date` says nothing beyond the day of `date_time` (True when either is absent)."""
+    if date_time is None or date is None:
+        return True
+    return date.strip() == date_time.strip()[:10]
+
+
 def time_fields(
     *,
     start_date_time: str | None,
@@ -58,6 +65,10 @@ def time_fields(
     """
     timed = start_date_time is not None or end_date_time is not None
     all_day = start_date is not None or end_date is not None
+    if timed and all_day and _same_days(start_date_time, start_date) and _same_days(end_date_time, end_date):
+        # The dates only repeat the date-times' days (a small model fills every field it is shown): timed it is.
+        start_date = end_date = None
+        all_day = False
     if timed and all_day:
         raise EventError(
             "Give either start_date_time/end_date_time (timed) or start_date/end_date (all-day), not both."

@@ -206,11 +206,23 @@ def test_an_all_day_event_without_an_end_lasts_one_day_and_a_timed_one_one_hour(
     }
 
 
+def test_dates_that_only_repeat_the_date_times_days_are_ignored() -> None:
+    body = event_body(
+        summary="Dinner",
+        start_date_time="2026-11-28T20:00:00Z",
+        start_date="2026-11-28",
+        end_date_time="2026-11-28T22:00:00Z",
+        end_date="2026-11-28",
+    )
+    assert body["start"] == {"dateTime": "2026-11-28T20:00:00+00:00"}
+    assert body["end"] == {"dateTime": "2026-11-28T22:00:00+00:00"}
+
+
 @pytest.mark.parametrize(
     ("arguments", "complaint"),
     [
         ({"summary": "x"}, "start_date_time"),
-        ({"summary": "x", "start_date": "2026-05-04", "start_date_time": "2026-05-04T10:00:00Z"}, "not both"),
+        ({"summary": "x", "start_date": "2026-05-05", "start_date_time": "2026-05-04T10:00:00Z"}, "not both"),
         ({"summary": "x", "start_date_time": "2026-05-04T10:00:00"}, "time_zone"),
         ({"summary": "x", "start_date_time": "2026-05-04T10:00:00Z", "end_date_time": "2026-05-04T09:00:00Z"}, "after"),
         ({"summary": "x", "start_date": "2026-05-04", "end_date": "2026-05-04"}, "exclusive"),

@@ -408,7 +408,7 @@ async def test_events_are_created_timed_and_all_day_listed_read_and_deleted(conn
         all_day = ok(await call(client, "create_event", summary="Holiday", start_date="2026-05-08"))
         bad = refused(
             await call(
-                client, "create_event", summary="x", start_date="2026-05-08", start_date_time="2026-05-08T10:00:00Z"
+                client, "create_event", summary="x", start_date="2026-05-09", start_date_time="2026-05-08T10:00:00Z"
             ),
             "INVALID_ARGUMENTS",
         )
