@@ -151,15 +151,11 @@ class ToolSet:
     def _meta_schema(self, name: str) -> dict[str, Any]:
         schema = _META_PARAMS[name].model_json_schema()
         if name == LOAD_TOOLS and self.categories:
-            # The categories as an enum, each named with its label: a model picks a real one without a
-            # browse_tools round trip, and a server that constrains output to the schema cannot send another
-            # (the 1.5B model asked six times for a category "agenda" to write agenda.md).
-            named = ", ".join(f"{c.name} ({c.label})" for c in self.categories.values())
-            schema["properties"]["category"] = {
-                "type": "string",
-                "enum": list(self.categories),
-                "description": f"The category to load: {named}.",
-            }
+            # The categories as an enum (their names say what they hold: filer, gmail, searcher): a model picks a
+            # real one without a browse_tools round trip, and a server that constrains output to the schema cannot
+            # send another (the 1.5B model asked six times for a category "agenda" to write agenda.md). Every turn
+            # pays for it, so no more than the names.
+            schema["properties"]["category"] = {"type": "string", "enum": list(self.categories)}
         return schema
 
     # -- what the model may call ----------------------------------------------------------------------------

@@ -79,8 +79,8 @@ def test_the_date_is_in_the_configured_zone() -> None:
 
 def test_the_next_week_is_listed_by_weekday_and_date_so_a_weekday_needs_no_arithmetic() -> None:
     text = render_system_prompt(FULL)
-    assert "Next days: Thursday 2026-02-12 (tomorrow), Friday 2026-02-13, Saturday 2026-02-14," in text
-    assert "Wednesday 2026-02-18" in text and "2026-02-19" not in text
+    assert "Next days: Thu 12 Feb (tomorrow), Fri 13 Feb, Sat 14 Feb," in text
+    assert "Wed 18 Feb" in text and "19 Feb" not in text
 
 
 def test_the_profile_shows_only_what_is_known() -> None:

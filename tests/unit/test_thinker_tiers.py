@@ -91,11 +91,10 @@ def test_load_tools_adds_a_categorys_schemas_and_loading_twice_changes_nothing()
     assert next(c for c in toolset.browse()["categories"] if c["name"] == "filer")["loaded"] is True
 
 
-def test_load_tools_offers_the_categories_as_an_enum_named_with_their_labels() -> None:
+def test_load_tools_offers_the_categories_as_an_enum() -> None:
     definitions = ToolSet(CATALOG, [LOAD_TOOLS]).definitions()
     category = definitions[0]["function"]["parameters"]["properties"]["category"]
-    assert category["enum"] == ["echo", "filer", "memory", "system"]
-    assert "filer (Filer)" in category["description"]
+    assert category == {"type": "string", "enum": ["echo", "filer", "memory", "system"]}
 
 
 def test_loading_an_unknown_category_names_the_real_ones() -> None:
