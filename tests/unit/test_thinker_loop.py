@@ -202,6 +202,16 @@ async def test_a_repeated_call_is_not_run_again_and_the_model_is_asked_for_its_a
     assert result.success and result.response == "The echo service could not be reached."
 
 
+async def test_a_call_runs_again_after_another_call_worked(model: Model, hub: Hub) -> None:
+    # Read, change, read again to check: the second read may see something new, so it runs.
+    model.calls(("echo_echo", {"text": "read"})).calls(("echo_echo", {"text": "update"}))
+    model.calls(("echo_echo", {"text": "read"})).calls(("echo_echo", {"text": "read"})).text("done")
+    result = await make_loop(model, hub).run(START, toolset())
+    assert [c["arguments"]["text"] for c in hub.calls] == ["read", "update", "read"]  # the last repeat was not run
+    assert "already made this exact call" in model.tool_results(4)[-1]["error"]
+    assert result.success and result.response == "done"
+
+
 async def test_the_same_tool_with_other_arguments_runs(model: Model, hub: Hub) -> None:
     model.calls(("echo_echo", {"text": "1"})).calls(("echo_echo", {"text": "2"})).text("ok")
     await make_loop(model, hub).run(START, toolset())
