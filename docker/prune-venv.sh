@@ -1,7 +1,8 @@
 #!/bin/sh
 # Run once in the image's build stage: remove from the virtual environment $1 what Annabelle never uses at run
-# time, so that the final image copies less. $2 is the WITH_BROWSER build argument (1: Chromium is installed). Every step is listed with why it is safe; `make image-test` then
-# starts the image and calls a tool through the hub, Guardian and the Filer.
+# time, so that the final image copies less; $2 is the WITH_BROWSER build argument (1: Chromium is installed).
+# Every step is listed with why it is safe; `make image-test` then starts the image and calls a tool through the
+# hub, Guardian and the Filer.
 set -eu
 venv="$1"
 with_browser="${2:-0}"
