@@ -13,14 +13,15 @@ facts one by one through `store_fact` (as the owner said them), then the sequenc
 - **wrongly_superseded**: `keep` facts (controls) that stopped being current, over all keep facts; and
   **fillers_superseded**: unrelated filler facts that stopped being current, over all fillers stored.
 - **untrusted_overrides**: after the owner's facts, an *untrusted* statement of another value ("moved to
-  Zanzibar") is stored; counted when it superseded one of the owner's facts (goal 0), and `accuracy_after_untrusted`
+  Zanzibar"), and the sequence's own `untrusted` statements (an e-mail or a web page), are stored; counted when one
+  superseded a fact (goal 0; `untrusted_checks` is how many were stored), and `accuracy_after_untrusted`
   asks the question again.
 - **baseline_accuracy**: the same questions with `include_history=true`, ranking history like current facts —
   what retrieval returned before facts could stop being current.
 - **store latency**: p50/p99 of `store_fact` (the decision step included) over the sequences' facts, against a
   read-only round trip (`list_facts`, limit 1) in the same run.
 
-    python benchmarks/memory_updates.py [--embedder local|none] [--fillers 8] [--only tuned|holdout|holdout2|holdout3]
+    python benchmarks/memory_updates.py [--embedder local|none] [--fillers 8] [--only tuned|holdout|...|holdout4]
         [--model-decisions]   # ask UTILITY_MODEL (with UTILITY_API_BASE) about pairs the rules cannot settle
 
 The tuned set is the one the rules were developed against; the held-out sets were never used to tune: the first
@@ -59,6 +60,7 @@ SETS = {
     "holdout": DATA / "memory_updates_holdout.json",
     "holdout2": DATA / "memory_updates_holdout2.json",
     "holdout3": DATA / "memory_updates_holdout3.json",
+    "holdout4": DATA / "memory_updates_holdout4.json",
 }
 DECOY = "Zanzibar"
 
@@ -70,8 +72,13 @@ def fold(text: str) -> str:
 
 def holds(text: str, needle: str) -> bool:
     """`needle` in `text` as whole words (a plural ending allowed: "Thursday" in "Thursdays"), ignoring case and
-    accents."""
-    return re.search(rf"(?<!\w){re.escape(fold(needle))}(?:e?s)?(?!\w)", fold(text)) is not None
+    accents. A needle written in another script than Latin matches anywhere: Chinese and Japanese leave no space
+    between words, and Russian, Arabic or Korean attach case endings and particles to them ("Казани", "서울로")."""
+    folded = fold(needle)
+    letters = [ch for ch in folded if ch.isalpha()]
+    if letters and not any(unicodedata.name(ch, "").startswith("LATIN") for ch in letters):
+        return folded in fold(text)
+    return re.search(rf"(?<!\w){re.escape(folded)}(?:e?s)?(?!\w)", fold(text)) is not None
 
 
 class Memorizer:
@@ -96,6 +103,14 @@ def untrusted_variant(sequence: dict[str, Any]) -> str | None:
         if holds(last, value):
             return re.sub(re.escape(value), DECOY, last, count=1, flags=re.IGNORECASE)
     return None
+
+
+def untrusted_claims(sequence: dict[str, Any]) -> list[tuple[str, str]]:
+    """(source type, text) of the untrusted statements stored after the owner's facts: the decoy variant, then the
+    sequence's own `untrusted` statements (an e-mail or a web page claiming another value)."""
+    variant = untrusted_variant(sequence)
+    claims = [("email", variant)] if variant is not None else []
+    return claims + [(claim["source"], claim["fact"]) for claim in sequence.get("untrusted", [])]
 
 
 async def run_sequence(
@@ -144,17 +159,20 @@ async def run_sequence(
         "decisions": decisions,
         "top": facts[0]["fact"] if facts else None,
     }
-    variant = untrusted_variant(sequence)
-    if variant is not None:
-        stored = await memory.call(
-            "store_fact", fact=variant, category=category, agent_id=agent, provenance="untrusted", source_type="email"
-        )
+    claims = untrusted_claims(sequence)
+    if claims:
+        overrides = 0
+        for source, text in claims:
+            stored = await memory.call(
+                "store_fact", fact=text, category=category, agent_id=agent, provenance="untrusted", source_type=source
+            )
+            overrides += bool(stored.get("superseded"))
         again = await memory.call(
             "retrieve_memories", query=question, agent_id=agent, limit=3, include_conversations=False
         )
         outcome["untrusted"] = {
-            "decision": stored["decision"],
-            "override": bool(stored.get("superseded")),
+            "claims": len(claims),
+            "overrides": overrides,
             "correct": bool(again["facts"]) and any(holds(again["facts"][0]["fact"], c) for c in current),
         }
     return outcome
@@ -184,8 +202,8 @@ def summarise(results: list[dict[str, Any]], timings: list[float]) -> dict[str, 
         "fillers_superseded": round(
             sum(len(r["fillers_lost"]) for r in results) / max(1, sum(r["fillers"] for r in results)), 4
         ),
-        "untrusted_checks": len(untrusted),
-        "untrusted_overrides": sum(1 for u in untrusted if u["override"]),
+        "untrusted_checks": sum(u["claims"] for u in untrusted),
+        "untrusted_overrides": sum(u["overrides"] for u in untrusted),
         "accuracy_after_untrusted": round(sum(1 for u in untrusted if u["correct"]) / len(untrusted), 4)
         if untrusted
         else 0.0,
