@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from memorizer_mcp.lexicon import (
@@ -32,6 +32,7 @@ from memorizer_mcp.lexicon import (
     HONORIFICS,
     LANGUAGES,
     NUMBER_WORDS,
+    PEOPLE,
     RELATION_SLOTS,
     Language,
     Pattern,
@@ -163,7 +164,8 @@ class Claim:
         if self.slot == "prefer" and self.subject:
             return True  # "mon plat préféré": the subject names what kind of thing is preferred
         # Anything but the user "is" one thing at a time: a favourite colour, a flight's day, a sister's name.
-        # ("is a ...", slot is-a, is a kind: a sister can be a doctor and a runner.)
+        # ("is a ...", slot is-a, is a kind: a sister can be a doctor and a runner; what someone is like or doing,
+        # slot state, is many things at once.)
         return self.slot == "is" and bool(self.subject)
 
 
@@ -821,7 +823,10 @@ def _copula_claim(clause: _Clause) -> list[Claim]:
             continue
         start = _region_start(clause, index)
         left = tokens[start:index]
-        if not any(t.word for t in left):
+        carried = start > 0 and token.word and _in(tokens[start - 1], language.conjunctions)
+        if not any(t.word for t in left) and not carried:
+            # "Priya graduated and is now a trainee solicitor": after "and" the subject of the first half carries
+            # over (_subject); with nothing before it at all, the copula has no subject.
             continue
         if not token.word and (
             sum(1 for t in left if t.word) > 4
@@ -840,7 +845,8 @@ def _copula_claim(clause: _Clause) -> list[Claim]:
             subject = _subject(clause, index + 1, after)
             return [_attribute_claim(subject, [t for t in left if t.word], language, indefinite=False)]
         subject = _subject(clause, start, index)
-        claim = _attribute_claim(subject, right, language, indefinite=indefinite)
+        person = _someone(subject, tokens[:index], language)
+        claim = _attribute_claim(subject, right, language, indefinite=indefinite, person=person)
         return [claim, *_secondary(clause, claim, after)]
     return []
 
@@ -864,10 +870,39 @@ def _owned_by_user(tokens: Sequence[Token], language: Language) -> bool:
     return bool(words) and (_is_user_word(words[0], language) or any(t.kind == "poss" for t in words))
 
 
+def _someone(subject: tuple[str, ...], region: Sequence[Token], language: Language) -> bool:
+    """Whether `subject` (read from the tokens `region`) is a person rather than an attribute of one: a noun for a
+    person ("my older sister", "le mari de Camille") or a name. A capital marks a name, except in German, which
+    capitalises every noun: there a name is a capitalised word with no article before it ("Jonas ist ...")."""
+    own = [w for w in subject if not w.endswith(OWNER)]
+    if not own:
+        return False
+    if own == [_PRONOUN] or any(w in PEOPLE for w in own):
+        return True  # "she", "he" (_THIRD_PERSON) stand for someone
+    words = [t for t in region if t.word]
+    for word in own:
+        at = next((i for i, t in enumerate(words) if t.fold == word), None)
+        if at is None or not words[at].capital:
+            return False
+        if language.code == "de" and at > 0 and words[at - 1].fold in _LANGUAGE_ARTICLES["de"]:
+            return False
+    return True
+
+
+def _resolved(claim: Claim, subject: tuple[str, ...]) -> Claim:
+    return replace(claim, subject=subject, slot="is" if claim.slot == "state" and not subject else claim.slot)
+
+
 def _attribute_claim(
-    subject: tuple[str, ...], picked: Sequence[Token], language: Language, *, indefinite: bool
+    subject: tuple[str, ...],
+    picked: Sequence[Token],
+    language: Language,
+    *,
+    indefinite: bool,
+    person: bool = False,
 ) -> Claim:
-    """`subject is value`: an attribute noun ending the subject names the slot ("employer", "name", "home")."""
+    """`subject is value`: an attribute noun ending the subject names the slot ("employer", "name", "home").
+    `person`: the subject is someone (see `_someone`), whom the value describes."""
     if subject:
         slot = language.attributes.get(subject[-1]) or LANGUAGES[0].attributes.get(subject[-1])
         if slot is not None:
@@ -880,6 +915,11 @@ def _attribute_claim(
     if not subject and len(claim.value) == 1 and claim.numeric:
         # "I'm 29", "Der Nutzer ist 41": a bare number the user is, is an age.
         return _claim((), "age", picked, language)
+    if person and not (claim.name_like or claim.numeric):
+        # Someone is many things at once: "Priya is learning the ukulele" and "Priya is scared of thunderstorms"
+        # (states, activities, feelings, traits) are not two values of one attribute. Only a named person or a
+        # number is one ("my manager is Marcus", "Priya is 34"), like any attribute's value ("her birthday is ...").
+        return replace(claim, slot="state")
     return claim
 
 
@@ -1035,11 +1075,9 @@ def parse(text: str) -> ParsedFact:
                 additive = True
             elif _content(token, language):
                 content.append(_word(token))
-    # "Priya left Glasgow; she is settling in Dundee": a pronoun stands for the first one named.
-    claims = [
-        Claim(_resolve(c.subject, antecedent), c.slot, c.value, c.value_text, c.negated, c.cue, c.name_like, c.numeric)
-        for c in claims
-    ]
+    # "Priya left Glasgow; she is settling in Dundee": a pronoun stands for the first one named (with no one named,
+    # for the user, who "is" many things in slot is).
+    claims = [_resolved(c, _resolve(c.subject, antecedent)) for c in claims]
     if subject is not None:
         subject = _resolve(subject, antecedent)
     return ParsedFact(

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 
 # Slots: what a claim is about. Functional slots hold one value at a time (a second value replaces the first);
 # `like` holds many and flips only by polarity; `prefer` holds one value per domain; `is` is functional for
-# anything but the user (the user "is" many things at once).
+# anything but the user (the user "is" many things at once) — an attribute's value ("the sister's name", "the
+# favourite colour") or a named person or number ("my manager is Marcus", "Priya is 34"); what someone else is
+# like or doing (learning the cello, scared of flying) is `state`, which holds many.
 FUNCTIONAL_SLOTS = frozenset({"residence", "employer", "workplace", "title", "name", "age", "origin"})
 RELATION_SLOTS = frozenset({"spouse", "partner"})
 """Relations are stored as the related person's name: "married Luis" = subject (spouse), slot name."""
@@ -70,6 +72,10 @@ class Language:
     """"prefers X over Y": what follows is the value not preferred."""
     cue_phrases: tuple[tuple[str, ...], ...] = ()
     """Change cues of several words ("these days", "en realidad"): read as one cue, never as a value."""
+    people: frozenset[str] = frozenset()
+    """Nouns that stand for a person (kin, partners, friends, neighbours, the people one deals with): "my sister is
+    ..." describes someone, who is many things at once ("learning the cello", "scared of flying"), while "my
+    birthday is ..." gives an attribute its one value."""
 
 
 def _w(text: str) -> frozenset[str]:
@@ -239,6 +245,16 @@ _EN = Language(
     conjunctions=_w("and but then"),
     comparatives=_phrases("over|rather than|than|to|instead of"),
     cue_phrases=_phrases("these days|from now on|as of now|in fact|turns out|any more|at the moment|for now"),
+    people=_w(
+        "person people man woman guy girl boy child children kid kids baby son daughter mother father mum mom dad "
+        "parent parents brother sister sibling twin grandmother grandfather grandma grandpa granny gran nan "
+        "grandparent grandson granddaughter grandchild aunt uncle auntie cousin nephew niece husband wife spouse "
+        "partner boyfriend girlfriend fiance fiancee ex stepmother stepfather stepson stepdaughter stepbrother "
+        "stepsister godson goddaughter godmother godfather friend mate buddy neighbour neighbor colleague coworker "
+        "boss manager supervisor employee assistant flatmate roommate housemate landlord landlady tenant "
+        "babysitter nanny doctor gp physician dentist therapist nurse teacher tutor coach trainer lawyer solicitor "
+        "accountant vet mentor student pupil client patient"
+    ),
 )
 
 _DE = Language(
@@ -348,6 +364,14 @@ _DE = Language(
     conjunctions=_w("und aber dann"),
     comparatives=_phrases("als|statt|anstatt"),
     cue_phrases=_phrases("seit kurzem|in letzter zeit|ab jetzt|im moment"),
+    people=_w(
+        "person mensch mann frau kind kinder baby sohn tochter mutter vater mama papa mutti vati eltern bruder "
+        "schwester geschwister zwilling oma opa grossmutter grossvater enkel enkelin tante onkel cousin cousine "
+        "neffe nichte ehemann ehefrau gatte gattin partner partnerin freund freundin verlobter verlobte nachbar "
+        "nachbarin kollege kollegin chef chefin vorgesetzter vorgesetzte mitbewohner mitbewohnerin vermieter "
+        "vermieterin babysitter arzt arztin hausarzt zahnarzt zahnarztin therapeut therapeutin lehrer lehrerin "
+        "trainer trainerin anwalt anwaltin steuerberater schuler schulerin patenkind pate patin"
+    ),
 )
 
 _FR = Language(
@@ -453,6 +477,14 @@ _FR = Language(
     conjunctions=_w("et mais puis"),
     comparatives=_phrases("a|au|aux|plutot que|plutot qu"),
     cue_phrases=_phrases("en fait|depuis peu|ces temps ci|a present|en ce moment"),
+    people=_w(
+        "personne homme femme enfant enfants bebe fils fille mere pere maman papa parents frere soeur jumeau "
+        "jumelle mamie papi tante oncle cousin cousine "
+        "neveu niece mari epouse conjoint conjointe compagnon compagne copain copine fiance "
+        "fiancee ami amie voisin voisine collegue patron patronne chef responsable colocataire proprietaire "
+        "locataire nounou medecin docteur dentiste therapeute psy professeur prof instituteur "
+        "institutrice entraineur avocat avocate comptable eleve filleul filleule parrain marraine"
+    ),
 )
 
 _ES = Language(
@@ -548,6 +580,14 @@ _ES = Language(
     conjunctions=_w("y pero luego"),
     comparatives=_phrases("a|al|que|mas que|en lugar de|en vez de"),
     cue_phrases=_phrases("en realidad|desde hace poco|hoy en dia|ultimamente|en este momento"),
+    people=_w(
+        "persona hombre mujer nino nina ninos hijo hija hijos bebe madre padre mama papa padres hermano hermana "
+        "gemelo gemela abuela abuelo abuelos nieto nieta tia tio primo prima sobrino sobrina marido esposo esposa "
+        "pareja novio novia prometido prometida amigo amiga vecino vecina companero companera colega jefe jefa "
+        "encargado encargada casero casera inquilino canguro ninera medico medica doctor doctora "
+        "dentista terapeuta profesor profesora maestro maestra entrenador entrenadora abogado abogada contable "
+        "alumno alumna ahijado ahijada padrino madrina suegra suegro cunado cunada"
+    ),
 )
 
 _PT = Language(
@@ -644,6 +684,14 @@ _PT = Language(
     conjunctions=_w("e mas depois"),
     comparatives=_phrases("a|ao|à|do que|em vez de"),
     cue_phrases=_phrases("na verdade|ha pouco|hoje em dia|neste momento"),
+    people=_w(
+        "pessoa homem mulher crianca criancas bebe filho filha filhos mae pai mamae papai pais irmao irma gemeo "
+        "gemea avo avos neto neta tia tio primo prima sobrinho sobrinha marido esposo esposa companheiro "
+        "companheira namorado namorada noivo noiva amigo amiga vizinho vizinha colega chefe patrao patroa senhorio "
+        "senhoria inquilino ama baba medico medica doutor doutora dentista terapeuta professor professora "
+        "treinador treinadora advogado advogada contabilista aluno aluna afilhado afilhada padrinho madrinha sogra "
+        "sogro cunhado cunhada"
+    ),
 )
 
 _IT = Language(
@@ -742,6 +790,14 @@ _IT = Language(
     conjunctions=_w("e ma poi"),
     comparatives=_phrases("a|al|alla|allo|piuttosto che|rispetto a|invece di"),
     cue_phrases=_phrases("in realta|da poco|al momento|di recente"),
+    people=_w(
+        "persona uomo donna bambino bambina bambini figlio figlia figli madre padre mamma papa genitori fratello "
+        "sorella gemello gemella nonna nonno nonni nipote zia zio cugino cugina marito moglie compagno compagna "
+        "fidanzato fidanzata ragazzo ragazza amico amica vicino vicina collega capo responsabile coinquilino "
+        "coinquilina padrone padrona inquilino babysitter tata medico dottore dottoressa dentista terapeuta "
+        "professore professoressa maestro maestra allenatore allenatrice avvocato avvocata commercialista alunno "
+        "alunna figlioccio figlioccia padrino madrina suocera suocero cognato cognata"
+    ),
 )
 
 _NL = Language(
@@ -819,10 +875,21 @@ _NL = Language(
     conjunctions=_w("en maar dan"),
     comparatives=_phrases("boven|dan|in plaats van"),
     cue_phrases=_phrases("sinds kort|tegenwoordig|op dit moment"),
+    people=_w(
+        "persoon man vrouw kind kinderen baby zoon dochter moeder vader mama papa ouders broer zus zuster tweeling "
+        "oma opa grootmoeder grootvader kleinzoon kleindochter kleinkind tante oom neef nicht echtgenoot "
+        "echtgenote partner vriend vriendin verloofde buurman buurvrouw buren collega baas chef leidinggevende "
+        "huisgenoot huisbaas verhuurder oppas arts huisarts dokter tandarts therapeut leraar lerares juf meester "
+        "trainer advocaat boekhouder leerling petekind peetoom peettante schoonmoeder schoonvader zwager schoonzus"
+    ),
 )
 
 LANGUAGES: tuple[Language, ...] = (_EN, _DE, _FR, _ES, _PT, _IT, _NL)
 """In order of preference when a text fits two languages equally well."""
+
+PEOPLE: frozenset[str] = frozenset().union(*(language.people for language in LANGUAGES))
+"""Every language's nouns for a person: the language of a short fact is a guess, and a relation folds to English
+("Ehemann" → spouse)."""
 
 NUMBER_WORDS = _w(
     "zero one two three four five six seven eight nine ten eleven twelve "
