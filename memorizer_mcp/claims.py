@@ -548,6 +548,8 @@ class _Clause:
     """Token positions already read as a pattern, a copula, a replaced value or a negation that names one."""
     set_aside: list[list[Token]] = field(default_factory=list)
     cue_phrase: bool = False
+    cue_positions: set[int] = field(default_factory=set)
+    """Where its cue phrases stand: inside a subject they end nothing ("her favourite show these days is ...")."""
     opening_names: set[str] = field(default_factory=set)
     """Names found opening the clause ("Priya grows tomatoes"), capitalised only because they come first."""
     """The clause holds a change cue of several words ("these days")."""
@@ -578,6 +580,7 @@ def _clauses(tokens: list[Token], language: Language) -> list[_Clause]:
     for clause in out:
         for start, end in _find_phrases(clause.tokens, language.cue_phrases):
             clause.used.update(range(start, end))
+            clause.cue_positions.update(range(start, end))
             clause.cue_phrase = True
     return out
 
@@ -630,7 +633,8 @@ def _region_start(clause: _Clause, end: int) -> int:
     start = end
     while start > 0:
         before = tokens[start - 1]
-        if before.kind == "punct" or start - 1 in clause.used or _in(before, clause.language.conjunctions):
+        read = start - 1 in clause.used and start - 1 not in clause.cue_positions
+        if before.kind == "punct" or read or _in(before, clause.language.conjunctions):
             break
         start -= 1
     return start
@@ -642,7 +646,9 @@ def _subject(clause: _Clause, start: int, end: int, *, nearest: bool = False) ->
     `nearest`: the noun right before the pattern, whoever acts ("I play in a band called ..." is about the band).
     """
     language = clause.language
-    region = [t for t in clause.tokens[start:end] if t.kind != "punct"]
+    region = [
+        t for i, t in enumerate(clause.tokens[start:end], start) if t.kind != "punct" and i not in clause.cue_positions
+    ]
     words_here = [t for t in region if t.word]
     if not words_here and start > 0 and _in(clause.tokens[start - 1], language.conjunctions) and not nearest:
         # "Jonas hat umgeschult und arbeitet jetzt als ...": the subject of the first half carries over.

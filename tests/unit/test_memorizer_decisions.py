@@ -43,6 +43,7 @@ from memorizer_mcp.provenance import trust, weakest
         ("Mein Bruder ist krank.", "de", "bruder|state", ("krank",)),
         ("Olga is 40.", "en", "olga|is", ("40",)),
         ("Olga graduated and is now a vet.", "en", "olga|is-a", ("vet",)),
+        ("My favourite band these days is Wet Leg.", "en", "favourite band|is", ("wet", "leg")),
         ("Olga's favourite season is autumn.", "en", "olga's favourite season|is", ("autumn",)),
     ],
 )
