@@ -20,6 +20,9 @@ facts one by one through `store_fact` (as the owner said them), then the sequenc
   what retrieval returned before facts could stop being current.
 - **store latency**: p50/p99 of `store_fact` (the decision step included) over the sequences' facts, against a
   read-only round trip (`list_facts`, limit 1) in the same run.
+- **memorizer RSS** (Linux): the spawned process's resident memory after the warm-up (English facts: the
+  embedder loaded) and after one French update (the multilingual encoder loaded for the value comparison), before
+  the sets run.
 
     python benchmarks/memory_updates.py [--embedder local|none] [--fillers 8] [--only tuned|holdout|...|holdout4]
         [--model-decisions]   # ask UTILITY_MODEL (with UTILITY_API_BASE) about pairs the rules cannot settle
@@ -232,6 +235,32 @@ async def run_set(memory: Memorizer, name: str, data: dict[str, Any], filler_cou
     return summarise(results, timings)
 
 
+def memorizer_rss_mb() -> float | None:
+    """Resident memory of the Memorizer this process spawned (/proc), or None where /proc cannot tell."""
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if parent != os.getpid() or b"memorizer_mcp" not in (entry / "cmdline").read_bytes():
+                continue
+            status = (entry / "status").read_text()
+        except (OSError, ValueError, IndexError):
+            continue
+        return next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmRSS:")), None)
+    return None
+
+
+async def rss_with_encoder(memory: Memorizer) -> dict[str, float | None]:
+    """RSS before and after the first comparison in another language than English loads the multilingual encoder."""
+    before = memorizer_rss_mb()
+    for fact in ("L'utilisateur préfère le thé.", "L'utilisateur préfère désormais le café."):
+        await memory.call("store_fact", fact=fact, category="preference", agent_id="rss-probe", provenance="owner")
+    after = memorizer_rss_mb()
+    return {
+        "english_only_mb": round(before, 1) if before else None,
+        "with_encoder_mb": round(after, 1) if after else None,
+    }
+
+
 async def round_trip_ms(memory: Memorizer, calls: int = 200) -> float:
     samples = []
     for _ in range(calls):
@@ -268,6 +297,7 @@ async def main() -> None:
             await memory.call("store_fact", fact="Warm-up fact so the embedder is loaded.", category="pattern",
                               agent_id="warm-up")  # fmt: skip
             summary: dict[str, Any] = {"embedder": args.embedder, "model_decisions": args.model_decisions}
+            summary["memorizer_rss"] = await rss_with_encoder(memory)
             for name, path in SETS.items():
                 if args.only and name != args.only:
                     continue
@@ -285,6 +315,8 @@ async def main() -> None:
                 f"  untrusted overrides {s['untrusted_overrides']}/{s['untrusted_checks']}"
                 f"  store p50 {s['store_p50_ms']} ms ({s['store_p50_vs_round_trip']}x round trip)"
             )
+    rss = summary["memorizer_rss"]
+    print(f"memorizer RSS {rss['english_only_mb']} MB English only, {rss['with_encoder_mb']} MB with the encoder")
     print(json.dumps(summary, ensure_ascii=False))
 
 
