@@ -2,9 +2,9 @@
 
 `python -m memorizer_mcp` is spawned and spoken to over stdio, as the hub runs it. For every sequence of a data
 set (benchmarks/data/*.json: moves, job changes, preferences that flip, corrections, people, controls that must
-*not* replace anything; seven languages) a fresh agent gets some unrelated filler facts, then the sequence's
-facts one by one through `store_fact` (as the owner said them), then the sequence's question through
-`retrieve_memories` (limit 3, facts only). Figures, per set:
+*not* replace anything; seven languages, eleven in the fourth held-out set) a fresh agent gets some unrelated
+filler facts, then the sequence's facts one by one through `store_fact` (as the owner said them), then the
+sequence's question through `retrieve_memories` (limit 3, facts only). Figures, per set:
 
 - **accuracy**: the top fact holds the current value (a `current` string, matched as whole words, case and
   accents ignored). Goal ≥ 0.95.
@@ -31,7 +31,10 @@ The tuned set is the one the rules were developed against; the held-out sets wer
 (first person and note form) was written before the rules, the second after the first's measurement, the third
 (terse model summaries, "Remember that ..." requests) after the first round of rules, measured once. The second
 round (values in other languages compared by the multilingual encoder) was developed on the tuned set only. The
-last line printed is the JSON summary.
+fourth (the owner chatting about other people in eleven languages, seven of them in non-Latin scripts, with its
+own untrusted e-mails and pages) was written before the third round (someone "is" many things at once) and
+scored on main before it; the third round was developed on the tuned set and the second held-out set. The last
+line printed is the JSON summary.
 """
 
 from __future__ import annotations
