@@ -35,12 +35,19 @@ rm -rf litellm/proxy/_experimental/out litellm/proxy/swagger litellm/proxy/_lazy
 # quantisation and benchmarking tools are Python scripts for building models, never imported by `onnxruntime`.
 rm -f onnxruntime/capi/libonnxruntime.so.*
 rm -rf onnxruntime/transformers onnxruntime/quantization onnxruntime/tools
-# Build-time files: C headers, static libraries and Cython declarations are for compiling extensions against
-# NumPy; f2py builds Fortran extensions. Type stubs (.pyi) are read by type checkers, never by the interpreter.
+# Build-time files: C and Cython sources, headers and static libraries are for compiling extensions against
+# NumPy, lxml or greenlet; f2py builds Fortran extensions. Type stubs (.pyi) are read by type checkers, never by
+# the interpreter. Annabelle's own packages have none of these.
 rm -rf numpy/_core/include numpy/f2py
 find numpy -name '*.a' -type f -delete
-find . -name '*.pyi' -type f -delete
-find . \( -name '*.pxd' -o -name '*.pyx' \) -type f -delete
+find . -type f \( -name '*.pyi' -o -name '*.h' -o -name '*.c' -o -name '*.pxd' -o -name '*.pxi' -o -name '*.pyx' \) -delete
+# SQLAlchemy is here for APScheduler's job store, which opens one SQLite file: the PostgreSQL, MySQL, Oracle and
+# SQL Server dialects (imported by name from a database URL, never by the SQLite one) and SQLAlchemy's own test
+# harness go. lxml.objectify (a separate extension module, imported only by that name) serves no one here:
+# trafilatura and its helpers use lxml.etree and lxml.html.
+rm -rf sqlalchemy/dialects/postgresql sqlalchemy/dialects/mysql sqlalchemy/dialects/oracle \
+    sqlalchemy/dialects/mssql sqlalchemy/testing
+rm -f lxml/objectify.*.so
 # Test suites shipped inside packages (NumPy, regex, greenlet, jsonschema, croniter, tld, referencing, ...):
 # never imported by the libraries themselves. Annabelle's own packages have no `tests` folder.
 find . -depth -type d -name tests -exec rm -rf {} +

@@ -4,8 +4,8 @@
 environment, imports every module of Annabelle's own packages (so every import at the top of a module is
 resolved), then runs the paths that import more on first use: litellm's completion (sync and async, with tools,
 through the Thinker's own warm-up), token counting, prices and model limits; Guardian's classifier on two texts;
-one text through each local embedding model; a web page through the fetch tool's extractor. Any missing module,
-data file or native library fails it.
+one text through each local embedding model; a job in APScheduler's SQLite store; a web page through the fetch
+tool's extractor. Any missing module, data file or native library fails it.
 
 The packages the prune script uninstalls or cuts out are refused by an import hook, so running this file in a
 full development environment (`.venv/bin/python docker/runtime-check.py`) shows that none of these paths would
@@ -48,6 +48,12 @@ PRUNED = (
     "onnxruntime.quantization",
     "onnxruntime.tools",
     "numpy.f2py",
+    "sqlalchemy.dialects.postgresql",
+    "sqlalchemy.dialects.mysql",
+    "sqlalchemy.dialects.oracle",
+    "sqlalchemy.dialects.mssql",
+    "sqlalchemy.testing",
+    "lxml.objectify",
 )
 
 
@@ -158,6 +164,23 @@ async def check_embeddings() -> None:
     say("embeddings: one text through MiniLM (384) and the multilingual encoder (512)")
 
 
+def check_job_store() -> None:
+    """APScheduler's SQLAlchemy job store (the hub's `queue_task`) on a SQLite file: a job stored and read back."""
+    from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+    from apscheduler.schedulers.background import BackgroundScheduler
+
+    path = Path(os.environ["ANNABELLE_HOME"]) / "jobs.sqlite"
+    scheduler = BackgroundScheduler(jobstores={"default": SQLAlchemyJobStore(url=f"sqlite:///{path}")}, timezone="UTC")
+    scheduler.start(paused=True)
+    try:
+        scheduler.add_job(print, "date", run_date="2100-01-01T00:00:00+00:00", args=["never"], id="check")
+        jobs = [job.id for job in scheduler.get_jobs()]
+    finally:
+        scheduler.shutdown(wait=False)
+    expect(jobs == ["check"], f"the SQLite job store holds {jobs}")
+    say("APScheduler's SQLAlchemy job store on SQLite: a job stored and read back")
+
+
 def check_web_extract() -> None:
     from searcher_mcp.fetch import extract
 
@@ -183,6 +206,7 @@ def main() -> None:
     asyncio.run(check_litellm())
     check_guardian()
     asyncio.run(check_embeddings())
+    check_job_store()
     check_web_extract()
     say("passed")
 
