@@ -17,8 +17,9 @@ pip="$venv/bin/pip"
 "$pip" uninstall --yes --quiet boto3 botocore s3transfer jmespath hf-xet
 # huggingface_hub with fsspec and tqdm (6 MB): declared by tokenizers and litellm, imported only by litellm's
 # Bedrock token counter for Kimi models (Bedrock is gone with the AWS SDK above) and by tokenizers'
-# `from_pretrained`, which Annabelle never calls (MiniLM's tokenizer is read from its file). filelock: imported
-# only by litellm's proxy CLI.
+# `from_pretrained`: MiniLM's tokenizer is read from its file, and litellm's token counter fetches Hub tokenizers
+# with its native bridge, else counts with tiktoken (runtime-check.py counts tokens for five model families with
+# these imports refused). filelock: imported only by litellm's proxy CLI.
 "$pip" uninstall --yes --quiet huggingface-hub fsspec tqdm filelock
 # The installers themselves.
 "$pip" uninstall --yes --quiet pip setuptools
