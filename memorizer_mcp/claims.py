@@ -28,11 +28,15 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from memorizer_mcp.lexicon import (
+    ARTICLES,
     FUNCTIONAL_SLOTS,
     HONORIFICS,
     LANGUAGES,
     NUMBER_WORDS,
+    POSSESSIVE_DETERMINERS,
     RELATION_SLOTS,
+    THIRD_PERSON,
+    THIRD_POSSESSIVE,
     Language,
     Pattern,
 )
@@ -65,48 +69,6 @@ _LANGUAGE_ARTICLES = {
     "it": frozenset({"il", "lo", "la", "i", "gli", "le", "l", "un", "uno", "una"}),
     "nl": frozenset({"de", "het", "een"}),
 }
-_ARTICLES = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "der",
-        "die",
-        "das",
-        "den",
-        "dem",
-        "des",
-        "ein",
-        "eine",
-        "einen",
-        "einem",
-        "einer",
-        "le",
-        "la",
-        "les",
-        "l",
-        "un",
-        "une",
-        "el",
-        "los",
-        "las",
-        "lo",
-        "una",
-        "unos",
-        "unas",
-        "o",
-        "os",
-        "as",
-        "um",
-        "uma",
-        "il",
-        "gli",
-        "i",
-        "uno",
-        "het",
-        "een",
-    ]
-)
 _POSSESSIVE = "'s"
 _ABBREVIATIONS = frozenset(
     ["dr", "mr", "mrs", "ms", "prof", "st", "sr", "sra", "jr", "mme", "mlle", "dott", "sig", "dhr", "mevr", "hr"]
@@ -283,53 +245,6 @@ def _word_matches(token: Token, word: str) -> bool:
 
 
 _USER_PRONOUNS = frozenset(["i", "we", "ich", "wir", "je", "nous", "yo", "nosotros", "eu", "io", "noi", "ik", "wij"])
-_POSSESSIVE_DETERMINERS = frozenset(
-    [
-        "my",
-        "our",
-        "mein",
-        "meine",
-        "meinen",
-        "meinem",
-        "meiner",
-        "meines",
-        "unser",
-        "unsere",
-        "unseren",
-        "unserem",
-        "unserer",
-        "mon",
-        "ma",
-        "mes",
-        "notre",
-        "nos",
-        "mi",
-        "mis",
-        "nuestro",
-        "nuestra",
-        "nuestros",
-        "nuestras",
-        "meu",
-        "minha",
-        "meus",
-        "minhas",
-        "nosso",
-        "nossa",
-        "nossos",
-        "nossas",
-        "mio",
-        "mia",
-        "miei",
-        "mie",
-        "nostro",
-        "nostra",
-        "nostri",
-        "nostre",
-        "mijn",
-        "onze",
-    ]
-)
-"""User words that introduce something of the user's ("my sister"), unlike those that are the user ("I", "ich")."""
 
 
 @dataclass(frozen=True)
@@ -363,7 +278,7 @@ def _build_index(language: Language) -> _Index:
             for w in phrase
         }
     )
-    skip = language.cues | (language.user_words - _POSSESSIVE_DETERMINERS)
+    skip = language.cues | (language.user_words - POSSESSIVE_DETERMINERS)
     return _Index(vocabulary, skip, {word: tuple(ps) for word, ps in by_first.items()}, tuple(star_first))
 
 
@@ -473,58 +388,7 @@ def _find_phrases(tokens: Sequence[Token], phrases: Iterable[Sequence[str]]) -> 
 # -- parsing -----------------------------------------------------------------------------------------------------
 
 _MODIFIERS = frozenset({"home", "first", "current", "main", "full", "given"})
-# Not "il" or "el": the Italian and Spanish articles fold to the same letters.
-_THIRD_PERSON = frozenset(
-    [
-        "she",
-        "he",
-        "they",
-        "sie",
-        "er",
-        "elle",
-        "elles",
-        "ils",
-        "ella",
-        "ellos",
-        "ela",
-        "ele",
-        "eles",
-        "lei",
-        "lui",
-        "loro",
-        "zij",
-        "hij",
-        "ze",
-    ]
-)
 _PRONOUN = "<pronoun>"
-_THIRD_POSSESSIVE = frozenset(
-    [
-        "her",
-        "his",
-        "their",
-        "sein",
-        "seine",
-        "seinen",
-        "seinem",
-        "seiner",
-        "ihr",
-        "ihre",
-        "ihren",
-        "ihrem",
-        "ihrer",
-        "su",
-        "sus",
-        "seu",
-        "sua",
-        "seus",
-        "suas",
-        "suo",
-        "zijn",
-        "haar",
-        "hun",
-    ]
-)
 OWNER = "'s"
 """Marks a subject word as the owner of what follows: ("priya's", "brother") is Priya's brother, not Priya."""
 _GENITIVE = frozenset(
@@ -646,7 +510,7 @@ def _subject(clause: _Clause, start: int, end: int, *, nearest: bool = False) ->
         # "Jonas hat umgeschult und arbeitet jetzt als ...": the subject of the first half carries over.
         return _named_first(clause)
     if words_here and not nearest:
-        if words_here[0].fold in _THIRD_PERSON:
+        if words_here[0].fold in THIRD_PERSON:
             return (_PRONOUN,)  # "she is settling in Dundee": whoever the fact named first
         if _in(words_here[0], language.connectors) and not any(
             _is_user_word(t, language) or t.kind == "poss" for t in region
@@ -656,7 +520,7 @@ def _subject(clause: _Clause, start: int, end: int, *, nearest: bool = False) ->
             names = [t for t in words_here if t.name_like and _content(t, language)]
             return (names[-1].fold,) if names else _named_first(clause)
     owner: list[Token] = []
-    pronoun_owner = any(t.fold in _THIRD_POSSESSIVE for t in region)
+    pronoun_owner = any(t.fold in THIRD_POSSESSIVE for t in region)
     possessive = max((i for i, t in enumerate(region) if t.kind == "poss"), default=-1)
     if possessive >= 0:
         # "Ana's husband" is about Ana's husband; "my partner's name" about the partner; "the user's" about no one else.
@@ -675,10 +539,10 @@ def _subject(clause: _Clause, start: int, end: int, *, nearest: bool = False) ->
         owner = [*owner, *(t for t in region[genitive + 1 :] if _content(t, language))]
         region = region[:genitive]
     user = max((i for i, t in enumerate(region) if _is_user_word(t, language)), default=-1)
-    if user >= 0 and region[user].fold not in _POSSESSIVE_DETERMINERS and possessive < 0 and not nearest:
+    if user >= 0 and region[user].fold not in POSSESSIVE_DETERMINERS and possessive < 0 and not nearest:
         # "I can't get into ...", "Wir sind letzten Monat nach ... gezogen": after the user come verbs, not a subject.
         return ()
-    cut = max((i for i, t in enumerate(region) if _is_user_word(t, language) or t.fold in _ARTICLES), default=-1)
+    cut = max((i for i, t in enumerate(region) if _is_user_word(t, language) or t.fold in ARTICLES), default=-1)
     words = [t for t in region[cut + 1 :] if _content(t, language)]
     if not words and cut >= 0:
         words = [t for t in region[:cut] if _content(t, language)]
@@ -790,7 +654,7 @@ def _user_follows(clause: _Clause, position: int) -> bool:
     return (
         position < len(tokens)
         and _is_user_word(tokens[position], clause.language)
-        and tokens[position].fold not in _POSSESSIVE_DETERMINERS
+        and tokens[position].fold not in POSSESSIVE_DETERMINERS
     )
 
 
@@ -825,7 +689,7 @@ def _copula_claim(clause: _Clause) -> list[Claim]:
             continue
         if not token.word and (
             sum(1 for t in left if t.word) > 4
-            or any(t.fold in _THIRD_PERSON or _is_user_word(t, language) for t in left if t.word)
+            or any(t.fold in THIRD_PERSON or _is_user_word(t, language) for t in left if t.word)
         ):
             continue  # "Upgraded to a Pixel 8 - goodbye iPhone", "Priya told me: ...": a sentence, not "Employer - Acme"
         clause.used.add(index)
@@ -850,7 +714,7 @@ def _inverted_copula(clause: _Clause, start: int) -> Claim | None:
     language = clause.language
     tokens = clause.tokens
     mine = next(
-        (i for i in range(start, len(tokens)) if tokens[i].word and tokens[i].fold in _POSSESSIVE_DETERMINERS), None
+        (i for i in range(start, len(tokens)) if tokens[i].word and tokens[i].fold in POSSESSIVE_DETERMINERS), None
     )
     if mine is None or mine == start:
         return None
@@ -956,7 +820,7 @@ def _named_first(clause: _Clause) -> tuple[str, ...]:
     Pixel"): no subject, the user."""
     language = clause.language
     words = [t for t in clause.tokens if t.word]
-    if words and words[0].fold in _ARTICLES:
+    if words and words[0].fold in ARTICLES:
         if language.code not in ("pt", "it"):
             return ()  # "Den Golf habe ich verkauft": an article makes it a thing, not a person
         words = words[1:]  # "O Rui faz caminhadas", "la Giulia"
