@@ -247,7 +247,7 @@ def spikee_items(wheel: zipfile.ZipFile, root: str) -> Iterator[Item]:
     for name in names(wheel, re.escape(root) + r"[^/]+/instructions\.jsonl"):
         for row in jsonl(read(wheel, name)):
             match = LANG_FROM_ID.search(str(row["id"]))
-            lang = match["lang"] if match and match["lang"] not in {"01", "02"} else "en"
+            lang = match["lang"] if match else "en"
             yield Item(str(row["instruction"]).strip(), "instruction", f"spikee:{name[len(root) :]}", lang)
     for name in names(wheel, re.escape(root) + r"[^/]+/standalone_user_inputs\.jsonl"):
         role = "benign" if "-fp/" in name else "direct"
