@@ -222,7 +222,7 @@ async def run(model: str | None = None, api_base: str | None = None) -> dict[str
     catalog = ToolCatalog(hub_tools, hub_mcps, "bench")
     essentials = [e for e in ESSENTIALS.values() if e.hub_tool in hub_tools]
     infos = [ToolInfo(t.name, t.description, t.input_schema, t.mcp) for t in hub_tools.values()]
-    infos += [ToolInfo(e.name, e.description, e.input_schema, None) for e in essentials]
+    infos += [ToolInfo(e.name, e.description, e.input_schema, None, e.hub_tool) for e in essentials]
     infos += [ToolInfo(name, text, {}, None) for name, text in meta_tool_descriptions().items()]
     mcps = [McpInfo(m.name, m.label, m.tool_group, m.keywords) for m in project.mcps]
 

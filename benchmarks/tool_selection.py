@@ -296,7 +296,10 @@ def shared_catalog(raw_tools: list[dict[str, Any]]) -> tuple[list[ToolInfo], lis
                 entry["name"], entry["description"], entry["inputSchema"], prefix if "_" in entry["name"] else None
             )
         )
-    tools += [ToolInfo(d["name"], d["description"], d["inputSchema"], None) for d in CORE_DEFINITIONS]
+    tools += [
+        ToolInfo(d["name"], d["description"], d["inputSchema"], None, ESSENTIAL_ALIASES.get(d["name"]))
+        for d in CORE_DEFINITIONS
+    ]
     mcps = [BENCH_MCPS[p] for p in sorted({t.mcp for t in tools if t.mcp}) if p in BENCH_MCPS]
     tokens = {
         entry["name"]: count(json.dumps({k: entry[k] for k in ("name", "description", "inputSchema")}))
@@ -315,7 +318,7 @@ async def real_catalog() -> tuple[list[ToolInfo], list[McpInfo], dict[str, int]]
     catalog = await project_catalog()
     count = token_counter()
     tools = [ToolInfo(t["name"], t["description"], t["inputSchema"], t["mcp"]) for t in catalog.tools]
-    tools += [ToolInfo(e.name, e.description, e.input_schema, None) for e in ESSENTIALS.values()]
+    tools += [ToolInfo(e.name, e.description, e.input_schema, None, e.hub_tool) for e in ESSENTIALS.values()]
     tools += [ToolInfo(name, description, {}, None) for name, description in meta_tool_descriptions().items()]
     tokens = {
         t.name: count(json.dumps({"name": t.name, "description": t.description, "inputSchema": t.input_schema}))

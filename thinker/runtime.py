@@ -125,7 +125,7 @@ class RuntimeState:
 def _tool_infos(catalog: ToolCatalog, essentials: list[Essential]) -> tuple[list[ToolInfo], list[McpInfo]]:
     """What the selector chooses from: the hub's tools, this agent's essentials and the meta-tools."""
     tools = [ToolInfo(t.name, t.description, t.input_schema, t.mcp) for t in catalog.tools.values()]
-    tools += [ToolInfo(e.name, e.description, e.input_schema, None) for e in essentials]
+    tools += [ToolInfo(e.name, e.description, e.input_schema, None, e.hub_tool) for e in essentials]
     tools += [ToolInfo(name, description, {}, None) for name, description in meta_tool_descriptions().items()]
     mcps = [McpInfo(m.name, m.label, m.tool_group, m.keywords) for m in catalog.mcps.values()]
     return tools, mcps

@@ -22,12 +22,15 @@ class ToolInfo:
 
     `mcp` is the prefix of a routed tool (`gmail` for `gmail_send_email`), None for the hub's own tools and the
     Thinker's local ones. A description may start with the hub's `[Label | Group]` tag; it is read without it.
+    `stands_for` names the tool this one calls (an essential's hub tool: `store_fact` → `memory_store_fact`):
+    the two do the same thing, so the selection ranks them as one choice and offers this one.
     """
 
     name: str
     description: str
     input_schema: Mapping[str, Any] = field(default_factory=dict)
     mcp: str | None = None
+    stands_for: str | None = None
 
 
 @dataclass(frozen=True)
