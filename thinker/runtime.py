@@ -157,6 +157,7 @@ class ThinkerRuntime:
         monotonic: Callable[[], float] = time.monotonic,
         embedder: Embedder | None = None,
         selection_embedder: Embedder | None = None,
+        selection_second: Embedder | None = None,
         hub: HubTools | None = None,
     ) -> None:
         self.settings = settings
@@ -192,8 +193,8 @@ class ThinkerRuntime:
         )
         self.embedder = embedder
         # Tool selection has its own embedder (multilingual, see thinker.selection.selection_embedder); without
-        # one it shares the memory embedder.
-        self.selector = ToolSelector(settings.selection_config(), selection_embedder or self.embedder)
+        # one it shares the memory embedder. The second encoder's opinion joins once `prepare` has loaded it.
+        self.selector = ToolSelector(settings.selection_config(), selection_embedder or self.embedder, selection_second)
         self.sessions = SessionStore(settings.annabelle_home / "sessions", agent.agentId, clock=wall_clock)
         self.compaction = CompactionConfig(enabled=settings.thinker_compaction_enabled)
         self.context = ContextSource(

@@ -94,6 +94,10 @@ class SelectionConfig:
     context_weight: float = 0.9
     """A follow-up's cosine is the larger of its own and this times that of (previous user turn + message)."""
     mcp_weight: float = 0.3
+    second_weight: float = 0.75
+    """Weight of the second encoder's opinion (`ToolSelector(second=...)`: multilingual-e5-small beside USE), added
+    to each text's cosine after it is put on the first encoder's scale: per message, its cosines centred on their
+    mean over the tool texts and scaled to the first's spread (e5's cosines crowd into 0.7-0.9). 0: off."""
     """Weight of the cosine between the message and each tool's MCP (its label, group, keywords and tool names)."""
     lookup_companions: bool = True
     """A tool that needs an id (`event_id`) brings the tool that finds such ids (`list_events`)."""
