@@ -209,6 +209,7 @@ class ThinkerRuntime:
                 max_tokens=settings.thinker_max_turn_tokens,
                 max_tool_retries=settings.thinker_max_tool_retries,
                 max_result_chars=settings.thinker_max_tool_result_chars,
+                max_output_tokens=agent.maxOutputTokens,
             ),
             paused=lambda: self.cost.paused,
             clock=monotonic,
