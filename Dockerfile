@@ -10,6 +10,11 @@ FROM python:3.11-slim AS build
 ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PIP_NO_CACHE_DIR=1
 
+# binutils for `strip` in docker/prune-venv.sh; this stage only, the final image never gets it.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends binutils \
+ && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /src
 COPY . /src
 

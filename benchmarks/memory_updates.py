@@ -2,9 +2,9 @@
 
 `python -m memorizer_mcp` is spawned and spoken to over stdio, as the hub runs it. For every sequence of a data
 set (benchmarks/data/*.json: moves, job changes, preferences that flip, corrections, people, controls that must
-*not* replace anything; seven languages) a fresh agent gets some unrelated filler facts, then the sequence's
-facts one by one through `store_fact` (as the owner said them), then the sequence's question through
-`retrieve_memories` (limit 3, facts only). Figures, per set:
+*not* replace anything; seven languages, eleven in the fourth held-out set) a fresh agent gets some unrelated
+filler facts, then the sequence's facts one by one through `store_fact` (as the owner said them), then the
+sequence's question through `retrieve_memories` (limit 3, facts only). Figures, per set:
 
 - **accuracy**: the top fact holds the current value (a `current` string, matched as whole words, case and
   accents ignored). Goal ≥ 0.95.
@@ -13,21 +13,28 @@ facts one by one through `store_fact` (as the owner said them), then the sequenc
 - **wrongly_superseded**: `keep` facts (controls) that stopped being current, over all keep facts; and
   **fillers_superseded**: unrelated filler facts that stopped being current, over all fillers stored.
 - **untrusted_overrides**: after the owner's facts, an *untrusted* statement of another value ("moved to
-  Zanzibar") is stored; counted when it superseded one of the owner's facts (goal 0), and `accuracy_after_untrusted`
+  Zanzibar"), and the sequence's own `untrusted` statements (an e-mail or a web page), are stored; counted when one
+  superseded a fact (goal 0; `untrusted_checks` is how many were stored), and `accuracy_after_untrusted`
   asks the question again.
 - **baseline_accuracy**: the same questions with `include_history=true`, ranking history like current facts —
   what retrieval returned before facts could stop being current.
 - **store latency**: p50/p99 of `store_fact` (the decision step included) over the sequences' facts, against a
   read-only round trip (`list_facts`, limit 1) in the same run.
+- **memorizer RSS** (Linux): the spawned process's resident memory after the warm-up (English facts: the
+  embedder loaded) and after one French update (the multilingual encoder loaded for the value comparison), before
+  the sets run.
 
-    python benchmarks/memory_updates.py [--embedder local|none] [--fillers 8] [--only tuned|holdout|holdout2|holdout3]
+    python benchmarks/memory_updates.py [--embedder local|none] [--fillers 8] [--only tuned|holdout|...|holdout4]
         [--model-decisions]   # ask UTILITY_MODEL (with UTILITY_API_BASE) about pairs the rules cannot settle
 
 The tuned set is the one the rules were developed against; the held-out sets were never used to tune: the first
 (first person and note form) was written before the rules, the second after the first's measurement, the third
 (terse model summaries, "Remember that ..." requests) after the first round of rules, measured once. The second
 round (values in other languages compared by the multilingual encoder) was developed on the tuned set only. The
-last line printed is the JSON summary.
+fourth (the owner chatting about other people in eleven languages, seven of them in non-Latin scripts, with its
+own untrusted e-mails and pages) was written before the third round (someone "is" many things at once) and
+scored on main before it; the third round was developed on the tuned set and the second held-out set. The last
+line printed is the JSON summary.
 """
 
 from __future__ import annotations
@@ -59,6 +66,7 @@ SETS = {
     "holdout": DATA / "memory_updates_holdout.json",
     "holdout2": DATA / "memory_updates_holdout2.json",
     "holdout3": DATA / "memory_updates_holdout3.json",
+    "holdout4": DATA / "memory_updates_holdout4.json",
 }
 DECOY = "Zanzibar"
 
@@ -70,8 +78,13 @@ def fold(text: str) -> str:
 
 def holds(text: str, needle: str) -> bool:
     """`needle` in `text` as whole words (a plural ending allowed: "Thursday" in "Thursdays"), ignoring case and
-    accents."""
-    return re.search(rf"(?<!\w){re.escape(fold(needle))}(?:e?s)?(?!\w)", fold(text)) is not None
+    accents. A needle written in another script than Latin matches anywhere: Chinese and Japanese leave no space
+    between words, and Russian, Arabic or Korean attach case endings and particles to them ("Казани", "서울로")."""
+    folded = fold(needle)
+    letters = [ch for ch in folded if ch.isalpha()]
+    if letters and not any(unicodedata.name(ch, "").startswith("LATIN") for ch in letters):
+        return folded in fold(text)
+    return re.search(rf"(?<!\w){re.escape(folded)}(?:e?s)?(?!\w)", fold(text)) is not None
 
 
 class Memorizer:
@@ -96,6 +109,14 @@ def untrusted_variant(sequence: dict[str, Any]) -> str | None:
         if holds(last, value):
             return re.sub(re.escape(value), DECOY, last, count=1, flags=re.IGNORECASE)
     return None
+
+
+def untrusted_claims(sequence: dict[str, Any]) -> list[tuple[str, str]]:
+    """(source type, text) of the untrusted statements stored after the owner's facts: the decoy variant, then the
+    sequence's own `untrusted` statements (an e-mail or a web page claiming another value)."""
+    variant = untrusted_variant(sequence)
+    claims = [("email", variant)] if variant is not None else []
+    return claims + [(claim["source"], claim["fact"]) for claim in sequence.get("untrusted", [])]
 
 
 async def run_sequence(
@@ -144,17 +165,20 @@ async def run_sequence(
         "decisions": decisions,
         "top": facts[0]["fact"] if facts else None,
     }
-    variant = untrusted_variant(sequence)
-    if variant is not None:
-        stored = await memory.call(
-            "store_fact", fact=variant, category=category, agent_id=agent, provenance="untrusted", source_type="email"
-        )
+    claims = untrusted_claims(sequence)
+    if claims:
+        overrides = 0
+        for source, text in claims:
+            stored = await memory.call(
+                "store_fact", fact=text, category=category, agent_id=agent, provenance="untrusted", source_type=source
+            )
+            overrides += bool(stored.get("superseded"))
         again = await memory.call(
             "retrieve_memories", query=question, agent_id=agent, limit=3, include_conversations=False
         )
         outcome["untrusted"] = {
-            "decision": stored["decision"],
-            "override": bool(stored.get("superseded")),
+            "claims": len(claims),
+            "overrides": overrides,
             "correct": bool(again["facts"]) and any(holds(again["facts"][0]["fact"], c) for c in current),
         }
     return outcome
@@ -184,8 +208,8 @@ def summarise(results: list[dict[str, Any]], timings: list[float]) -> dict[str, 
         "fillers_superseded": round(
             sum(len(r["fillers_lost"]) for r in results) / max(1, sum(r["fillers"] for r in results)), 4
         ),
-        "untrusted_checks": len(untrusted),
-        "untrusted_overrides": sum(1 for u in untrusted if u["override"]),
+        "untrusted_checks": sum(u["claims"] for u in untrusted),
+        "untrusted_overrides": sum(u["overrides"] for u in untrusted),
         "accuracy_after_untrusted": round(sum(1 for u in untrusted if u["correct"]) / len(untrusted), 4)
         if untrusted
         else 0.0,
@@ -212,6 +236,32 @@ async def run_set(memory: Memorizer, name: str, data: dict[str, Any], filler_cou
             lost = r["kept_lost"] + r["fillers_lost"]
             print(f"  [{name}] {r['id']}: top={r['top']!r} decisions={r['decisions']} lost={lost}")
     return summarise(results, timings)
+
+
+def memorizer_rss_mb() -> float | None:
+    """Resident memory of the Memorizer this process spawned (/proc), or None where /proc cannot tell."""
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        try:
+            parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            if parent != os.getpid() or b"memorizer_mcp" not in (entry / "cmdline").read_bytes():
+                continue
+            status = (entry / "status").read_text()
+        except (OSError, ValueError, IndexError):
+            continue
+        return next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmRSS:")), None)
+    return None
+
+
+async def rss_with_encoder(memory: Memorizer) -> dict[str, float | None]:
+    """RSS before and after the first comparison in another language than English loads the multilingual encoder."""
+    before = memorizer_rss_mb()
+    for fact in ("L'utilisateur préfère le thé.", "L'utilisateur préfère désormais le café."):
+        await memory.call("store_fact", fact=fact, category="preference", agent_id="rss-probe", provenance="owner")
+    after = memorizer_rss_mb()
+    return {
+        "english_only_mb": round(before, 1) if before else None,
+        "with_encoder_mb": round(after, 1) if after else None,
+    }
 
 
 async def round_trip_ms(memory: Memorizer, calls: int = 200) -> float:
@@ -250,6 +300,7 @@ async def main() -> None:
             await memory.call("store_fact", fact="Warm-up fact so the embedder is loaded.", category="pattern",
                               agent_id="warm-up")  # fmt: skip
             summary: dict[str, Any] = {"embedder": args.embedder, "model_decisions": args.model_decisions}
+            summary["memorizer_rss"] = await rss_with_encoder(memory)
             for name, path in SETS.items():
                 if args.only and name != args.only:
                     continue
@@ -267,6 +318,8 @@ async def main() -> None:
                 f"  untrusted overrides {s['untrusted_overrides']}/{s['untrusted_checks']}"
                 f"  store p50 {s['store_p50_ms']} ms ({s['store_p50_vs_round_trip']}x round trip)"
             )
+    rss = summary["memorizer_rss"]
+    print(f"memorizer RSS {rss['english_only_mb']} MB English only, {rss['with_encoder_mb']} MB with the encoder")
     print(json.dumps(summary, ensure_ascii=False))
 
 

@@ -3,7 +3,7 @@
 The first call of a turn carries everything: the system prompt (tool preamble, the default persona, a small
 profile, date and time, the chat id, three remembered facts), the tool definitions the selection picked for the
 message (this project's real tools, built from the MCP servers' code by `project_catalog.py`, plus the Thinker's
-essentials and meta-tools, selected by the shipped `ToolSelector` with its multilingual embedder, rendered by
+essentials and meta-tools, selected by the shipped `ToolSelector` with its two encoders (USE and e5's second opinion), rendered by
 `ToolSet.definitions()` as the loop sends them), the history `build_history` keeps for the message (a scripted
 conversation of five exchanges with tool calls before the turns that continue it) and the user message.
 
@@ -47,6 +47,7 @@ sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 from project_catalog import project_catalog  # noqa: E402
 from tool_selection import token_counter  # noqa: E402
 
+from shared.embeddings.e5 import E5SmallEmbedder  # noqa: E402
 from shared.embeddings.local import LocalEmbedder  # noqa: E402
 from shared.embeddings.multilingual import MultilingualEmbedder  # noqa: E402
 from thinker.catalog import HubMcp, HubTool, ToolCatalog  # noqa: E402
@@ -222,11 +223,11 @@ async def run(model: str | None = None, api_base: str | None = None) -> dict[str
     catalog = ToolCatalog(hub_tools, hub_mcps, "bench")
     essentials = [e for e in ESSENTIALS.values() if e.hub_tool in hub_tools]
     infos = [ToolInfo(t.name, t.description, t.input_schema, t.mcp) for t in hub_tools.values()]
-    infos += [ToolInfo(e.name, e.description, e.input_schema, None) for e in essentials]
+    infos += [ToolInfo(e.name, e.description, e.input_schema, None, e.hub_tool) for e in essentials]
     infos += [ToolInfo(name, text, {}, None) for name, text in meta_tool_descriptions().items()]
     mcps = [McpInfo(m.name, m.label, m.tool_group, m.keywords) for m in project.mcps]
 
-    selector = ToolSelector(SelectionConfig(), MultilingualEmbedder())
+    selector = ToolSelector(SelectionConfig(), MultilingualEmbedder(), E5SmallEmbedder())
     await selector.refresh(infos, mcps)
     await selector.prepare()
     history_embedder = LocalEmbedder()  # the runtime's history relevance runs on the memory embedder

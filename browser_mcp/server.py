@@ -113,10 +113,6 @@ server: EnvelopeServer[BrowserState] = EnvelopeServer(
 )
 
 
-def _session(ctx: BrowserContext) -> BrowserSession:
-    return ctx.request_context.lifespan_context.require()
-
-
 class FormField(BaseModel):
     name: str = Field(max_length=500, description="Human-readable field name.")
     type: Literal["textbox", "checkbox", "radio", "combobox", "slider"] = Field(description="Type of the field.")
@@ -136,20 +132,20 @@ async def browser_navigate(
 
     Private, local and cloud-metadata addresses are refused, redirects and the page's own requests included.
     """
-    return await _session(ctx).navigate(url)
+    return await server.service(ctx).navigate(url)
 
 
 @envelope_tool(server, annotations=GOES_TO_PAGE)
 async def browser_navigate_back(ctx: BrowserContext) -> models.PageState:
     """Go back to the previous page in the current tab."""
-    return await _session(ctx).navigate_back()
+    return await server.service(ctx).navigate_back()
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def browser_snapshot(ctx: BrowserContext, filename: FileName = None) -> models.Snapshot:
     """Read the current page as an accessibility snapshot: its text, links, fields and buttons, each with a ref
     (e.g. [ref=e12]) to use with browser_click, browser_type and the other actions. Take a new one after acting."""
-    return await _session(ctx).snapshot(filename)
+    return await server.service(ctx).snapshot(filename)
 
 
 @envelope_tool(server, annotations=ACTS_ON_PAGE)
@@ -162,7 +158,7 @@ async def browser_click(
     modifiers: Annotated[list[Modifier] | None, Field(max_length=5, description="Keys held while clicking.")] = None,
 ) -> models.PageState:
     """Click an element of the page by its ref from the latest snapshot."""
-    return await _session(ctx).click(ref, double=doubleClick, button=button, modifiers=modifiers or [])
+    return await server.service(ctx).click(ref, double=doubleClick, button=button, modifiers=modifiers or [])
 
 
 @envelope_tool(server, annotations=ACTS_ON_PAGE)
@@ -175,7 +171,7 @@ async def browser_type(
     slowly: Annotated[bool, Field(description="Type one key at a time (for pages that react to each key).")] = False,
 ) -> models.PageState:
     """Type text into an editable element (replacing what it holds), by its ref from the latest snapshot."""
-    return await _session(ctx).type(ref, text, submit=submit, slowly=slowly)
+    return await server.service(ctx).type(ref, text, submit=submit, slowly=slowly)
 
 
 @envelope_tool(server, annotations=ACTS_ON_PAGE)
@@ -184,7 +180,7 @@ async def browser_fill_form(
     ctx: BrowserContext,
 ) -> models.PageState:
     """Fill several form fields at once (text boxes, checkboxes, radio buttons, drop-downs, sliders)."""
-    return await _session(ctx).fill_form([(f.ref, f.type, f.value) for f in fields])
+    return await server.service(ctx).fill_form([(f.ref, f.type, f.value) for f in fields])
 
 
 @envelope_tool(server, annotations=ACTS_ON_PAGE)
@@ -195,13 +191,13 @@ async def browser_select_option(
     element: Element = None,
 ) -> models.PageState:
     """Select one or more options in a drop-down, by its ref from the latest snapshot."""
-    return await _session(ctx).select_option(ref, values)
+    return await server.service(ctx).select_option(ref, values)
 
 
 @envelope_tool(server, annotations=GOES_TO_PAGE)
 async def browser_hover(ref: Ref, ctx: BrowserContext, element: Element = None) -> models.PageState:
     """Move the mouse over an element (opens menus and tooltips), by its ref from the latest snapshot."""
-    return await _session(ctx).hover(ref)
+    return await server.service(ctx).hover(ref)
 
 
 @envelope_tool(server, annotations=ACTS_ON_PAGE)
@@ -213,7 +209,7 @@ async def browser_drag(
     endElement: Element = None,
 ) -> models.PageState:
     """Drag one element onto another, both by their refs from the latest snapshot."""
-    return await _session(ctx).drag(startRef, endRef)
+    return await server.service(ctx).drag(startRef, endRef)
 
 
 @envelope_tool(server, annotations=ACTS_ON_PAGE)
@@ -224,7 +220,7 @@ async def browser_press_key(
     ctx: BrowserContext,
 ) -> models.PageState:
     """Press a key on the keyboard in the current tab."""
-    return await _session(ctx).press_key(key)
+    return await server.service(ctx).press_key(key)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -237,7 +233,7 @@ async def browser_wait_for(
     ] = None,
 ) -> models.PageState:
     """Wait for a time, or until a text appears or disappears (for slow pages). Waits at most the page-load limit."""
-    return await _session(ctx).wait_for(time, text, textGone)
+    return await server.service(ctx).wait_for(time, text, textGone)
 
 
 @envelope_tool(server, annotations=ACTS_ON_PAGE)
@@ -255,7 +251,7 @@ async def browser_evaluate(
     ref: Annotated[str | None, Field(max_length=40, description="Run the function on this element.")] = None,
 ) -> models.Evaluated:
     """Run a JavaScript function in the page (or on one element) and return its result as JSON (size-limited)."""
-    return await _session(ctx).evaluate(function, ref)
+    return await server.service(ctx).evaluate(function, ref)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -268,7 +264,7 @@ async def browser_take_screenshot(
     fullPage: Annotated[bool, Field(description="The whole scrollable page, not only the visible part.")] = False,
 ) -> models.Screenshot:
     """Take a screenshot of the current tab and save it in the workspace; returns its path (browser/...)."""
-    return await _session(ctx).screenshot(kind=type, filename=filename, ref=ref, full_page=fullPage)
+    return await server.service(ctx).screenshot(kind=type, filename=filename, ref=ref, full_page=fullPage)
 
 
 @envelope_tool(server, annotations=MANAGES_TABS)
@@ -280,13 +276,13 @@ async def browser_tabs(
     ] = None,
 ) -> models.Tabs:
     """List, open, close or select browser tabs."""
-    return await _session(ctx).tabs(action, index)
+    return await server.service(ctx).tabs(action, index)
 
 
 @envelope_tool(server, annotations=CLOSES)
 async def browser_close(ctx: BrowserContext) -> models.Closed:
     """Close the browser and all its tabs (it starts again on the next call)."""
-    was_running = await _session(ctx).close()
+    was_running = await server.service(ctx).close()
     message = "The browser was closed." if was_running else "The browser was not running."
     return models.Closed(closed=was_running, message=message)
 
@@ -298,7 +294,7 @@ async def browser_resize(
     ctx: BrowserContext,
 ) -> models.PageState:
     """Resize the current tab's viewport."""
-    return await _session(ctx).resize(width, height)
+    return await server.service(ctx).resize(width, height)
 
 
 @envelope_tool(server, annotations=ACTS_ON_PAGE)
@@ -308,7 +304,7 @@ async def browser_handle_dialog(
     promptText: Annotated[str | None, Field(max_length=10000, description="Text to enter in a prompt dialog.")] = None,
 ) -> models.PageState:
     """Answer the JavaScript dialog (alert, confirm, prompt) that is open on the current tab."""
-    return await _session(ctx).handle_dialog(accept, promptText)
+    return await server.service(ctx).handle_dialog(accept, promptText)
 
 
 @envelope_tool(server, annotations=ACTS_ON_PAGE)
@@ -320,7 +316,7 @@ async def browser_file_upload(
     ] = None,
 ) -> models.PageState:
     """Give files from the workspace to the file chooser the page opened (after clicking its upload field)."""
-    return await _session(ctx).file_upload(paths)
+    return await server.service(ctx).file_upload(paths)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -330,7 +326,7 @@ async def browser_console_messages(
     filename: FileName = None,
 ) -> models.ConsoleMessages:
     """The current tab's console messages and script errors (the last 200)."""
-    return await _session(ctx).console_messages(level, filename)
+    return await server.service(ctx).console_messages(level, filename)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -342,10 +338,10 @@ async def browser_network_requests(
     filename: FileName = None,
 ) -> models.NetworkRequests:
     """The current tab's network requests since it opened (the last 300), with status or failure."""
-    return await _session(ctx).network_requests(includeStatic, filename)
+    return await server.service(ctx).network_requests(includeStatic, filename)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
 async def browser_install(ctx: BrowserContext) -> models.BrowserStatus:
     """Check that the browser is installed; when it is not, the answer says how to install it."""
-    return await _session(ctx).status()
+    return await server.service(ctx).status()

@@ -124,10 +124,6 @@ RUNS_CODE = REMOTE_OVERWRITE
 network, reach beyond this machine."""
 
 
-def _service(ctx: CodexecContext) -> CodeExec:
-    return ctx.request_context.lifespan_context.require()
-
-
 @envelope_tool(server, annotations=RUNS_CODE)
 async def execute_code(
     language: CodeLanguage,
@@ -144,7 +140,7 @@ async def execute_code(
     For requests like: calculate this, run this Python snippet, work out the average of these numbers, try this
     bash command.
     """
-    return await _service(ctx).execute_code(language, code, timeout_ms, working_dir)
+    return await server.service(ctx).execute_code(language, code, timeout_ms, working_dir)
 
 
 @envelope_tool(server, annotations=LOCAL_WRITE)
@@ -160,7 +156,7 @@ async def start_session(
 
     For requests like: start a Python session, open a Node REPL, keep these variables around for the next step.
     """
-    return await _service(ctx).start_session(language, name, working_dir)
+    return await server.service(ctx).start_session(language, name, working_dir)
 
 
 @envelope_tool(server, annotations=RUNS_CODE)
@@ -183,7 +179,7 @@ async def send_to_session(
     For requests like: continue in my Python session, run the next step on that data, what does the table look
     like now.
     """
-    return await _service(ctx).send_to_session(session_id, language, code, timeout_ms)
+    return await server.service(ctx).send_to_session(session_id, language, code, timeout_ms)
 
 
 @envelope_tool(server, annotations=effects(read_only=False, destructive=True, idempotent=True))
@@ -195,7 +191,7 @@ async def close_session(
 
     For requests like: close the session, stop the REPL, I'm done with that Python session.
     """
-    return await _service(ctx).close_session(session_id)
+    return await server.service(ctx).close_session(session_id)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -204,7 +200,7 @@ def list_sessions(ctx: CodexecContext) -> models.SessionList:
 
     For requests like: which sessions are running, list my REPLs, how much memory does the session use.
     """
-    return _service(ctx).list_sessions()
+    return server.service(ctx).list_sessions()
 
 
 @envelope_tool(server, annotations=effects(read_only=False, idempotent=True, open_world=True))
@@ -226,7 +222,7 @@ async def install_package(
 
     For requests like: install pandas, pip install requests, add the lodash package.
     """
-    return await _service(ctx).install_package(language, package, session_id)
+    return await server.service(ctx).install_package(language, package, session_id)
 
 
 @envelope_tool(server, annotations=effects(read_only=False, destructive=True, idempotent=True))
@@ -243,7 +239,7 @@ def save_script(
 
     For requests like: save this code as a script, keep this snippet for later, store it as my invoice script.
     """
-    return _service(ctx).save_script(name, description, language, code, tags or [], packages or [])
+    return server.service(ctx).save_script(name, description, language, code, tags or [], packages or [])
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -252,7 +248,7 @@ def get_script(name: ScriptName, ctx: CodexecContext) -> models.ScriptContent:
 
     For requests like: show me the script, what does my cleanup script do, open the saved code.
     """
-    return _service(ctx).get_script(name)
+    return server.service(ctx).get_script(name)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -265,7 +261,7 @@ def list_scripts(
 
     For requests like: what scripts do I have, list my saved Python scripts, scripts tagged report.
     """
-    return _service(ctx).list_scripts(language, tag)
+    return server.service(ctx).list_scripts(language, tag)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -280,7 +276,7 @@ def search_scripts(
 
     For requests like: find my script that parses CSV files, do I have a script for invoices, search my saved code.
     """
-    return _service(ctx).search_scripts(query)
+    return server.service(ctx).search_scripts(query)
 
 
 @envelope_tool(server, annotations=effects(read_only=False, destructive=True, idempotent=True))
@@ -289,7 +285,7 @@ def delete_script(name: ScriptName, ctx: CodexecContext) -> models.ScriptDeleted
 
     For requests like: delete that script, remove the old script, get rid of the saved code.
     """
-    return _service(ctx).delete_script(name)
+    return server.service(ctx).delete_script(name)
 
 
 @envelope_tool(server, annotations=RUNS_CODE)
@@ -304,7 +300,7 @@ async def run_script(
 
     For requests like: run my backup script, execute the saved report script with these arguments.
     """
-    return await _service(ctx).run_script(name, args or [], timeout_ms, working_dir)
+    return await server.service(ctx).run_script(name, args or [], timeout_ms, working_dir)
 
 
 @envelope_tool(server, annotations=RUNS_CODE)
@@ -324,6 +320,6 @@ async def save_and_run_script(
 
     For requests like: write a script that renames these files and run it, save this and run it now.
     """
-    return await _service(ctx).save_and_run_script(
+    return await server.service(ctx).save_and_run_script(
         name, description, language, code, tags or [], packages or [], args or [], timeout_ms, working_dir
     )

@@ -84,10 +84,6 @@ ReadablePath = Annotated[
 ]
 
 
-def _filer(ctx: FilerContext) -> Filer:
-    return ctx.request_context.lifespan_context.require()
-
-
 @envelope_tool(server, annotations=LOCAL_WRITE)
 def create_file(
     path: WorkspacePath,
@@ -101,7 +97,7 @@ def create_file(
 
     For requests like: save this as notes.txt, write a file, jot this down in a new note.
     """
-    return _filer(ctx).create_file(path, content, overwrite)
+    return server.service(ctx).create_file(path, content, overwrite)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -112,7 +108,7 @@ def read_file(path: ReadablePath, ctx: FilerContext) -> FileContent:
 
     For requests like: open notes.md, what's in the file, read me the document.
     """
-    return _filer(ctx).read_file(path)
+    return server.service(ctx).read_file(path)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -129,7 +125,7 @@ def list_files(
 
     For requests like: what's in my workspace, show my files, what's in that folder.
     """
-    return _filer(ctx).list_files(path, recursive)
+    return server.service(ctx).list_files(path, recursive)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -147,7 +143,7 @@ def update_file(
 
     For requests like: add a line to my todo list, append to the note, change the file.
     """
-    return _filer(ctx).update_file(path, content, create_backup)
+    return server.service(ctx).update_file(path, content, create_backup)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -158,7 +154,7 @@ def delete_file(path: WorkspacePath, ctx: FilerContext) -> Deleted:
 
     For requests like: delete that file, trash the old draft.
     """
-    return _filer(ctx).delete_file(path)
+    return server.service(ctx).delete_file(path)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -173,7 +169,7 @@ def move_file(
 
     For requests like: rename report.md, move it into the archive folder.
     """
-    return _filer(ctx).move_file(source, destination)
+    return server.service(ctx).move_file(source, destination)
 
 
 @envelope_tool(server, annotations=LOCAL_WRITE)
@@ -192,7 +188,7 @@ def copy_file(
 
     For requests like: make a copy of the file, back it up.
     """
-    return _filer(ctx).copy_file(source, destination)
+    return server.service(ctx).copy_file(source, destination)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -218,7 +214,7 @@ def search_files(
 
     For requests like: where did I put the tax spreadsheet, which notes mention the invoice.
     """
-    return _filer(ctx).search_files(query, search_in, search_type, file_types)
+    return server.service(ctx).search_files(query, search_in, search_type, file_types)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -232,7 +228,7 @@ def check_grant(
 
     For requests like: can you read my Documents folder on this computer.
     """
-    return _filer(ctx).check_grant(path)
+    return server.service(ctx).check_grant(path)
 
 
 @envelope_tool(server, annotations=LOCAL_WRITE)
@@ -249,7 +245,7 @@ def request_grant(
 
     For requests like: give you access to a folder outside the workspace.
     """
-    return _filer(ctx).request_grant(path, permission, reason)
+    return server.service(ctx).request_grant(path, permission, reason)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -258,13 +254,13 @@ def list_grants(ctx: FilerContext) -> GrantList:
 
     Shows each grant's resolved path, permission and whether it exists.
     """
-    return _filer(ctx).list_grants()
+    return server.service(ctx).list_grants()
 
 
 @envelope_tool(server, annotations=READ_ONLY)
 def get_workspace_info(ctx: FilerContext) -> WorkspaceInfo:
     """Show the workspace location, file count, total size and temp file count."""
-    return _filer(ctx).get_workspace_info()
+    return server.service(ctx).get_workspace_info()
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -281,4 +277,4 @@ def get_audit_log(
 
     Every operation is recorded, refused ones included, with its error; file contents never are.
     """
-    return _filer(ctx).get_audit_log(path_filter, operation_filter, date_from, limit)
+    return server.service(ctx).get_audit_log(path_filter, operation_filter, date_from, limit)

@@ -94,10 +94,6 @@ server: EnvelopeServer[GmailState] = EnvelopeServer(
 GmailContext = Context[GmailState, Any]
 
 
-def _gmail(ctx: GmailContext) -> Gmail:
-    return ctx.request_context.lifespan_context.require()
-
-
 def _clamp(value: int, low: int, high: int) -> int:
     return max(low, min(high, value))
 
@@ -144,7 +140,7 @@ async def list_emails(
     For requests like: what's new in my inbox, any mail from the bank, did they write back, find the email about
     the invoice.
     """
-    return await _gmail(ctx).list_emails(query, _clamp(max_results, 1, 100), label_ids, page_token)
+    return await server.service(ctx).list_emails(query, _clamp(max_results, 1, 100), label_ids, page_token)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -153,7 +149,7 @@ async def get_email(message_id: MessageId, ctx: GmailContext) -> dict[str, Any]:
 
     For requests like: open that email, what does the mail from Anna say, read me the newest message.
     """
-    return await _gmail(ctx).get_email(message_id)
+    return await server.service(ctx).get_email(message_id)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -164,7 +160,7 @@ async def send_email(
 
     For requests like: email Tom that I'm late, write to the school, send a mail to someone.
     """
-    return await _gmail(ctx).send_email(to, subject, body, cc, bcc, is_html)
+    return await server.service(ctx).send_email(to, subject, body, cc, bcc, is_html)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -173,7 +169,7 @@ async def reply_email(message_id: MessageId, body: Body, ctx: GmailContext, is_h
 
     For requests like: answer her mail, write back saying yes, reply that Thursday works.
     """
-    return await _gmail(ctx).reply_email(message_id, body, is_html)
+    return await server.service(ctx).reply_email(message_id, body, is_html)
 
 
 @envelope_tool(server, annotations=REMOTE_OVERWRITE)
@@ -182,7 +178,7 @@ async def delete_email(message_id: MessageId, ctx: GmailContext) -> dict[str, An
 
     For requests like: delete that email, bin the spam, trash the newsletter.
     """
-    return await _gmail(ctx).delete_email(message_id)
+    return await server.service(ctx).delete_email(message_id)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -195,7 +191,7 @@ async def mark_read(
 
     For requests like: mark it as read, mark everything from the school as unread.
     """
-    return await _gmail(ctx).mark_read(message_id, read)
+    return await server.service(ctx).mark_read(message_id, read)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -206,7 +202,7 @@ async def modify_labels(
 
     For requests like: label these mails, archive it, star the message, move it to a folder.
     """
-    return await _gmail(ctx).modify_labels(message_id, add_label_ids, remove_label_ids)
+    return await server.service(ctx).modify_labels(message_id, add_label_ids, remove_label_ids)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -217,7 +213,7 @@ async def get_new_emails(
     ] = False,
 ) -> dict[str, Any]:
     """New emails in the inbox, oldest first: those that arrived since Annabelle first looked, until cleared."""
-    return await _gmail(ctx).get_new_emails(clear)
+    return await server.service(ctx).get_new_emails(clear)
 
 
 # --- drafts --------------------------------------------------------------------------------------------------
@@ -231,7 +227,7 @@ async def list_drafts(
 
     For requests like: what drafts do I have, find the draft I wrote yesterday.
     """
-    return await _gmail(ctx).list_drafts(_clamp(max_results, 1, 100))
+    return await server.service(ctx).list_drafts(_clamp(max_results, 1, 100))
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -242,7 +238,7 @@ async def create_draft(
 
     For requests like: draft an email without sending it, prepare a mail I can review first.
     """
-    return await _gmail(ctx).create_draft(to, subject, body, cc, bcc, is_html)
+    return await server.service(ctx).create_draft(to, subject, body, cc, bcc, is_html)
 
 
 @envelope_tool(server, annotations=REMOTE_OVERWRITE)
@@ -257,7 +253,7 @@ async def update_draft(
     is_html: IsHtml = False,
 ) -> dict[str, Any]:
     """Replace a draft's recipients, subject and body."""
-    return await _gmail(ctx).update_draft(draft_id, to, subject, body, cc, bcc, is_html)
+    return await server.service(ctx).update_draft(draft_id, to, subject, body, cc, bcc, is_html)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -266,13 +262,13 @@ async def send_draft(draft_id: DraftId, ctx: GmailContext) -> dict[str, Any]:
 
     For requests like: send the draft I wrote, send it now.
     """
-    return await _gmail(ctx).send_draft(draft_id)
+    return await server.service(ctx).send_draft(draft_id)
 
 
 @envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_draft(draft_id: DraftId, ctx: GmailContext) -> dict[str, Any]:
     """Delete a draft for good."""
-    return await _gmail(ctx).delete_draft(draft_id)
+    return await server.service(ctx).delete_draft(draft_id)
 
 
 # --- labels --------------------------------------------------------------------------------------------------
@@ -281,7 +277,7 @@ async def delete_draft(draft_id: DraftId, ctx: GmailContext) -> dict[str, Any]:
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_labels(ctx: GmailContext) -> dict[str, Any]:
     """List the mailbox's labels (system ones like INBOX and the user's own) with their ids."""
-    return await _gmail(ctx).list_labels()
+    return await server.service(ctx).list_labels()
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -290,7 +286,7 @@ async def create_label(
     ctx: GmailContext,
 ) -> dict[str, Any]:
     """Create a label."""
-    return await _gmail(ctx).create_label(name)
+    return await server.service(ctx).create_label(name)
 
 
 @envelope_tool(server, annotations=REMOTE_OVERWRITE)
@@ -298,7 +294,7 @@ async def delete_label(
     label_id: Annotated[str, Field(min_length=1, description="The label's id or name.")], ctx: GmailContext
 ) -> dict[str, Any]:
     """Delete a user label (messages keep existing, without it)."""
-    return await _gmail(ctx).delete_label(label_id)
+    return await server.service(ctx).delete_label(label_id)
 
 
 # --- attachments ---------------------------------------------------------------------------------------------
@@ -310,7 +306,7 @@ async def list_attachments(message_id: MessageId, ctx: GmailContext) -> dict[str
 
     For requests like: what's attached to that email, which files came with the contract.
     """
-    return await _gmail(ctx).list_attachments(message_id)
+    return await server.service(ctx).list_attachments(message_id)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -323,7 +319,7 @@ async def get_attachment(
 
     For requests like: save the PDF from that email, download the attachment.
     """
-    return await _gmail(ctx).get_attachment(message_id, attachment_id)
+    return await server.service(ctx).get_attachment(message_id, attachment_id)
 
 
 # --- calendar ------------------------------------------------------------------------------------------------
@@ -342,7 +338,7 @@ async def list_calendars(ctx: GmailContext) -> dict[str, Any]:
 
     For requests like: which calendars do I have connected.
     """
-    return await _gmail(ctx).list_calendars()
+    return await server.service(ctx).list_calendars()
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -362,7 +358,7 @@ async def list_events(
     For requests like: what's on my calendar, my schedule tomorrow, am I busy on Friday, when is the meeting, what
     does my week look like.
     """
-    return await _gmail(ctx).list_events(
+    return await server.service(ctx).list_events(
         calendar_id, time_min, time_max, query, _clamp(max_results, 1, 250), page_token
     )
 
@@ -373,7 +369,7 @@ async def get_event(event_id: EventId, ctx: GmailContext, calendar_id: CalendarI
 
     For requests like: who is in that meeting, where is the appointment.
     """
-    return await _gmail(ctx).get_event(event_id, calendar_id)
+    return await server.service(ctx).get_event(event_id, calendar_id)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -401,7 +397,7 @@ async def create_event(
 
     For requests like: put lunch with Sara on Thursday in my calendar, book a meeting, add a dentist appointment.
     """
-    return await _gmail(ctx).create_event(
+    return await server.service(ctx).create_event(
         calendar_id,
         [Reminder(r.method, r.minutes) for r in reminders] if reminders is not None else None,
         summary=summary,
@@ -439,7 +435,7 @@ async def update_event(
 
     For requests like: move the meeting to 4pm, reschedule the appointment, invite Anna, accept the invitation.
     """
-    return await _gmail(ctx).update_event(
+    return await server.service(ctx).update_event(
         event_id,
         calendar_id,
         response_status,
@@ -461,7 +457,7 @@ async def delete_event(event_id: EventId, ctx: GmailContext, calendar_id: Calend
 
     For requests like: cancel tomorrow's call, remove the appointment from my calendar.
     """
-    return await _gmail(ctx).delete_event(event_id, calendar_id)
+    return await server.service(ctx).delete_event(event_id, calendar_id)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -474,7 +470,7 @@ async def quick_add_event(
 
     For requests like: add 'dinner with Max Friday 8pm' to my calendar.
     """
-    return await _gmail(ctx).quick_add_event(text, calendar_id)
+    return await server.service(ctx).quick_add_event(text, calendar_id)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -489,7 +485,7 @@ async def find_free_time(
 
     For requests like: when am I free, do I have an hour on Wednesday, find a time for a meeting.
     """
-    return await _gmail(ctx).find_free_time(time_min, time_max, calendar_ids, min_minutes)
+    return await server.service(ctx).find_free_time(time_min, time_max, calendar_ids, min_minutes)
 
 
 # --- filters -------------------------------------------------------------------------------------------------
@@ -529,13 +525,13 @@ FilterId = Annotated[str, Field(min_length=1, description="The filter's id (from
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_filters(ctx: GmailContext) -> dict[str, Any]:
     """List the mailbox's filters (criteria and actions)."""
-    return await _gmail(ctx).list_filters()
+    return await server.service(ctx).list_filters()
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_filter(filter_id: FilterId, ctx: GmailContext) -> dict[str, Any]:
     """Read one filter."""
-    return await _gmail(ctx).get_filter(filter_id)
+    return await server.service(ctx).get_filter(filter_id)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -544,10 +540,10 @@ async def create_filter(criteria: FilterCriteria, action: FilterAction, ctx: Gma
 
     For requests like: automatically archive mail from X, skip the inbox for newsletters.
     """
-    return await _gmail(ctx).create_filter(criteria.to_google(), action.to_google())
+    return await server.service(ctx).create_filter(criteria.to_google(), action.to_google())
 
 
 @envelope_tool(server, annotations=REMOTE_OVERWRITE)
 async def delete_filter(filter_id: FilterId, ctx: GmailContext) -> dict[str, Any]:
     """Delete a filter."""
-    return await _gmail(ctx).delete_filter(filter_id)
+    return await server.service(ctx).delete_filter(filter_id)

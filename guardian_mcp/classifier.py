@@ -260,8 +260,8 @@ def check_files(spec: ModelSpec, model_path: Path, base_path: Path, base_sha256:
 @functools.lru_cache(maxsize=4)
 def _encoder(model_path: Path, base_sha256: str, model_sha256: str, threads: int) -> Any:
     """One encoder per process and model file: the ONNX session and the tokeniser are shared by every scanner."""
-    from guardian_mcp.base_model import BaseModel, BaseModelError
     from guardian_mcp.encoder import Encoder
+    from shared.embeddings.e5_base import BaseModel, BaseModelError
     from shared.embeddings.package_files import file_sha256
 
     try:

@@ -1,7 +1,7 @@
 """The fine-tuned encoder at scan time: tokenise windows, look up their embeddings, run the ONNX graph.
 
 `Encoder.logits(texts)` → `(attack, kind)` logits, one per text (a window with its prefix), in batches. The
-tokeniser and the frozen token-embedding table come from the multilingual base (`base_model.py`); the rest of
+tokeniser and the frozen token-embedding table come from the multilingual base (`shared/embeddings/e5_base.py`); the rest of
 the network (position embeddings, the first encoder layers, the heads) is the int8 ONNX file written by
 `make guardian-train`, run by onnxruntime on the CPU. `prepare` is shared with training, so both read a window
 the same way: `<s>` + at most `MAX_TOKENS − 2` word pieces + `</s>`.
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from guardian_mcp.base_model import BaseModel
+from shared.embeddings.e5_base import BaseModel
 
 if TYPE_CHECKING:
     import onnxruntime

@@ -35,9 +35,9 @@ from pathlib import Path
 import numpy as np
 
 from guardian_mcp import classifier
-from guardian_mcp.base_model import BaseModel
 from guardian_mcp.encoder import Encoder
 from guardian_mcp.segment import SURFACES
+from shared.embeddings.e5_base import BaseModel
 from shared.embeddings.package_files import file_sha256
 
 REPO = Path(__file__).resolve().parent.parent

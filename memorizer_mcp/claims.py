@@ -24,15 +24,20 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from memorizer_mcp.lexicon import (
+    ARTICLES,
     FUNCTIONAL_SLOTS,
     HONORIFICS,
     LANGUAGES,
     NUMBER_WORDS,
+    PEOPLE,
+    POSSESSIVE_DETERMINERS,
     RELATION_SLOTS,
+    THIRD_PERSON,
+    THIRD_POSSESSIVE,
     Language,
     Pattern,
 )
@@ -65,48 +70,6 @@ _LANGUAGE_ARTICLES = {
     "it": frozenset({"il", "lo", "la", "i", "gli", "le", "l", "un", "uno", "una"}),
     "nl": frozenset({"de", "het", "een"}),
 }
-_ARTICLES = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "der",
-        "die",
-        "das",
-        "den",
-        "dem",
-        "des",
-        "ein",
-        "eine",
-        "einen",
-        "einem",
-        "einer",
-        "le",
-        "la",
-        "les",
-        "l",
-        "un",
-        "une",
-        "el",
-        "los",
-        "las",
-        "lo",
-        "una",
-        "unos",
-        "unas",
-        "o",
-        "os",
-        "as",
-        "um",
-        "uma",
-        "il",
-        "gli",
-        "i",
-        "uno",
-        "het",
-        "een",
-    ]
-)
 _POSSESSIVE = "'s"
 _ABBREVIATIONS = frozenset(
     ["dr", "mr", "mrs", "ms", "prof", "st", "sr", "sra", "jr", "mme", "mlle", "dott", "sig", "dhr", "mevr", "hr"]
@@ -163,7 +126,8 @@ class Claim:
         if self.slot == "prefer" and self.subject:
             return True  # "mon plat préféré": the subject names what kind of thing is preferred
         # Anything but the user "is" one thing at a time: a favourite colour, a flight's day, a sister's name.
-        # ("is a ...", slot is-a, is a kind: a sister can be a doctor and a runner.)
+        # ("is a ...", slot is-a, is a kind: a sister can be a doctor and a runner; what someone is like or doing,
+        # slot state, is many things at once.)
         return self.slot == "is" and bool(self.subject)
 
 
@@ -283,53 +247,6 @@ def _word_matches(token: Token, word: str) -> bool:
 
 
 _USER_PRONOUNS = frozenset(["i", "we", "ich", "wir", "je", "nous", "yo", "nosotros", "eu", "io", "noi", "ik", "wij"])
-_POSSESSIVE_DETERMINERS = frozenset(
-    [
-        "my",
-        "our",
-        "mein",
-        "meine",
-        "meinen",
-        "meinem",
-        "meiner",
-        "meines",
-        "unser",
-        "unsere",
-        "unseren",
-        "unserem",
-        "unserer",
-        "mon",
-        "ma",
-        "mes",
-        "notre",
-        "nos",
-        "mi",
-        "mis",
-        "nuestro",
-        "nuestra",
-        "nuestros",
-        "nuestras",
-        "meu",
-        "minha",
-        "meus",
-        "minhas",
-        "nosso",
-        "nossa",
-        "nossos",
-        "nossas",
-        "mio",
-        "mia",
-        "miei",
-        "mie",
-        "nostro",
-        "nostra",
-        "nostri",
-        "nostre",
-        "mijn",
-        "onze",
-    ]
-)
-"""User words that introduce something of the user's ("my sister"), unlike those that are the user ("I", "ich")."""
 
 
 @dataclass(frozen=True)
@@ -363,7 +280,7 @@ def _build_index(language: Language) -> _Index:
             for w in phrase
         }
     )
-    skip = language.cues | (language.user_words - _POSSESSIVE_DETERMINERS)
+    skip = language.cues | (language.user_words - POSSESSIVE_DETERMINERS)
     return _Index(vocabulary, skip, {word: tuple(ps) for word, ps in by_first.items()}, tuple(star_first))
 
 
@@ -473,58 +390,7 @@ def _find_phrases(tokens: Sequence[Token], phrases: Iterable[Sequence[str]]) -> 
 # -- parsing -----------------------------------------------------------------------------------------------------
 
 _MODIFIERS = frozenset({"home", "first", "current", "main", "full", "given"})
-# Not "il" or "el": the Italian and Spanish articles fold to the same letters.
-_THIRD_PERSON = frozenset(
-    [
-        "she",
-        "he",
-        "they",
-        "sie",
-        "er",
-        "elle",
-        "elles",
-        "ils",
-        "ella",
-        "ellos",
-        "ela",
-        "ele",
-        "eles",
-        "lei",
-        "lui",
-        "loro",
-        "zij",
-        "hij",
-        "ze",
-    ]
-)
 _PRONOUN = "<pronoun>"
-_THIRD_POSSESSIVE = frozenset(
-    [
-        "her",
-        "his",
-        "their",
-        "sein",
-        "seine",
-        "seinen",
-        "seinem",
-        "seiner",
-        "ihr",
-        "ihre",
-        "ihren",
-        "ihrem",
-        "ihrer",
-        "su",
-        "sus",
-        "seu",
-        "sua",
-        "seus",
-        "suas",
-        "suo",
-        "zijn",
-        "haar",
-        "hun",
-    ]
-)
 OWNER = "'s"
 """Marks a subject word as the owner of what follows: ("priya's", "brother") is Priya's brother, not Priya."""
 _GENITIVE = frozenset(
@@ -546,6 +412,8 @@ class _Clause:
     """Token positions already read as a pattern, a copula, a replaced value or a negation that names one."""
     set_aside: list[list[Token]] = field(default_factory=list)
     cue_phrase: bool = False
+    cue_positions: set[int] = field(default_factory=set)
+    """Where its cue phrases stand: inside a subject they end nothing ("her favourite show these days is ...")."""
     opening_names: set[str] = field(default_factory=set)
     """Names found opening the clause ("Priya grows tomatoes"), capitalised only because they come first."""
     """The clause holds a change cue of several words ("these days")."""
@@ -576,6 +444,7 @@ def _clauses(tokens: list[Token], language: Language) -> list[_Clause]:
     for clause in out:
         for start, end in _find_phrases(clause.tokens, language.cue_phrases):
             clause.used.update(range(start, end))
+            clause.cue_positions.update(range(start, end))
             clause.cue_phrase = True
     return out
 
@@ -628,7 +497,8 @@ def _region_start(clause: _Clause, end: int) -> int:
     start = end
     while start > 0:
         before = tokens[start - 1]
-        if before.kind == "punct" or start - 1 in clause.used or _in(before, clause.language.conjunctions):
+        read = start - 1 in clause.used and start - 1 not in clause.cue_positions
+        if before.kind == "punct" or read or _in(before, clause.language.conjunctions):
             break
         start -= 1
     return start
@@ -640,13 +510,15 @@ def _subject(clause: _Clause, start: int, end: int, *, nearest: bool = False) ->
     `nearest`: the noun right before the pattern, whoever acts ("I play in a band called ..." is about the band).
     """
     language = clause.language
-    region = [t for t in clause.tokens[start:end] if t.kind != "punct"]
+    region = [
+        t for i, t in enumerate(clause.tokens[start:end], start) if t.kind != "punct" and i not in clause.cue_positions
+    ]
     words_here = [t for t in region if t.word]
     if not words_here and start > 0 and _in(clause.tokens[start - 1], language.conjunctions) and not nearest:
         # "Jonas hat umgeschult und arbeitet jetzt als ...": the subject of the first half carries over.
         return _named_first(clause)
     if words_here and not nearest:
-        if words_here[0].fold in _THIRD_PERSON:
+        if words_here[0].fold in THIRD_PERSON:
             return (_PRONOUN,)  # "she is settling in Dundee": whoever the fact named first
         if _in(words_here[0], language.connectors) and not any(
             _is_user_word(t, language) or t.kind == "poss" for t in region
@@ -656,7 +528,7 @@ def _subject(clause: _Clause, start: int, end: int, *, nearest: bool = False) ->
             names = [t for t in words_here if t.name_like and _content(t, language)]
             return (names[-1].fold,) if names else _named_first(clause)
     owner: list[Token] = []
-    pronoun_owner = any(t.fold in _THIRD_POSSESSIVE for t in region)
+    pronoun_owner = any(t.fold in THIRD_POSSESSIVE for t in region)
     possessive = max((i for i, t in enumerate(region) if t.kind == "poss"), default=-1)
     if possessive >= 0:
         # "Ana's husband" is about Ana's husband; "my partner's name" about the partner; "the user's" about no one else.
@@ -675,10 +547,10 @@ def _subject(clause: _Clause, start: int, end: int, *, nearest: bool = False) ->
         owner = [*owner, *(t for t in region[genitive + 1 :] if _content(t, language))]
         region = region[:genitive]
     user = max((i for i, t in enumerate(region) if _is_user_word(t, language)), default=-1)
-    if user >= 0 and region[user].fold not in _POSSESSIVE_DETERMINERS and possessive < 0 and not nearest:
+    if user >= 0 and region[user].fold not in POSSESSIVE_DETERMINERS and possessive < 0 and not nearest:
         # "I can't get into ...", "Wir sind letzten Monat nach ... gezogen": after the user come verbs, not a subject.
         return ()
-    cut = max((i for i, t in enumerate(region) if _is_user_word(t, language) or t.fold in _ARTICLES), default=-1)
+    cut = max((i for i, t in enumerate(region) if _is_user_word(t, language) or t.fold in ARTICLES), default=-1)
     words = [t for t in region[cut + 1 :] if _content(t, language)]
     if not words and cut >= 0:
         words = [t for t in region[:cut] if _content(t, language)]
@@ -790,7 +662,7 @@ def _user_follows(clause: _Clause, position: int) -> bool:
     return (
         position < len(tokens)
         and _is_user_word(tokens[position], clause.language)
-        and tokens[position].fold not in _POSSESSIVE_DETERMINERS
+        and tokens[position].fold not in POSSESSIVE_DETERMINERS
     )
 
 
@@ -821,11 +693,14 @@ def _copula_claim(clause: _Clause) -> list[Claim]:
             continue
         start = _region_start(clause, index)
         left = tokens[start:index]
-        if not any(t.word for t in left):
+        carried = start > 0 and token.word and _in(tokens[start - 1], language.conjunctions)
+        if not any(t.word for t in left) and not carried:
+            # "Priya graduated and is now a trainee solicitor": after "and" the subject of the first half carries
+            # over (_subject); with nothing before it at all, the copula has no subject.
             continue
         if not token.word and (
             sum(1 for t in left if t.word) > 4
-            or any(t.fold in _THIRD_PERSON or _is_user_word(t, language) for t in left if t.word)
+            or any(t.fold in THIRD_PERSON or _is_user_word(t, language) for t in left if t.word)
         ):
             continue  # "Upgraded to a Pixel 8 - goodbye iPhone", "Priya told me: ...": a sentence, not "Employer - Acme"
         clause.used.add(index)
@@ -840,7 +715,8 @@ def _copula_claim(clause: _Clause) -> list[Claim]:
             subject = _subject(clause, index + 1, after)
             return [_attribute_claim(subject, [t for t in left if t.word], language, indefinite=False)]
         subject = _subject(clause, start, index)
-        claim = _attribute_claim(subject, right, language, indefinite=indefinite)
+        person = _someone(subject, tokens[:index], language)
+        claim = _attribute_claim(subject, right, language, indefinite=indefinite, person=person)
         return [claim, *_secondary(clause, claim, after)]
     return []
 
@@ -850,7 +726,7 @@ def _inverted_copula(clause: _Clause, start: int) -> Claim | None:
     language = clause.language
     tokens = clause.tokens
     mine = next(
-        (i for i in range(start, len(tokens)) if tokens[i].word and tokens[i].fold in _POSSESSIVE_DETERMINERS), None
+        (i for i in range(start, len(tokens)) if tokens[i].word and tokens[i].fold in POSSESSIVE_DETERMINERS), None
     )
     if mine is None or mine == start:
         return None
@@ -864,10 +740,39 @@ def _owned_by_user(tokens: Sequence[Token], language: Language) -> bool:
     return bool(words) and (_is_user_word(words[0], language) or any(t.kind == "poss" for t in words))
 
 
+def _someone(subject: tuple[str, ...], region: Sequence[Token], language: Language) -> bool:
+    """Whether `subject` (read from the tokens `region`) is a person rather than an attribute of one: a noun for a
+    person ("my older sister", "le mari de Camille") or a name. A capital marks a name, except in German, which
+    capitalises every noun: there a name is a capitalised word with no article before it ("Jonas ist ...")."""
+    own = [w for w in subject if not w.endswith(OWNER)]
+    if not own:
+        return False
+    if own == [_PRONOUN] or any(w in PEOPLE for w in own):
+        return True  # "she", "he" (_THIRD_PERSON) stand for someone
+    words = [t for t in region if t.word]
+    for word in own:
+        at = next((i for i, t in enumerate(words) if t.fold == word), None)
+        if at is None or not words[at].capital:
+            return False
+        if language.code == "de" and at > 0 and words[at - 1].fold in _LANGUAGE_ARTICLES["de"]:
+            return False
+    return True
+
+
+def _resolved(claim: Claim, subject: tuple[str, ...]) -> Claim:
+    return replace(claim, subject=subject, slot="is" if claim.slot == "state" and not subject else claim.slot)
+
+
 def _attribute_claim(
-    subject: tuple[str, ...], picked: Sequence[Token], language: Language, *, indefinite: bool
+    subject: tuple[str, ...],
+    picked: Sequence[Token],
+    language: Language,
+    *,
+    indefinite: bool,
+    person: bool = False,
 ) -> Claim:
-    """`subject is value`: an attribute noun ending the subject names the slot ("employer", "name", "home")."""
+    """`subject is value`: an attribute noun ending the subject names the slot ("employer", "name", "home").
+    `person`: the subject is someone (see `_someone`), whom the value describes."""
     if subject:
         slot = language.attributes.get(subject[-1]) or LANGUAGES[0].attributes.get(subject[-1])
         if slot is not None:
@@ -880,6 +785,11 @@ def _attribute_claim(
     if not subject and len(claim.value) == 1 and claim.numeric:
         # "I'm 29", "Der Nutzer ist 41": a bare number the user is, is an age.
         return _claim((), "age", picked, language)
+    if person and not (claim.name_like or claim.numeric):
+        # Someone is many things at once: "Priya is learning the ukulele" and "Priya is scared of thunderstorms"
+        # (states, activities, feelings, traits) are not two values of one attribute. Only a named person or a
+        # number is one ("my manager is Marcus", "Priya is 34"), like any attribute's value ("her birthday is ...").
+        return replace(claim, slot="state")
     return claim
 
 
@@ -956,7 +866,7 @@ def _named_first(clause: _Clause) -> tuple[str, ...]:
     Pixel"): no subject, the user."""
     language = clause.language
     words = [t for t in clause.tokens if t.word]
-    if words and words[0].fold in _ARTICLES:
+    if words and words[0].fold in ARTICLES:
         if language.code not in ("pt", "it"):
             return ()  # "Den Golf habe ich verkauft": an article makes it a thing, not a person
         words = words[1:]  # "O Rui faz caminhadas", "la Giulia"
@@ -1035,11 +945,9 @@ def parse(text: str) -> ParsedFact:
                 additive = True
             elif _content(token, language):
                 content.append(_word(token))
-    # "Priya left Glasgow; she is settling in Dundee": a pronoun stands for the first one named.
-    claims = [
-        Claim(_resolve(c.subject, antecedent), c.slot, c.value, c.value_text, c.negated, c.cue, c.name_like, c.numeric)
-        for c in claims
-    ]
+    # "Priya left Glasgow; she is settling in Dundee": a pronoun stands for the first one named (with no one named,
+    # for the user, who "is" many things in slot is).
+    claims = [_resolved(c, _resolve(c.subject, antecedent)) for c in claims]
     if subject is not None:
         subject = _resolve(subject, antecedent)
     return ParsedFact(

@@ -180,10 +180,6 @@ server: EnvelopeServer[MemorizerState] = EnvelopeServer(
 MemorizerContext = Context[MemorizerState, Any]
 
 
-def _parts(ctx: MemorizerContext) -> Parts:
-    return ctx.request_context.lifespan_context.require()
-
-
 def _given(**values: Any) -> dict[str, Any]:
     """The optional arguments the caller actually set (None means "leave as is")."""
     return {key: value for key, value in values.items() if value is not None}
@@ -253,7 +249,7 @@ async def store_fact(
 
     For requests like: remember that..., keep in mind..., note that my sister's birthday is in March.
     """
-    return await _parts(ctx).memory.store_fact(agent_id, fact, category, source, source_type, provenance)
+    return await server.service(ctx).memory.store_fact(agent_id, fact, category, source, source_type, provenance)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -268,7 +264,7 @@ def list_facts(
 
     For requests like: list everything you've saved about me, what facts do you have.
     """
-    return _marked(_parts(ctx).memory.list_facts(agent_id, category, limit, include_history))
+    return _marked(server.service(ctx).memory.list_facts(agent_id, category, limit, include_history))
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -281,7 +277,7 @@ async def delete_fact(
 
     For requests like: forget that, stop remembering where I work, that's no longer true.
     """
-    return await _parts(ctx).memory.delete_fact(agent_id, fact_id)
+    return await server.service(ctx).memory.delete_fact(agent_id, fact_id)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -297,7 +293,7 @@ async def update_fact(
 
     For requests like: correct what you know about me, that's spelled differently, fix that fact.
     """
-    return await _parts(ctx).memory.update_fact(agent_id, fact_id, fact, category, provenance)
+    return await server.service(ctx).memory.update_fact(agent_id, fact_id, fact, category, provenance)
 
 
 # -- conversations -----------------------------------------------------------------------------------------------
@@ -320,7 +316,7 @@ async def store_conversation(
 
     The exchange is always stored (secrets redacted); `extraction` says whether facts were extracted or why not.
     """
-    return await _parts(ctx).learning.store_conversation(
+    return await server.service(ctx).learning.store_conversation(
         agent_id, user_message, agent_response, session_id, tags, provenance
     )
 
@@ -338,7 +334,7 @@ def search_conversations(
 
     For requests like: what did we talk about last week, when did I mention the kitchen.
     """
-    return _parts(ctx).records.search_conversations(agent_id, query, limit, date_from, date_to)
+    return server.service(ctx).records.search_conversations(agent_id, query, limit, date_from, date_to)
 
 
 # -- profile -------------------------------------------------------------------------------------------------------
@@ -347,7 +343,7 @@ def search_conversations(
 @envelope_tool(server, annotations=READ_ONLY)
 def get_profile(ctx: MemorizerContext, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
     """Get the structured profile of the user (an empty skeleton until something is set)."""
-    return _parts(ctx).records.get_profile(agent_id)
+    return server.service(ctx).records.get_profile(agent_id)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -361,7 +357,7 @@ def update_profile(
     reason: Annotated[str | None, Field(description="Why it changed (kept with the previous version).")] = None,
 ) -> dict[str, Any]:
     """Update profile fields by dot-notation path; the previous version is kept in the profile history."""
-    return _parts(ctx).records.update_profile(agent_id, updates, reason)
+    return server.service(ctx).records.update_profile(agent_id, updates, reason)
 
 
 # -- search and stats ----------------------------------------------------------------------------------------------
@@ -382,13 +378,15 @@ async def retrieve_memories(
 
     For requests like: what do you know about my car, do you remember what I said about...
     """
-    return _marked(await _parts(ctx).memory.retrieve(agent_id, query, limit, include_conversations, include_history))
+    return _marked(
+        await server.service(ctx).memory.retrieve(agent_id, query, limit, include_conversations, include_history)
+    )
 
 
 @envelope_tool(server, annotations=READ_ONLY)
 def get_memory_stats(ctx: MemorizerContext, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
     """Show counts of facts and conversations, categories, database size and search capabilities."""
-    return _parts(ctx).memory.stats(agent_id)
+    return server.service(ctx).memory.stats(agent_id)
 
 
 # -- export and import ---------------------------------------------------------------------------------------------
@@ -412,7 +410,7 @@ async def export_memory(
 
     For requests like: export everything you remember to a file.
     """
-    return await _parts(ctx).exchange.export(agent_id, format, include_conversations, output_dir)
+    return await server.service(ctx).exchange.export(agent_id, format, include_conversations, output_dir)
 
 
 @envelope_tool(server, annotations=LOCAL_WRITE)
@@ -433,7 +431,7 @@ async def import_memory(
     ] = DEFAULT_PROVENANCE,
 ) -> dict[str, Any]:
     """Import a user-edited memory file: the profile (replaced, old version kept) or facts (added)."""
-    return await _parts(ctx).exchange.import_file(agent_id, file_path, provenance)
+    return await server.service(ctx).exchange.import_file(agent_id, file_path, provenance)
 
 
 # -- skills --------------------------------------------------------------------------------------------------------
@@ -531,7 +529,7 @@ def store_skill(
         "max_tokens_per_run": max_tokens_per_run,
         "daily_tokens": daily_tokens,
     }
-    return _parts(ctx).records.store_skill(agent_id, fields)
+    return server.service(ctx).records.store_skill(agent_id, fields)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -551,13 +549,13 @@ def list_skills(
 
     For requests like: what reminders do I have, what do you run for me on a schedule.
     """
-    return _parts(ctx).records.list_skills(agent_id, enabled, trigger_type)
+    return server.service(ctx).records.list_skills(agent_id, enabled, trigger_type)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
 def get_skill(ctx: MemorizerContext, skill_id: SkillId, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
     """Get one skill by id."""
-    return _parts(ctx).records.get_skill(agent_id, skill_id)
+    return server.service(ctx).records.get_skill(agent_id, skill_id)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -618,7 +616,7 @@ def update_skill(
         max_tokens_per_run=max_tokens_per_run,
         daily_tokens=daily_tokens,
     )
-    return _parts(ctx).records.update_skill(agent_id, skill_id, changes)
+    return server.service(ctx).records.update_skill(agent_id, skill_id, changes)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -627,7 +625,7 @@ def delete_skill(ctx: MemorizerContext, skill_id: SkillId, agent_id: Agent = DEF
 
     For requests like: cancel that reminder, stop the daily digest.
     """
-    return _parts(ctx).records.delete_skill(agent_id, skill_id)
+    return server.service(ctx).records.delete_skill(agent_id, skill_id)
 
 
 # -- maintenance (LLM and embeddings) ------------------------------------------------------------------------------
@@ -640,7 +638,7 @@ async def backfill_extract_facts(
     batch_size: Annotated[int, Field(ge=1, le=50, description="Conversations to process in this call.")] = 10,
 ) -> dict[str, Any]:
     """Extract facts from stored conversations never processed yet; call again until remaining is 0."""
-    return await _parts(ctx).learning.backfill_extract_facts(agent_id, batch_size)
+    return await server.service(ctx).learning.backfill_extract_facts(agent_id, batch_size)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -653,7 +651,7 @@ async def synthesize_facts(
     ] = 100,
 ) -> dict[str, Any]:
     """Tidy facts with the utility model: merge duplicates, fix contradictions, drop stale entries."""
-    return await _parts(ctx).learning.synthesize_facts(agent_id, category, max_facts_per_category)
+    return await server.service(ctx).learning.synthesize_facts(agent_id, category, max_facts_per_category)
 
 
 @envelope_tool(server, annotations=LOCAL_WRITE)
@@ -663,7 +661,7 @@ async def backfill_embeddings(
     batch_size: Annotated[int, Field(ge=1, le=200, description="Facts to embed in this call.")] = 50,
 ) -> dict[str, Any]:
     """Add vectors to facts that lack one for the current embedder; call again until remaining is 0."""
-    return await _parts(ctx).memory.backfill_embeddings(agent_id, batch_size)
+    return await server.service(ctx).memory.backfill_embeddings(agent_id, batch_size)
 
 
 # -- contacts ------------------------------------------------------------------------------------------------------
@@ -687,7 +685,7 @@ def create_contact(
     For requests like: add Rui to my contacts, save my plumber's number.
     """
     fields = {"name": name, "email": email, "company": company, "role": role, "type": type, "notes": notes}
-    return _parts(ctx).records.create_contact(agent_id, fields)
+    return server.service(ctx).records.create_contact(agent_id, fields)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -705,7 +703,7 @@ def list_contacts(
     For requests like: what's Jonas's email address, who do I know at Siemens; look a person up before mailing them.
     """
     filters = {"email": email, "company": company, "type": type, "name": name}
-    return _parts(ctx).records.list_contacts(agent_id, filters, limit)
+    return server.service(ctx).records.list_contacts(agent_id, filters, limit)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -725,7 +723,7 @@ def update_contact(
     For requests like: Anna has a new phone number, change Tom's e-mail.
     """
     changes = _given(name=name, email=email, company=company, role=role, type=type, notes=notes)
-    return _parts(ctx).records.update_contact(agent_id, contact_id, changes)
+    return server.service(ctx).records.update_contact(agent_id, contact_id, changes)
 
 
 # -- projects ------------------------------------------------------------------------------------------------------
@@ -763,7 +761,7 @@ def create_project(
         "company": company,
         "priority": priority,
     }
-    return _parts(ctx).records.create_project(agent_id, fields)
+    return server.service(ctx).records.create_project(agent_id, fields)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -782,7 +780,7 @@ def list_projects(
     For requests like: which projects am I working on.
     """
     filters = {"status": status, "type": type, "company": company, "contact_id": contact_id, "priority": priority}
-    return _parts(ctx).records.list_projects(agent_id, filters, limit)
+    return server.service(ctx).records.list_projects(agent_id, filters, limit)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -815,7 +813,7 @@ def update_project(
         company=company,
         priority=priority,
     )
-    return _parts(ctx).records.update_project(agent_id, project_id, changes)
+    return server.service(ctx).records.update_project(agent_id, project_id, changes)
 
 
 @envelope_tool(server, annotations=LOCAL_WRITE)
@@ -835,7 +833,7 @@ def link_project_source(
         "external_project_name": external_project_name,
         "source_type": source_type,
     }
-    return _parts(ctx).records.link_project_source(agent_id, project_id, fields)
+    return server.service(ctx).records.link_project_source(agent_id, project_id, fields)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -846,7 +844,7 @@ def unlink_project_source(
     agent_id: Agent = DEFAULT_AGENT_ID,
 ) -> dict[str, Any]:
     """Remove the link between a project and an external MCP."""
-    return _parts(ctx).records.unlink_project_source(agent_id, project_id, mcp_name)
+    return server.service(ctx).records.unlink_project_source(agent_id, project_id, mcp_name)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -858,7 +856,7 @@ def list_project_sources(
     limit: Limit50 = 50,
 ) -> dict[str, Any]:
     """List project links to external MCPs, with the project names."""
-    return _parts(ctx).records.list_project_sources(agent_id, project_id, mcp_name, limit)
+    return server.service(ctx).records.list_project_sources(agent_id, project_id, mcp_name, limit)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
@@ -870,7 +868,9 @@ def update_project_source_status(
     last_checked_at: Annotated[str | None, Field(description="When it was checked (ISO; default now).")] = None,
 ) -> dict[str, Any]:
     """Record the health of a project's external source after checking it."""
-    return _parts(ctx).records.update_project_source_status(agent_id, project_source_id, last_status, last_checked_at)
+    return server.service(ctx).records.update_project_source_status(
+        agent_id, project_source_id, last_status, last_checked_at
+    )
 
 
 # -- timeline ------------------------------------------------------------------------------------------------------
@@ -892,4 +892,4 @@ def query_timeline(
 
     For requests like: what happened last week, what changed on the project since Monday.
     """
-    return _parts(ctx).records.query_timeline(agent_id, date_from, date_to, categories, query, limit)
+    return server.service(ctx).records.query_timeline(agent_id, date_from, date_to, categories, query, limit)

@@ -58,17 +58,13 @@ server: EnvelopeServer[OnePasswordState] = EnvelopeServer(
 OnePasswordContext = Context[OnePasswordState]
 
 
-def _cli(ctx: OnePasswordContext) -> OpCli:
-    return ctx.request_context.lifespan_context.require()
-
-
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def list_vaults(ctx: OnePasswordContext) -> dict[str, Any]:
     """The 1Password vaults this account can read: id and name.
 
     For requests like: which password vaults do I have, what is in 1Password.
     """
-    vaults = compact_vaults(await _cli(ctx).json(["vault", "list"]))
+    vaults = compact_vaults(await server.service(ctx).json(["vault", "list"]))
     return {"vaults": vaults, "count": len(vaults)}
 
 
@@ -88,7 +84,7 @@ async def list_items(
     args = ["item", "list", f"--vault={check_name(vault, 'vault')}"]
     if categories:
         args.append(f"--categories={op_categories(categories)}")
-    items = compact_items(await _cli(ctx).json(args))
+    items = compact_items(await server.service(ctx).json(args))
     return {"items": items, "count": len(items)}
 
 
@@ -107,7 +103,7 @@ async def get_item(
     args = ["item", "get", check_name(item, "item")]
     if vault is not None:
         args.append(f"--vault={check_name(vault, 'vault')}")
-    return compact_item(await _cli(ctx).json(args))
+    return compact_item(await server.service(ctx).json(args))
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -122,5 +118,5 @@ async def read_secret(
     For requests like: give me the API key in op://Work/Stripe/credential.
     """
     reference = check_reference(reference)
-    value = await _cli(ctx).run(["read", "--no-newline", reference])
+    value = await server.service(ctx).run(["read", "--no-newline", reference])
     return {"reference": reference, "secret": seal(value), "characters": len(value)}

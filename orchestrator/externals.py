@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Protocol
@@ -296,24 +296,24 @@ class ExternalMcps:
             wanted = await self._load(data)
             plan = await self._apply(wanted) if wanted is not None else ServerChanges()
             self._save_known()
-            lines = []
-            if plan:
-                lines.append(
-                    describe_changes(
-                        tuple(self._outcome(name) for name in plan.added),
-                        plan.removed,
-                        tuple(self._outcome(name) for name in plan.changed),
-                    )
-                )
-            new_problems = [problem for problem in self.problems if problem not in previous_problems]
-            lines.extend(new_problems)
+            notice = self._notice(plan, [problem for problem in self.problems if problem not in previous_problems])
         log.info(
             "external mcps reloaded",
             extra={"added": plan.added, "removed": plan.removed, "changed": plan.changed, "problems": self.problems},
         )
-        if lines:
-            await self.hub.notifier.notify("\n".join(lines), kind=NOTIFY_KIND)
+        if notice:
+            await self.hub.notifier.notify(notice, kind=NOTIFY_KIND)
         return plan
+
+    def _notice(self, changes: ServerChanges, problems: Sequence[str], *, when: str = "") -> str:
+        """What the owner is told: the servers added, removed and reconfigured (each running one with its tool
+        count, the others with why not), then the problems; empty when there is nothing to say."""
+        lines = list(problems)
+        if changes:
+            added = tuple(self._outcome(name) for name in changes.added)
+            changed = tuple(self._outcome(name) for name in changes.changed)
+            lines.insert(0, describe_changes(added, changes.removed, changed, when=when))
+        return "\n".join(lines)
 
     # -- the last known set -----------------------------------------------------------------------------------
 
@@ -335,19 +335,9 @@ class ExternalMcps:
             previous = None
         diff = diff_known(previous, self._current_known())
         self._save_known()
-        lines = []
-        if diff:
-            lines.append(
-                describe_changes(
-                    tuple(self._outcome(n) for n in diff.added),
-                    diff.removed,
-                    diff.changed,
-                    when=" since the last start",
-                )
-            )
-        lines.extend(self.problems)
-        if lines:
-            await self.hub.notifier.notify("\n".join(lines), kind=NOTIFY_KIND)
+        notice = self._notice(diff, self.problems, when=" since the last start")
+        if notice:
+            await self.hub.notifier.notify(notice, kind=NOTIFY_KIND)
 
     # -- watching ---------------------------------------------------------------------------------------------
 

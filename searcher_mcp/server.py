@@ -73,10 +73,6 @@ Query = Annotated[str, Field(min_length=1, description="What to search for.")]
 ResultCount = Annotated[int, Field(description="How many results, 1..20 (values outside are clamped).")]
 
 
-def _service(ctx: SearcherContext) -> SearcherService:
-    return ctx.request_context.lifespan_context.require()
-
-
 def _freshness(value: str | None, *, allow_year: bool = True) -> str | None:
     try:
         return map_freshness(value, allow_year=allow_year)
@@ -103,7 +99,7 @@ async def web_search(
     For requests like: what's the weather tomorrow, who won the game, how much is the dollar, look it up online.
     """
     size = clamp_count(count, 10)
-    results = await _service(ctx).brave.web(query, size, _freshness(freshness), safesearch)
+    results = await server.service(ctx).brave.web(query, size, _freshness(freshness), safesearch)
     return SearchResults(query=query, count=len(results), results=results)
 
 
@@ -123,7 +119,7 @@ async def news_search(
     For requests like: latest news about the election, today's headlines, what happened with the strike.
     """
     size = clamp_count(count, 10)
-    results = await _service(ctx).brave.news(query, size, _freshness(freshness, allow_year=False))
+    results = await server.service(ctx).brave.news(query, size, _freshness(freshness, allow_year=False))
     return NewsResults(query=query, count=len(results), results=results)
 
 
@@ -141,7 +137,7 @@ async def image_search(
     For requests like: show me pictures of the northern lights, find a photo of a red panda.
     """
     size = clamp_count(count, 5)
-    results = await _service(ctx).brave.images(query, size, safesearch)
+    results = await server.service(ctx).brave.images(query, size, safesearch)
     return ImageResults(query=query, count=len(results), results=results)
 
 
@@ -162,5 +158,5 @@ async def web_fetch(
 
     For requests like: summarise this link, what does this page say, read https://example.com.
     """
-    service = _service(ctx)
+    service = server.service(ctx)
     return await service.fetcher.fetch(url, maxLength or service.default_max_length, includeLinks, timeout)

@@ -19,6 +19,8 @@ MAX_TURN_SECONDS = 3_600.0
 TURN_GRACE_SECONDS = 30.0
 """What the hub waits beyond an agent's `turnTimeoutSeconds`: the Thinker's work before and after its loop
 (context, selection, saving the turn) and the request's way there and back."""
+DEFAULT_MAX_OUTPUT_TOKENS = 4_096
+"""The most tokens one model answer of an agent may have unless its `maxOutputTokens` says otherwise."""
 MODEL_EXAMPLES = "groq/llama-3.3-70b-versatile, ollama_chat/qwen2.5:7b, or openai/<model> with apiBase"
 # A channel is named after its MCP (telegram, http, cli...); "*" matches every channel.
 CHANNEL_PATTERN = r"^(\*|[a-z][a-z0-9_-]{0,63})$"
@@ -155,6 +157,9 @@ class AgentDefinition(BaseModel):
     turnTimeoutSeconds: float = Field(default=DEFAULT_TURN_SECONDS, ge=1, le=MAX_TURN_SECONDS)
     """The time one turn (or skill run) may take in the Thinker, model calls and tool calls together; the hub
     waits this long plus `TURN_GRACE_SECONDS`. A slow local model needs more than a hosted one."""
+    maxOutputTokens: int = Field(default=DEFAULT_MAX_OUTPUT_TOKENS, ge=64, le=131_072)
+    """The most tokens one model answer may have, a tool call's arguments included. An answer that reaches it ends
+    with a sentence saying so; on a slow local model it bounds the wait for a runaway answer."""
     systemPrompt: str = ""
     allowedTools: list[str] = Field(default_factory=list)
     deniedTools: list[str] = Field(default_factory=list)

@@ -222,6 +222,10 @@ class EnvelopeServer(MCPServer[LifespanT]):
         self.add_tool(fn, name=name, description=description, annotations=annotations)
         self._accepted[name] = accepted
 
+    def service(self: EnvelopeServer[ServerState[ServiceT]], ctx: Context[ServerState[ServiceT], Any]) -> ServiceT:
+        """The ready service behind the tool being called; a `ToolFailure` saying why when there is none."""
+        return ctx.request_context.lifespan_context.require()
+
     async def call_tool(
         self, name: str, arguments: dict[str, Any], context: Context[LifespanT, Any] | None = None
     ) -> CallToolResult | InputRequiredResult:

@@ -88,10 +88,6 @@ TelegramContext = Context[TelegramState]
 ChatId = Annotated[str, Field(description="Numeric Telegram chat id, e.g. '123456789' (see list_chats).")]
 
 
-def _service(ctx: TelegramContext) -> TelegramService:
-    return ctx.request_context.lifespan_context.require()
-
-
 @envelope_tool(server, annotations=REMOTE_WRITE)
 async def send_message(
     chat_id: ChatId,
@@ -106,7 +102,7 @@ async def send_message(
     Markdown (bold, italics, code, links, lists) is shown formatted, or as plain text if Telegram refuses the
     markup; text over 4,096 characters is split on paragraph, line or word boundaries into several messages.
     """
-    return await _service(ctx).send_message(chat_id_of(chat_id), message, reply_to)
+    return await server.service(ctx).send_message(chat_id_of(chat_id), message, reply_to)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -122,7 +118,7 @@ async def send_media(
 
     For requests like: send the photo to the family chat, share the PDF on Telegram.
     """
-    return await _service(ctx).send_media(chat_id_of(chat_id), file_path, caption)
+    return await server.service(ctx).send_media(chat_id_of(chat_id), file_path, caption)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -133,7 +129,7 @@ async def download_media(
     ctx: TelegramContext,
 ) -> dict:
     """Save the media of a stored message into the workspace."""
-    return await _service(ctx).download_media(chat_id_of(chat_id), message_id, output_path)
+    return await server.service(ctx).download_media(chat_id_of(chat_id), message_id, output_path)
 
 
 @envelope_tool(server, annotations=READ_ONLY)
@@ -147,7 +143,7 @@ def get_messages(
 
     For requests like: what did they say in the group chat, read the latest messages in that chat.
     """
-    service = _service(ctx)
+    service = server.service(ctx)
     chat = chat_id_of(chat_id)
     service.require_allowed(chat)
     return {"messages": [m.public() for m in service.store.messages(chat, limit, offset_id)]}
@@ -164,7 +160,7 @@ def search_messages(
 
     For requests like: did anyone mention the barbecue, find the message with the wifi code.
     """
-    service = _service(ctx)
+    service = server.service(ctx)
     chat = None if chat_id is None else chat_id_of(chat_id)
     if chat is not None:
         service.require_allowed(chat)
@@ -180,13 +176,13 @@ def list_chats(
 
     For requests like: which Telegram chats do I have, where was I last talking.
     """
-    return {"chats": _service(ctx).store.chats(limit)}
+    return {"chats": server.service(ctx).store.chats(limit)}
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_chat(chat_id: ChatId, ctx: TelegramContext) -> dict:
     """Information about an allowed chat: type, title or name, username, description."""
-    return await _service(ctx).get_chat(chat_id_of(chat_id))
+    return await server.service(ctx).get_chat(chat_id_of(chat_id))
 
 
 @envelope_tool(server, annotations=REMOTE_OVERWRITE)
@@ -196,13 +192,13 @@ async def delete_messages(
     ctx: TelegramContext,
 ) -> dict:
     """Delete messages in an allowed chat (a bot may delete its own, and others' only where it is an admin)."""
-    return await _service(ctx).delete_messages(chat_id_of(chat_id), message_ids)
+    return await server.service(ctx).delete_messages(chat_id_of(chat_id), message_ids)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
 async def get_me(ctx: TelegramContext) -> dict:
     """The bot's own account: id, username, name."""
-    return await _service(ctx).get_me()
+    return await server.service(ctx).get_me()
 
 
 @envelope_tool(server, annotations=LOCAL_WRITE)
@@ -218,7 +214,7 @@ def mark_read(
     Read messages no longer appear in get_new_messages. This is the assistant's own record: a bot cannot set the
     read receipts other people see in Telegram.
     """
-    service = _service(ctx)
+    service = server.service(ctx)
     chat = chat_id_of(chat_id)
     service.require_allowed(chat)
     mark, newly_read = service.store.mark_read(chat, message_id)
@@ -243,7 +239,7 @@ def get_new_messages(
 
     Returned messages are marked read unless peek is true; messages beyond the limit stay unread for the next call.
     """
-    service = _service(ctx)
+    service = server.service(ctx)
     subscribed = frozenset(service.store.subscriptions())
     messages, total = service.store.unread(limit, subscribed or None)
     if not peek:
@@ -268,7 +264,7 @@ def subscribe_chat(
     chat_id: Annotated[str | None, Field(description="The chat, for subscribe and unsubscribe.")] = None,
 ) -> dict:
     """Choose which chats get_new_messages reports (none subscribed = all allowed chats)."""
-    service = _service(ctx)
+    service = server.service(ctx)
     if action in ("subscribe", "unsubscribe"):
         if chat_id is None:
             raise InvalidArguments(f"{action} needs a chat_id.")
@@ -293,7 +289,7 @@ def intake_pending(
     Nothing is consumed: the hub answers with intake_reply (which marks the message handled with the reply)
     or marks it handled with intake_done.
     """
-    service = _service(ctx)
+    service = server.service(ctx)
     return {"messages": [m.public() for m in service.store.pending(limit)], **service.intake_state()}
 
 
@@ -303,7 +299,7 @@ def intake_ack(
     ctx: TelegramContext,
 ) -> dict:
     """For the hub only: mark every incoming message up to this message_key as handled (persisted)."""
-    return {"cursor": _service(ctx).store.ack(up_to_message_key)}
+    return {"cursor": server.service(ctx).store.ack(up_to_message_key)}
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -316,7 +312,7 @@ async def intake_reply(
 
     Its Markdown is sent as Telegram HTML (plain text if refused), split like send_message's text.
     """
-    return await _service(ctx).send_reply(message_key, message)
+    return await server.service(ctx).send_reply(message_key, message)
 
 
 @envelope_tool(server, annotations=LOCAL_WRITE)
@@ -325,13 +321,13 @@ def intake_done(
     ctx: TelegramContext,
 ) -> dict:
     """For the hub only: mark incoming messages handled without a reply (skipped, stale, not for the agent)."""
-    return {"marked": _service(ctx).store.mark_handled(message_keys)}
+    return {"marked": server.service(ctx).store.mark_handled(message_keys)}
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
 async def intake_typing(chat_id: ChatId, ctx: TelegramContext) -> dict:
     """For the hub only: show "typing…" in a chat (Telegram shows it for about five seconds)."""
-    return await _service(ctx).send_typing(chat_id_of(chat_id))
+    return await server.service(ctx).send_typing(chat_id_of(chat_id))
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -343,7 +339,7 @@ async def intake_ask(
 ) -> dict:
     """For the hub only: ask the owner to approve a held call, with Approve and Deny buttons."""
     choices = [("Approve", f"approve:{approval_id}"), ("Deny", f"deny:{approval_id}")]
-    return await _service(ctx).ask(chat_id_of(chat_id), text, choices)
+    return await server.service(ctx).ask(chat_id_of(chat_id), text, choices)
 
 
 @envelope_tool(server, annotations=REMOTE_WRITE)
@@ -356,4 +352,4 @@ async def intake_answer(
     ] = None,
 ) -> dict:
     """For the hub only: acknowledge a button press and mark it handled."""
-    return await _service(ctx).answer_press(callback_key, notice, new_text)
+    return await server.service(ctx).answer_press(callback_key, notice, new_text)

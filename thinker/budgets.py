@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from shared.agents import Budgets
+from shared.agents import DEFAULT_MAX_OUTPUT_TOKENS, Budgets
 from shared.contracts.thinker_api import (
     BudgetLimit,
     BudgetLine,
@@ -37,9 +37,6 @@ from shared.contracts.thinker_api import (
     BudgetUnit,
     BudgetWindow,
 )
-
-DEFAULT_MAX_OUTPUT_TOKENS = 4_096
-"""The answer's largest size when neither the request nor litellm's model information gives one."""
 
 _WINDOW_WORD: dict[BudgetWindow, str] = {"day": "daily", "month": "monthly", "run": "per-run"}
 

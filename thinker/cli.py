@@ -115,10 +115,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from thinker.app import create_app
     from thinker.runtime import ThinkerRuntime, configured_embedder
-    from thinker.selection import selection_embedder
+    from thinker.selection import second_opinion_embedder, selection_embedder
 
     runtime = ThinkerRuntime(
-        settings, agent, embedder=configured_embedder(settings), selection_embedder=selection_embedder(settings)
+        settings,
+        agent,
+        embedder=configured_embedder(settings),
+        selection_embedder=selection_embedder(settings),
+        selection_second=second_opinion_embedder(settings),
     )
     app = create_app(runtime)
     logging.getLogger(__name__).info("thinker starting", extra={"agent": agent.agentId, "host": host, "port": port})

@@ -84,6 +84,8 @@ class LoopLimits:
     """Malformed tool calls (unknown tool, arguments that are not a JSON object) sent back to the model."""
     max_result_chars: int = 20_000
     """A tool result is cut to this many characters before the model sees it."""
+    max_output_tokens: int | None = None
+    """The most tokens one model answer may have (the agent's `maxOutputTokens`); None: the model's own limit."""
 
 
 class StopReason(StrEnum):
@@ -123,6 +125,12 @@ def too_slow(where: str, calls: int, model_seconds: float, budget: float, tools_
         f"The model {where} is too slow for this agent's limits: {took}, and a turn may take {budget:g} s "
         f"(turnTimeoutSeconds in agents.json); raise that limit, lower maxSteps, or use a faster model{done}."
     )
+
+
+def cut_off(limit: int | None) -> str:
+    """The sentence after an answer the model ended at its length limit. Pure."""
+    where = f"its limit of {limit:,} tokens (maxOutputTokens in agents.json)" if limit else "the model's length limit"
+    return f"(This answer was cut off at {where}.)"
 
 
 @dataclass(frozen=True)
@@ -336,6 +344,7 @@ class AgentLoop:
                 tools=definitions or None,
                 tool_choice=tool_choice,
                 temperature=node.temperature if node.temperature is not None else run.temperature,
+                max_tokens=self.limits.max_output_tokens,
                 step=run.steps,
                 time_limit=remaining,
             )
@@ -389,7 +398,7 @@ class AgentLoop:
                 # after a failure the rest wait for the model to see it.
                 run.messages.append(tool_message(call.id, json.dumps(not_run_after(failed)), call.name))
                 continue
-            envelope, counted = await self._run_call(run, call)
+            envelope, counted = await self._run_call(run, call, cut=node.reply.finish_reason == "length")
             if not counted:
                 malformed += 1
             repeated = repeated or envelope is REPEATED_CALL
@@ -410,8 +419,9 @@ class AgentLoop:
             return ModelRequest(tool_choice="none")
         return ModelRequest()
 
-    async def _run_call(self, run: _Run, call: ToolCall) -> tuple[dict[str, Any], bool]:
-        """(envelope, well-formed). A malformed call's envelope explains the mistake to the model."""
+    async def _run_call(self, run: _Run, call: ToolCall, *, cut: bool = False) -> tuple[dict[str, Any], bool]:
+        """(envelope, well-formed). A malformed call's envelope explains the mistake to the model; `cut`: the reply
+        ended at its length limit, so unreadable arguments are most likely cut short."""
         kind = run.toolset.kind(call.name)
         if kind is None:
             offered = ", ".join(run.toolset.offered) or "none"
@@ -423,6 +433,10 @@ class AgentLoop:
             parsed = json.loads(call.arguments) if call.arguments.strip() else {}
         except json.JSONDecodeError as exc:
             message = f"The arguments for {call.name} are not valid JSON ({exc.msg} at position {exc.pos}); send a JSON object."
+            if cut:
+                message = (
+                    f"The arguments for {call.name} were cut off at the length limit of one answer; send less at once."
+                )
             return fail(ErrorCode.INVALID_ARGUMENTS, message), False
         if not isinstance(parsed, dict):
             message = f"The arguments for {call.name} must be a JSON object, not {type(parsed).__name__}."
@@ -541,6 +555,8 @@ class AgentLoop:
         answer = sanitize(text)
         if not answer:
             return self._empty_answer(run)
+        if node.reply.finish_reason == "length":
+            answer = f"{answer}\n\n{cut_off(self.limits.max_output_tokens)}"
         return self._end(run, StopReason.ANSWERED, answer)
 
     def _empty_answer(self, run: _Run) -> End:

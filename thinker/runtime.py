@@ -125,7 +125,7 @@ class RuntimeState:
 def _tool_infos(catalog: ToolCatalog, essentials: list[Essential]) -> tuple[list[ToolInfo], list[McpInfo]]:
     """What the selector chooses from: the hub's tools, this agent's essentials and the meta-tools."""
     tools = [ToolInfo(t.name, t.description, t.input_schema, t.mcp) for t in catalog.tools.values()]
-    tools += [ToolInfo(e.name, e.description, e.input_schema, None) for e in essentials]
+    tools += [ToolInfo(e.name, e.description, e.input_schema, None, e.hub_tool) for e in essentials]
     tools += [ToolInfo(name, description, {}, None) for name, description in meta_tool_descriptions().items()]
     mcps = [McpInfo(m.name, m.label, m.tool_group, m.keywords) for m in catalog.mcps.values()]
     return tools, mcps
@@ -157,6 +157,7 @@ class ThinkerRuntime:
         monotonic: Callable[[], float] = time.monotonic,
         embedder: Embedder | None = None,
         selection_embedder: Embedder | None = None,
+        selection_second: Embedder | None = None,
         hub: HubTools | None = None,
     ) -> None:
         self.settings = settings
@@ -192,8 +193,8 @@ class ThinkerRuntime:
         )
         self.embedder = embedder
         # Tool selection has its own embedder (multilingual, see thinker.selection.selection_embedder); without
-        # one it shares the memory embedder.
-        self.selector = ToolSelector(settings.selection_config(), selection_embedder or self.embedder)
+        # one it shares the memory embedder. The second encoder's opinion joins once `prepare` has loaded it.
+        self.selector = ToolSelector(settings.selection_config(), selection_embedder or self.embedder, selection_second)
         self.sessions = SessionStore(settings.annabelle_home / "sessions", agent.agentId, clock=wall_clock)
         self.compaction = CompactionConfig(enabled=settings.thinker_compaction_enabled)
         self.context = ContextSource(
@@ -208,6 +209,7 @@ class ThinkerRuntime:
                 max_tokens=settings.thinker_max_turn_tokens,
                 max_tool_retries=settings.thinker_max_tool_retries,
                 max_result_chars=settings.thinker_max_tool_result_chars,
+                max_output_tokens=agent.maxOutputTokens,
             ),
             paused=lambda: self.cost.paused,
             clock=monotonic,

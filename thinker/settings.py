@@ -72,11 +72,16 @@ class ThinkerSettings(
         default=0.45, ge=0, le=1, description="Older exchanges at least this similar to the message join the history."
     )
     tool_selector_max_tools: int | None = Field(
-        default=None, ge=1, le=128, description="Cap on the tools sent per message, core included (default 16)."
+        default=None, ge=1, le=128, description="Cap on the tools sent per message, core included (default 10)."
     )
     tool_selector_top_k: int | None = Field(default=None, ge=1, description="Most tools picked from the ranking.")
     tool_selector_min_tools: int | None = Field(default=None, ge=0, description="Fewest tools picked from the ranking.")
     tool_selector_threshold: float | None = Field(default=None, description="Lowest score a picked tool may have.")
+    tool_selector_second_weight: float | None = Field(
+        default=None,
+        ge=0,
+        description="Weight of the second encoder (multilingual-e5-small) in tool selection; 0: off.",
+    )
     thinker_sticky_tools_lookback: int | None = Field(
         default=None, ge=0, description="Turns whose tools stay offered for follow-ups (default 3)."
     )
@@ -92,6 +97,7 @@ class ThinkerSettings(
             "top_k": self.tool_selector_top_k,
             "min_tools": self.tool_selector_min_tools,
             "threshold": self.tool_selector_threshold,
+            "second_weight": self.tool_selector_second_weight,
             "sticky_lookback": self.thinker_sticky_tools_lookback,
             "sticky_max": self.thinker_sticky_tools_max,
         }

@@ -19,10 +19,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from guardian_mcp.base_model import BaseModel
 from guardian_mcp.encoder import TextPreparer
 from guardian_mcp.segment import clean, windows
 from guardian_mcp.training.network import GuardNet, from_base
+from shared.embeddings.e5_base import BaseModel
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from guardian_mcp.base_model import BaseModel
+from shared.embeddings.e5_base import BaseModel
 
 
 class Layer(nn.Module):

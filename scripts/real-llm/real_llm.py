@@ -273,6 +273,8 @@ def agents_file(cache: Path, port: int) -> Path:
         "apiBase": f"{base_url(port)}/v1",
         # A first call of ~1,500 prompt tokens takes 25-80 s on two busy cores: give a turn room for a few.
         "turnTimeoutSeconds": 600,
+        # Generating is ~10 tokens/s here: a runaway answer is cut after about two minutes, not left running.
+        "maxOutputTokens": 1_536,
     }
     path.write_text(json.dumps({"agents": [agent]}, indent=2) + "\n")
     return path

@@ -165,6 +165,10 @@ def test_a_start_with_other_servers_than_last_time_is_announced(tmp_path: Path) 
         assert notifications(hub) == [
             "MCP servers changed since the last start: added second (2 tools); removed first."
         ]
+    write_config(config, {"second": suite_server(env={"EXTERNAL_TEST_RUN": "3"})})
+    with start(tmp_path, config) as hub:
+        # Worded as a reload words it: a reconfigured server with its tool count.
+        assert notifications(hub)[-1] == "MCP servers changed since the last start: reconfigured second (2 tools)."
 
 
 def test_a_streamable_http_server_is_reached_with_its_headers_substituted(tmp_path: Path) -> None:

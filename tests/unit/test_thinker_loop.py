@@ -88,6 +88,11 @@ class Model:
         )
         return self
 
+    def cut(self) -> Model:
+        """The last scripted reply ends at the length limit (`finish_reason: length`)."""
+        self.replies[-1]["choices"][0]["finish_reason"] = "length"
+        return self
+
     @staticmethod
     def _reply(message: dict[str, Any], prompt_tokens: int) -> dict[str, Any]:
         return {
@@ -164,6 +169,29 @@ async def test_unparseable_arguments_are_sent_back_as_the_tools_result(model: Mo
     assert "not valid JSON" in model.tool_results(1)[0]["error"]
     assert "must be a JSON object" in model.tool_results(2)[1]["error"]
     assert result.success and len(hub.calls) == 1
+
+
+async def test_every_request_carries_the_agents_output_limit(model: Model, hub: Hub) -> None:
+    model.calls(("echo_echo", {"text": "hi"})).text("done")
+    await make_loop(model, hub, max_output_tokens=1_536).run(START, toolset())
+    assert [request["max_tokens"] for request in model.requests] == [1_536, 1_536]
+
+
+async def test_an_answer_cut_at_the_output_limit_says_so_and_names_the_setting(model: Model, hub: Hub) -> None:
+    model.text("Here is the long list: one, two, thr").cut()
+    result = await make_loop(model, hub, max_output_tokens=64).run(START, toolset())
+    assert result.success and result.response.startswith("Here is the long list: one, two, thr")
+    assert result.response.endswith(
+        "(This answer was cut off at its limit of 64 tokens (maxOutputTokens in agents.json).)"
+    )
+
+
+async def test_a_tool_call_cut_at_the_output_limit_is_explained_as_such(model: Model, hub: Hub) -> None:
+    model.calls(("echo_echo", '{"text": "a very long tex')).cut().calls(("echo_echo", {"text": "short"})).text("ok")
+    result = await make_loop(model, hub, max_output_tokens=64).run(START, toolset())
+    error = model.tool_results(1)[0]
+    assert error["errorCode"] == "INVALID_ARGUMENTS" and "cut off at the length limit" in error["error"]
+    assert result.success and hub.calls == [{"name": "echo_echo", "arguments": {"text": "short"}}]
 
 
 async def test_malformed_calls_are_retried_a_bounded_number_of_times(model: Model, hub: Hub) -> None:

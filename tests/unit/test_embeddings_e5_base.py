@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from guardian_mcp.base_model import FILE_SHA256, BaseModel, BaseModelError, dequantize_q4, find_model_file
 from guardian_mcp.encoder import MAX_TOKENS, TextPreparer
+from shared.embeddings.e5_base import FILE_SHA256, BaseModel, BaseModelError, dequantize_q4, find_model_file
 
 
 @pytest.fixture(scope="module")
