@@ -284,14 +284,14 @@ def create_app(
         return get_swagger_ui_html(openapi_url="/openapi.json", title="Annabelle hub API")
 
     api = APIRouter(dependencies=[Depends(require_token), Depends(require_serving)], responses=ERROR_RESPONSES)
-    tools_api = APIRouter(dependencies=[Depends(require_serving)], responses=ERROR_RESPONSES)
+    tools_api = APIRouter(responses=ERROR_RESPONSES)
 
     @api.get("/status", tags=["hub"])
     async def status() -> dict[str, Any]:
         """MCP servers (state, pid, restarts, last error), tool counts and Guardian statistics."""
         return hub.status()
 
-    @tools_api.get("/tools/list", tags=["tools"])
+    @tools_api.get("/tools/list", tags=["tools"], dependencies=[Depends(require_serving)])
     async def tools_list(agent: Annotated[AgentDefinition | None, Depends(caller)]) -> dict[str, Any]:
         """Every tool the caller may use (`{mcpName}_{tool}`, tagged descriptions, schemas) and per-MCP metadata.
 
@@ -299,8 +299,12 @@ def create_app(
         return {"tools": hub.tool_listing(agent), "mcps": hub.mcps_metadata()}
 
     @tools_api.post("/tools/call", tags=["tools"], openapi_extra=json_body_schema(ToolCallRequest))
-    async def tools_call(request: Request, agent: Annotated[AgentDefinition | None, Depends(caller)]) -> JSONResponse:
+    async def tools_call(request: Request) -> JSONResponse:
         """Run a tool. Always HTTP 200 with the envelope `{success, data?, error?, errorCode?, blocked?}`."""
+        # The same checks as /tools/list's dependencies, in the same order, called directly: on the busiest
+        # endpoint FastAPI's dependency solving cost more CPU than the checks themselves.
+        await require_serving(request)
+        agent = await caller(request)
         call = await parse_json_body(request, ToolCallRequest, example='{"name": "get_status"}')
         turn = hub.turns.get(request.headers.get(TURN_HEADER), agent.agentId) if agent is not None else None
         with continue_trace(valid_trace_id(request.headers.get(TRACE_HEADER))):
@@ -390,8 +394,8 @@ def create_app(
             raise StarletteHTTPException(409, f"Approval {approval_id} is already {exc.record.status}.") from None
         return JSONResponse(record.model_dump(exclude_none=True))
 
-    app.include_router(api)
     app.include_router(tools_api)
+    app.include_router(api)
     app.include_router(
         skills_router(skills),
         dependencies=[Depends(require_token), Depends(require_serving)],
