@@ -162,6 +162,7 @@ class Stack:
         api_base: str,
         turn_timeout: float,
         embeddings: str,
+        max_output_tokens: int | None = None,
         extra_env: Mapping[str, str] | None = None,
     ) -> None:
         self.workdir = workdir
@@ -169,6 +170,7 @@ class Stack:
         self.model = model
         self.api_base = api_base
         self.turn_timeout = turn_timeout
+        self.max_output_tokens = max_output_tokens
         self.embeddings = embeddings
         self.home = workdir / "home"
         self.workspace = self.home / "workspace"
@@ -206,6 +208,8 @@ class Stack:
             # what gets done, and its cost is time, not money.
             "costControls": {"enabled": False},
         }
+        if self.max_output_tokens is not None:
+            agent["maxOutputTokens"] = self.max_output_tokens
         agents.write_text(json.dumps({"agents": [agent], "bindings": [{"channel": "*", "agentId": "annabelle"}]}))
         env = {
             "AGENTS_CONFIG": str(agents),
@@ -507,6 +511,7 @@ def run(
     perfect: bool,
     turn_timeout: float,
     embeddings: str,
+    max_output_tokens: int | None = None,
     workdir: Path | None = None,
     max_minutes: float | None = None,
     extra_env: Mapping[str, str] | None = None,
@@ -529,6 +534,7 @@ def run(
                 api_base=api_base,
                 turn_timeout=turn_timeout,
                 embeddings=embeddings,
+                max_output_tokens=max_output_tokens,
                 extra_env=extra_env,
             )
         )
@@ -583,6 +589,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--perfect", action="store_true", help="a scripted perfect model instead")
     parser.add_argument("--tasks", help="comma-separated task ids (default: all)")
     parser.add_argument("--turn-timeout", type=float, default=240.0, help="the agent's turnTimeoutSeconds")
+    parser.add_argument(
+        "--max-output-tokens", type=int, help="the agent's maxOutputTokens (default: agents.json's default, 4,096)"
+    )
     parser.add_argument("--embeddings", default="local", help="EMBEDDING_PROVIDER for the stack (default local)")
     parser.add_argument("--max-minutes", type=float, help="start no task after this many minutes (default: no limit)")
     parser.add_argument("--workdir", type=Path, help="an empty folder to run in and keep (logs, traces, sessions)")
@@ -601,6 +610,7 @@ def main(argv: list[str] | None = None) -> int:
         perfect=args.perfect,
         turn_timeout=args.turn_timeout,
         embeddings=args.embeddings,
+        max_output_tokens=args.max_output_tokens,
         workdir=args.workdir,
         max_minutes=args.max_minutes,
         log=lambda line: print(line, flush=True),
