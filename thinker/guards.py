@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -141,13 +142,34 @@ def _as_call(value: Any) -> tuple[str, dict[str, Any]] | None:
     return None
 
 
+# A call written as an element named after the tool, its arguments as attributes:
+# `<searcher_news_search query="Artemis" count="5"/>` (small models do this inside a made-up <tool_response>).
+_MARKUP_CALL = re.compile(r'<([A-Za-z][\w.-]{0,127})((?:\s+[A-Za-z_][\w-]{0,63}\s*=\s*"[^"<>]*")*)\s*/?>')
+_MARKUP_ATTRIBUTE = re.compile(r'([A-Za-z_][\w-]{0,63})\s*=\s*"([^"<>]*)"')
+
+
+def _markup_call(text: str, offered: set[str] | frozenset[str]) -> LeakedCall | None:
+    for match in _MARKUP_CALL.finditer(text):
+        if match.group(1) in offered:
+            arguments = {key: html.unescape(value) for key, value in _MARKUP_ATTRIBUTE.findall(match.group(2))}
+            return LeakedCall(match.group(1), arguments, match.start(), match.end())
+    return None
+
+
 def find_leaked_call(text: str, offered: set[str] | frozenset[str]) -> LeakedCall | None:
-    """The first tool call written into `text` as JSON, for a tool in `offered`; None when there is none."""
+    """The first tool call written into `text` (as JSON, or as an element named after the tool with its arguments
+    as attributes) for a tool in `offered`; None when there is none. Attribute values are strings: the arguments'
+    normalisation turns "5" into 5 where the schema wants a number."""
+    json_call = None
     for start, end, value in _json_objects(text):
         call = _as_call(value)
         if call is not None and call[0] in offered:
-            return LeakedCall(call[0], call[1], start, end)
-    return None
+            json_call = LeakedCall(call[0], call[1], start, end)
+            break
+    markup = _markup_call(text, offered)
+    if markup is not None and (json_call is None or markup.start < json_call.start):
+        return markup
+    return json_call
 
 
 # -- sanitising ------------------------------------------------------------------------------------------------
@@ -156,7 +178,7 @@ _BLOCKS = (
     re.compile(r"<think(?:ing)?>.*?(?:</think(?:ing)?>|$)", re.IGNORECASE | re.DOTALL),
     re.compile(r"<tool_call>.*?(?:</tool_call>|$)", re.IGNORECASE | re.DOTALL),
     re.compile(r"<function[^>]*>.*?(?:</function>|$)", re.IGNORECASE | re.DOTALL),
-    re.compile(r"</?(?:think|thinking|tool_call|function)[^>]*>", re.IGNORECASE),
+    re.compile(r"</?(?:think|thinking|tool_call|tool_response|function)[^>]*>", re.IGNORECASE),
     re.compile(r"\[Action:[^\]\n]*\]", re.IGNORECASE),
 )
 

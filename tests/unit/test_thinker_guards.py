@@ -79,6 +79,20 @@ def test_a_tool_call_written_as_text_is_found(text: str) -> None:
     assert call.arguments == {"query": "weather Lisbon"}
 
 
+def test_a_tool_call_written_as_markup_is_found_with_its_attributes_as_arguments() -> None:
+    # Seen from Qwen2.5-Coder-1.5B: the call as an element inside a made-up <tool_response>.
+    text = 'On it.\n<tool_response>\n<searcher_web_search query="Artemis &amp; moon" count="5"/>\n</tool_response>'
+    call = find_leaked_call(text, OFFERED)
+    assert call is not None and call.name == "searcher_web_search"
+    assert call.arguments == {"query": "Artemis & moon", "count": "5"}
+    assert call.preamble(text) == "On it."
+
+
+def test_markup_that_names_no_offered_tool_is_not_a_call() -> None:
+    assert find_leaked_call('<a href="https://example.com">link</a> <filer_delete_file path="x"/>', OFFERED) is None
+    assert find_leaked_call("<searcher_web_search", OFFERED) is None
+
+
 def test_a_leaked_call_to_a_tool_that_was_not_offered_is_ignored() -> None:
     assert find_leaked_call('{"name": "filer_delete_file", "parameters": {"path": "x"}}', OFFERED) is None
 

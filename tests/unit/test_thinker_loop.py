@@ -313,6 +313,13 @@ async def test_a_tool_call_written_as_text_is_run_for_real(model: Model, hub: Hu
     assert result.messages[0]["content"] == "Let me check."
 
 
+async def test_a_tool_call_written_as_markup_runs_with_its_arguments_typed(model: Model, hub: Hub) -> None:
+    model.text('<tool_response>\n<echo_echo text="leak" repeat="2"/>\n</tool_response>').text("It echoed leak twice.")
+    result = await make_loop(model, hub).run(START, toolset())
+    assert hub.calls == [{"name": "echo_echo", "arguments": {"text": "leak", "repeat": 2}}]
+    assert result.response == "It echoed leak twice." and result.tools_used == ("echo_echo",)
+
+
 async def test_a_call_written_as_text_when_words_were_asked_for_is_not_run(model: Model, hub: Hub) -> None:
     model.calls(("echo_echo", {"text": "1"})).calls(("echo_echo", {"text": "1"}))
     model.text('Done. ```json\n{"name": "echo_echo", "arguments": {"text": "1"}}\n```')
