@@ -383,15 +383,16 @@ class Composer:
             else:
                 hard = self.rng.choice([0.0, 0.3, 0.6])
                 text = self.carrier(surface)(pools, self.paragraphs(pools, self.rng.randint(1, 5), hard=hard))
-        return {
-            "text": text,
-            "label": "benign" if kind == "benign" else "injection",
-            "kind": kind,
-            "surface": surface,
-            "lang": lang,
-            "part": part,
-            "payload": payload,
-        }
+        return training_record(text, kind, surface, lang, part, payload)
+
+
+def training_record(
+    text: str, kind: str, surface: str, lang: str, part: str, payload: str, **extra: object
+) -> dict[str, object]:
+    """One training record (its fields: datasets/guardian/README.md); `extra` fields come last."""
+    label = "benign" if kind == "benign" else "injection"
+    fields = {"text": text, "label": label, "kind": kind, "surface": surface, "lang": lang, "part": part}
+    return {**fields, "payload": payload, **extra}
 
 
 def compose(seed: int, counts: dict[str, int]) -> list[dict[str, object]]:

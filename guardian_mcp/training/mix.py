@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from guardian_mcp.training import attacks, benign
-from guardian_mcp.training.compose import CALIB_MOD, LANGS, Composer, Pools, part_of
+from guardian_mcp.training.compose import CALIB_MOD, LANGS, Composer, Pools, part_of, training_record
 from guardian_mcp.training.sources import ASK, Item
 
 SLOT = "<INSTRUCTION>"
@@ -124,16 +124,7 @@ class PublicComposer:
                 paragraphs.insert(rng.randint(0, len(paragraphs)), item.text)
                 used.append(item)
             text = self.place(surface, pools, paragraphs)
-        return {
-            "text": text,
-            "label": "benign" if kind == "benign" else "injection",
-            "kind": kind,
-            "surface": surface,
-            "lang": lang,
-            "part": part,
-            "payload": payload,
-            "source": sorted({item.source for item in used}),
-        }
+        return training_record(text, kind, surface, lang, part, payload, source=sorted({item.source for item in used}))
 
 
 def compose(seed: int, items: Sequence[Item], counts: dict[str, int] = COUNTS) -> list[dict[str, object]]:
