@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol
 
 from faker import Faker
 
@@ -395,23 +396,35 @@ def training_record(
     return {**fields, "payload": payload, **extra}
 
 
-def compose(seed: int, counts: dict[str, int]) -> list[dict[str, object]]:
-    """`counts[kind]` records of each kind, a fifth of them (by pool item) in the calibration part."""
-    composer = Composer(seed)
-    records, seen = [], set()
+class RecordMaker(Protocol):
+    rng: random.Random
+
+    def record(self, kind: str, part: str) -> dict[str, object]: ...
+
+
+def draw(composer: RecordMaker, counts: dict[str, int]) -> list[dict[str, object]]:
+    """`counts[kind]` records of each kind from `composer`, each text once, about a fifth in the calibration part
+    (a record's part is drawn first; the composer builds it from that part's pool items only), shuffled."""
+    records: list[dict[str, object]] = []
+    seen: set[str] = set()
     for kind, count in counts.items():
         made, attempts = 0, 0
         while made < count and attempts < count * 5:
             attempts += 1
             part = "calib" if composer.rng.random() < 1 / CALIB_MOD else "fit"
             record = composer.record(kind, part)
-            if record["text"] in seen:
+            if str(record["text"]) in seen:
                 continue
             seen.add(str(record["text"]))
             records.append(record)
             made += 1
     composer.rng.shuffle(records)
     return records
+
+
+def compose(seed: int, counts: dict[str, int]) -> list[dict[str, object]]:
+    """`counts[kind]` records of each kind, a fifth of them (by pool item) in the calibration part."""
+    return draw(Composer(seed), counts)
 
 
 def write(records: list[dict[str, object]], path: Path) -> None:

@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from guardian_mcp.training import attacks, benign
-from guardian_mcp.training.compose import CALIB_MOD, LANGS, Composer, Pools, part_of, training_record
+from guardian_mcp.training.compose import LANGS, Composer, Pools, draw, part_of, training_record
 from guardian_mcp.training.sources import ASK, Item
 
 SLOT = "<INSTRUCTION>"
@@ -129,19 +129,4 @@ class PublicComposer:
 
 def compose(seed: int, items: Sequence[Item], counts: dict[str, int] = COUNTS) -> list[dict[str, object]]:
     """`counts[kind]` public records of each kind, a fifth in the calibration part (by item), each text once."""
-    composer = PublicComposer(seed, items)
-    records: list[dict[str, object]] = []
-    seen: set[str] = set()
-    for kind, count in counts.items():
-        made, attempts = 0, 0
-        while made < count and attempts < count * 5:
-            attempts += 1
-            part = "calib" if composer.rng.random() < 1 / CALIB_MOD else "fit"
-            record = composer.record(kind, part)
-            if str(record["text"]) in seen:
-                continue
-            seen.add(str(record["text"]))
-            records.append(record)
-            made += 1
-    composer.rng.shuffle(records)
-    return records
+    return draw(PublicComposer(seed, items), counts)
