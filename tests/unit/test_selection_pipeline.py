@@ -175,7 +175,7 @@ def test_a_tool_of_another_mcp_or_without_an_mcp_is_no_companion() -> None:
 
 
 def test_the_embedded_texts_are_the_name_as_words_with_the_description_without_the_hub_tag() -> None:
-    assert tool_texts(TOOLS[11], "Files") == ["read file: Read a file from storage.", "Files: read file"]
+    assert tool_texts(TOOLS[11]) == ["read file: Read a file from storage."]
 
 
 # -- select_tools ----------------------------------------------------------------------------------------------

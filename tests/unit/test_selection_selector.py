@@ -30,10 +30,9 @@ def embedded_texts(embedder: FakeEmbedder) -> list[str]:
 
 def texts_of(tools: list[ToolInfo], mcps: list[McpInfo] = MCPS) -> list[str]:
     """What a refresh of `tools` embeds: each candidate's texts, then one text per MCP (core tools never)."""
-    labels = {mcp.name: mcp.label for mcp in mcps}
     core = set(CORE_TOOLS)
     candidates = [t for t in tools if t.name not in core]
-    texts = [text for t in candidates for text in tool_texts(t, labels.get(t.mcp or ""))]
+    texts = [text for t in candidates for text in tool_texts(t)]
     servers = list(dict.fromkeys(t.mcp for t in candidates if t.mcp))
     by_name = {mcp.name: mcp for mcp in mcps}
     texts += [mcp_text(by_name.get(m), m, [t for t in tools if t.mcp == m]) for m in servers]
@@ -73,11 +72,10 @@ async def test_refresh_re_embeds_only_new_or_changed_texts() -> None:
     assert embedder.calls[2:] == [[mcp_text(MCPS[0], "files", [TOOLS[0]])]]
 
 
-async def test_a_tool_is_embedded_as_its_description_its_sentences_and_its_name_with_the_mcp_label() -> None:
+async def test_a_tool_is_embedded_as_its_description_and_its_sentences_and_its_mcp_label_only_with_the_mcp() -> None:
     tool = ToolInfo("mail_send_email", "[Mail | Communication] Send an email. Use it for new messages.", {}, "mail")
-    assert tool_texts(tool, "Mail") == [
+    assert tool_texts(tool) == [
         "send email: Send an email. Use it for new messages.",
-        "Mail: send email",
         "send email: Send an email.",
         "send email: Use it for new messages.",
     ]
@@ -90,7 +88,7 @@ async def test_tools_sharing_a_text_are_embedded_once() -> None:
     selector = ToolSelector(SelectionConfig(), embedder)
     await selector.refresh(twins, [])
     await selector.prepare()
-    assert embedder.calls == [["x: Same.", "x", "a: x"]]
+    assert embedder.calls == [["x: Same.", "a: x"]]
 
 
 async def test_select_embeds_the_message_its_clauses_and_a_followup_with_its_request_in_one_batch() -> None:

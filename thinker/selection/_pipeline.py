@@ -70,17 +70,18 @@ MAX_TOOL_SENTENCES = 6
 """Sentences of a description embedded one by one; the rest count only through the whole description."""
 
 
-def tool_texts(tool: ToolInfo, label: str | None = None) -> list[str]:
+def tool_texts(tool: ToolInfo) -> list[str]:
     """What is embedded for a tool; its cosine to a message is the best of these texts'.
 
-    The name as words with the whole description (the hub's tag removed), the MCP's label with the name, and
-    the name with each sentence of the description: a message usually asks for what one sentence says, and a
-    long description's average drowns it.
+    The name as words with the whole description (the hub's tag removed), and the name with each sentence of
+    the description: a message usually asks for what one sentence says, and a long description's average
+    drowns it. The MCP's label is not joined to the name here (it has its own text, `mcp_text`): a short
+    "Telegram: get me" sat close to almost any message an encoder reads badly (a language it was not trained
+    on), so such messages drew a whole family of unrelated tools.
     """
     action = " ".join(name_words(tool.name, tool.mcp)) or tool.name
     description = plain_description(tool.description)
     texts = [f"{action}: {description}" if description else action]
-    texts.append(f"{label}: {action}" if label else action)
     sentences = [part.strip() for part in _SENTENCE_END.split(description) if part.strip()]
     if len(sentences) > 1:
         texts.extend(f"{action}: {sentence}" for sentence in sentences[:MAX_TOOL_SENTENCES])

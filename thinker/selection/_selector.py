@@ -1,8 +1,8 @@
 """`ToolSelector`: the one part of tool selection that talks to the embedder.
 
 It keeps the prepared catalog and one vector per embedded text (keyed by the text's hash, so a refresh
-re-embeds only texts that are new or changed): several texts per tool (`tool_texts`: the description, its
-sentences, the name with the MCP's label) and one per MCP (`mcp_text`). Each message is embedded once, in one
+re-embeds only texts that are new or changed): several texts per tool (`tool_texts`: the description and its
+sentences, each with the name) and one per MCP (`mcp_text`). Each message is embedded once, in one
 batch with its clauses and, for a follow-up, with the turn it follows; a tool's cosine is the best of its
 texts'. The cosines go to the pure pipeline in `_pipeline`. When the embedder is missing or fails, selection
 goes on without it (method "regex") on the English fallback: words, manifest keywords, built-in routes and the
@@ -294,9 +294,8 @@ def _layout(tools: Sequence[ToolInfo], mcps: Sequence[McpInfo], core: Sequence[s
     starts: list[int] = []
     for name in catalog.names:
         tool = by_name[name]
-        server = servers.get(tool.mcp) if tool.mcp else None
         starts.append(len(texts))
-        texts.extend(tool_texts(tool, server.label if server is not None else None))
+        texts.extend(tool_texts(tool))
     tool_rows = len(texts)
     # One text per MCP (label, group, keywords, tool names), after the tool texts.
     mcp_rows: dict[str, int] = {}
