@@ -91,7 +91,7 @@ async def test_tools_sharing_a_text_are_embedded_once() -> None:
     assert embedder.calls == [["x: Same.", "a: x"]]
 
 
-async def test_select_embeds_the_message_its_clauses_and_a_followup_with_its_request_in_one_batch() -> None:
+async def test_select_embeds_the_message_its_clauses_and_a_followup_with_its_exchange_in_one_batch() -> None:
     embedder = FakeEmbedder()
     selector = ToolSelector(SelectionConfig(), embedder)
     await selector.refresh(TOOLS, MCPS)
@@ -107,9 +107,13 @@ async def test_select_embeds_the_message_its_clauses_and_a_followup_with_its_req
     assert selection.top_score is not None and 0.0 < selection.top_score <= 1.0
 
     await selector.select("send it to her too", recent_user_messages=["read notes.txt"])
+    await selector.select(
+        "move it to 5", recent_user_messages=["when is the dentist?"], recent_assistant_messages=["At 4, 'Dentist'."]
+    )
     await selector.select("read notes.txt and then email it to Tom")
     assert embedder.calls[2:] == [
         ["send it to her too", "read notes.txt send it to her too"],
+        ["move it to 5", "when is the dentist? At 4, 'Dentist'. move it to 5"],  # the answer names the event
         ["read notes.txt and then email it to Tom", "read notes.txt", "email it to Tom"],
     ]
 

@@ -96,9 +96,11 @@ def mcp_text(mcp: McpInfo | None, name: str, tools: Sequence[ToolInfo]) -> str:
     return f"{label}: {keywords}. {actions}" if keywords else f"{label}: {actions}"
 
 
-def context_text(previous_user_message: str, message: str) -> str:
-    """A follow-up read together with the request it follows."""
-    return f"{previous_user_message.strip()[:500]} {message.strip()}"
+def context_text(previous_user_message: str, message: str, previous_assistant_message: str = "") -> str:
+    """A follow-up read together with the exchange it follows: the request, then the answer (which often names
+    the thing the follow-up acts on: "Wednesday 16:00, 'Hairdresser'" before "move it to Thursday")."""
+    answer = previous_assistant_message.strip()[:300]
+    return " ".join(part for part in (previous_user_message.strip()[:500], answer, message.strip()) if part)
 
 
 @dataclass(frozen=True)

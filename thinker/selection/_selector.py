@@ -242,7 +242,8 @@ class ToolSelector:
         clauses = split_clauses(message) if self.config.clause_top > 0 else []
         context = None
         if self.config.context_weight and recent_user_messages and looks_like_followup(message):
-            context = context_text(recent_user_messages[-1], message)
+            answer = recent_assistant_messages[-1] if recent_assistant_messages else ""
+            context = context_text(recent_user_messages[-1], message, answer)
         texts = [message, *clauses, *([context] if context else [])]
         layout, cosines = await self._cosines(texts)
         size = layout.catalog.size
