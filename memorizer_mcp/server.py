@@ -214,6 +214,10 @@ IncludeHistory = Annotated[
 ]
 Text = Annotated[str, Field(description="Text (up to 1 MB).")]
 OptionalText = Annotated[str | None, Field(description="Optional text (up to 1 MB).")]
+FactId = Annotated[RecordId, Field(description="Id of the fact (see list_facts).")]
+# update_contact and update_project change these the same way
+NewName = Annotated[str | None, Field(max_length=500, description="New name.")]
+NewCompany = Annotated[str | None, Field(max_length=500, description="New company.")]
 
 
 def _marked(result: dict[str, Any]) -> dict[str, Any] | Untrusted:
@@ -270,7 +274,7 @@ def list_facts(
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def delete_fact(
     ctx: MemorizerContext,
-    fact_id: Annotated[RecordId, Field(description="Id of the fact (see list_facts).")],
+    fact_id: FactId,
     agent_id: Agent = DEFAULT_AGENT_ID,
 ) -> dict[str, Any]:
     """Delete one fact by id for good, with its history (the older versions it replaced).
@@ -283,7 +287,7 @@ async def delete_fact(
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def update_fact(
     ctx: MemorizerContext,
-    fact_id: Annotated[RecordId, Field(description="Id of the fact (see list_facts).")],
+    fact_id: FactId,
     fact: Annotated[str, Field(min_length=1, description="The new text that replaces the old one.")],
     agent_id: Agent = DEFAULT_AGENT_ID,
     category: Annotated[FactCategory | None, Field(description="New category (unchanged if omitted).")] = None,
@@ -711,9 +715,9 @@ def update_contact(
     ctx: MemorizerContext,
     contact_id: ContactId,
     agent_id: Agent = DEFAULT_AGENT_ID,
-    name: Annotated[str | None, Field(max_length=500, description="New name.")] = None,
+    name: NewName = None,
     email: Annotated[str | None, Field(max_length=320, description="New e-mail address.")] = None,
-    company: Annotated[str | None, Field(max_length=500, description="New company.")] = None,
+    company: NewCompany = None,
     role: Annotated[str | None, Field(max_length=500, description="New role.")] = None,
     type: Annotated[ContactType | None, Field(description="New type.")] = None,
     notes: OptionalText = None,
@@ -788,7 +792,7 @@ def update_project(
     ctx: MemorizerContext,
     project_id: ProjectId,
     agent_id: Agent = DEFAULT_AGENT_ID,
-    name: Annotated[str | None, Field(max_length=500, description="New name.")] = None,
+    name: NewName = None,
     status: Annotated[ProjectStatus | None, Field(description="New status.")] = None,
     type: Annotated[ProjectType | None, Field(description="New type.")] = None,
     description: OptionalText = None,
@@ -796,7 +800,7 @@ def update_project(
         int | None, Field(ge=0, le=2**62, description="New main contact's id; 0 removes the main contact.")
     ] = None,
     participants: Participants = None,
-    company: Annotated[str | None, Field(max_length=500, description="New company.")] = None,
+    company: NewCompany = None,
     priority: Annotated[
         ProjectPriority | Literal["none"] | None,
         Field(description="New priority; 'none' removes it."),
