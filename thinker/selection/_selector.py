@@ -95,6 +95,20 @@ class _Layout:
     """Tool index → row of its MCP's text, or -1."""
 
 
+async def _cosines_or_none(
+    embedder: Embedder, texts: Sequence[str], matrix: np.ndarray, failure: str
+) -> np.ndarray | None:
+    """The cosine of each text to each row of `matrix`; None, logged as `failure`, when the embedder fails (the
+    selection then goes on without this encoder)."""
+    try:
+        vectors = await embedder.embed(list(texts))
+    except EmbeddingError as exc:
+        log.warning(failure, extra={"reason": str(exc)})
+        return None
+    # Rows and the text vectors are unit length: the dot product is the cosine similarity.
+    return (np.asarray(vectors, dtype=np.float32) @ matrix.T).astype(np.float64)
+
+
 def _text_key(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()
 
@@ -203,22 +217,17 @@ class ToolSelector:
         layout, matrix = self._layout, self._matrix
         if matrix is None:
             return layout, None
-        try:
-            vectors = await self.embedder.embed(list(texts))
-        except EmbeddingError as exc:
-            log.warning("message embedding failed, selecting without it", extra={"reason": str(exc)})
+        cosines = await _cosines_or_none(self.embedder, texts, matrix, "message embedding failed, selecting without it")
+        if cosines is None:
             return layout, None
-        # Rows and the message vectors are unit length: the dot product is the cosine similarity.
-        cosines = (np.asarray(vectors, dtype=np.float32) @ matrix.T).astype(np.float64)
         second = self._second
         if self.second is None or second is None or second[0] is not layout:
             return layout, cosines
-        try:
-            others = await self.second.embed(list(texts))
-        except EmbeddingError as exc:
-            log.warning("second encoder failed, selecting without its opinion", extra={"reason": str(exc)})
+        opinion = await _cosines_or_none(
+            self.second, texts, second[1], "second encoder failed, selecting without its opinion"
+        )
+        if opinion is None:
             return layout, cosines
-        opinion = (np.asarray(others, dtype=np.float32) @ second[1].T).astype(np.float64)
         tool_rows = int(layout.starts[-1]) if len(layout.starts) > layout.catalog.size else len(layout.texts)
         return layout, fuse(cosines, opinion, tool_rows, self.config.second_weight)
 
