@@ -501,38 +501,40 @@ class BrowserSession:
         except OSError as exc:
             raise ToolFailure(f"Could not save the file in the workspace ({exc.strerror or exc}).") from None
 
-    async def click(self, ref: str, *, double: bool, button: Button, modifiers: list[Modifier]) -> models.PageState:
+    async def _act_on(
+        self, ref: str, action: Callable[[Locator], Awaitable[object]], *, settle: bool = False
+    ) -> models.PageState:
+        """Do `action` on the element `ref` names and return the page's state (once it settles, with `settle`)."""
+
         async def work() -> models.PageState:
             page, state = self._page()
             locator = await self._locate(page, ref)
-            if double:
-                await self._act(page, state, lambda: locator.dblclick(button=button, modifiers=modifiers))
-            else:
-                await self._act(page, state, lambda: locator.click(button=button, modifiers=modifiers))
-            await self._settle(page, state)
-            return await self._state(page)
-
-        return await self._call(work)
-
-    async def type(self, ref: str, text: str, *, submit: bool, slowly: bool) -> models.PageState:
-        async def work() -> models.PageState:
-            page, state = self._page()
-            locator = await self._locate(page, ref)
-
-            async def typing() -> None:
-                if slowly:
-                    await locator.press_sequentially(text)
-                else:
-                    await locator.fill(text)
-                if submit:
-                    await locator.press("Enter")
-
-            await self._act(page, state, typing)
-            if submit:
+            await self._act(page, state, lambda: action(locator))
+            if settle:
                 await self._settle(page, state)
             return await self._state(page)
 
         return await self._call(work)
+
+    async def click(self, ref: str, *, double: bool, button: Button, modifiers: list[Modifier]) -> models.PageState:
+        async def clicking(locator: Locator) -> None:
+            if double:
+                await locator.dblclick(button=button, modifiers=modifiers)
+            else:
+                await locator.click(button=button, modifiers=modifiers)
+
+        return await self._act_on(ref, clicking, settle=True)
+
+    async def type(self, ref: str, text: str, *, submit: bool, slowly: bool) -> models.PageState:
+        async def typing(locator: Locator) -> None:
+            if slowly:
+                await locator.press_sequentially(text)
+            else:
+                await locator.fill(text)
+            if submit:
+                await locator.press("Enter")
+
+        return await self._act_on(ref, typing, settle=submit)
 
     async def fill_form(self, fields: list[tuple[str, str, str]]) -> models.PageState:
         """`fields` are (ref, type, value) with type textbox, checkbox, radio, combobox or slider."""
@@ -556,22 +558,10 @@ class BrowserSession:
         return await self._call(work)
 
     async def select_option(self, ref: str, values: list[str]) -> models.PageState:
-        async def work() -> models.PageState:
-            page, state = self._page()
-            locator = await self._locate(page, ref)
-            await self._act(page, state, lambda: locator.select_option(values))
-            return await self._state(page)
-
-        return await self._call(work)
+        return await self._act_on(ref, lambda locator: locator.select_option(values))
 
     async def hover(self, ref: str) -> models.PageState:
-        async def work() -> models.PageState:
-            page, state = self._page()
-            locator = await self._locate(page, ref)
-            await self._act(page, state, locator.hover)
-            return await self._state(page)
-
-        return await self._call(work)
+        return await self._act_on(ref, lambda locator: locator.hover())
 
     async def drag(self, start_ref: str, end_ref: str) -> models.PageState:
         async def work() -> models.PageState:
