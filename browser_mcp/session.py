@@ -304,12 +304,19 @@ class BrowserSession:
             )
         )
 
+    def _current_tab(self) -> tuple[Page, TabState] | None:
+        """The current tab and what it collected, dialog or not; None when no tab is open."""
+        if not self._tabs:
+            return None
+        page = self._tabs[min(self._current, len(self._tabs) - 1)]
+        return page, self._states[page]
+
     def _page(self) -> tuple[Page, TabState]:
         """The current tab; refused when there is none or a dialog is waiting on it."""
-        if not self._tabs:
+        current = self._current_tab()
+        if current is None:
             raise ToolFailure("No page is open: call browser_navigate with a URL first.")
-        page = self._tabs[min(self._current, len(self._tabs) - 1)]
-        state = self._states[page]
+        page, state = current
         if state.dialog is not None:
             raise ToolFailure(f"{_describe_dialog(state.dialog)} Answer it with browser_handle_dialog first.")
         return page, state
@@ -648,10 +655,10 @@ class BrowserSession:
 
     async def handle_dialog(self, accept: bool, prompt_text: str | None) -> models.PageState:
         async def work() -> models.PageState:
-            if not self._tabs:
+            current = self._current_tab()
+            if current is None:
                 raise ToolFailure("No page is open, so no dialog is waiting.")
-            page = self._tabs[min(self._current, len(self._tabs) - 1)]
-            state = self._states[page]
+            page, state = current
             dialog = state.dialog
             if dialog is None:
                 raise ToolFailure("No dialog is open on the current tab.")
@@ -673,10 +680,10 @@ class BrowserSession:
 
     async def file_upload(self, paths: list[str] | None) -> models.PageState:
         async def work() -> models.PageState:
-            if not self._tabs:
+            current = self._current_tab()
+            if current is None:
                 raise ToolFailure("No page is open, so no file chooser is waiting.")
-            page = self._tabs[min(self._current, len(self._tabs) - 1)]
-            state = self._states[page]
+            page, state = current
             chooser = state.chooser
             if chooser is None:
                 raise ToolFailure("No file chooser is open: click the page's upload field first.")
@@ -726,11 +733,12 @@ class BrowserSession:
 
     async def console_messages(self, level: Level, filename: str | None) -> models.ConsoleMessages:
         async def work() -> models.ConsoleMessages:
-            if not self._tabs:
+            current = self._current_tab()
+            if current is None:
                 return models.ConsoleMessages(messages=[])
-            page = self._tabs[min(self._current, len(self._tabs) - 1)]
+            _, state = current
             wanted = set(LEVELS[: LEVELS.index(level) + 1])
-            messages = [m for m in self._states[page].console if m.level in wanted]
+            messages = [m for m in state.console if m.level in wanted]
             if filename is not None:
                 text = "\n".join(f"[{m.level}] {m.text}" for m in messages)
                 return models.ConsoleMessages(
@@ -742,12 +750,13 @@ class BrowserSession:
 
     async def network_requests(self, include_static: bool, filename: str | None) -> models.NetworkRequests:
         async def work() -> models.NetworkRequests:
-            if not self._tabs:
+            current = self._current_tab()
+            if current is None:
                 return models.NetworkRequests(requests=[])
-            page = self._tabs[min(self._current, len(self._tabs) - 1)]
+            _, state = current
             requests = [
                 r
-                for r in self._states[page].network
+                for r in state.network
                 if include_static or r.resourceType not in STATIC_TYPES or r.failure or (r.status or 0) >= 400
             ]
             if filename is not None:

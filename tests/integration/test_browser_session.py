@@ -101,6 +101,14 @@ async def test_clicking_a_ref_acts_on_the_page(session: BrowserSession, pages: B
     assert "Button pressed" in (await session.snapshot(None)).snapshot  # type: ignore[operator]
 
 
+async def test_a_double_click_is_one_double_click_not_two_clicks(session: BrowserSession, pages: BrowserPages):
+    snapshot = await open_page(session, f"{pages.url}/")
+    await session.click(ref_of(snapshot, 'button "Twice"'), double=False, button="left", modifiers=[])
+    assert "Double-clicked" not in (await session.snapshot(None)).snapshot  # type: ignore[operator]
+    await session.click(ref_of(snapshot, 'button "Twice"'), double=True, button="left", modifiers=[])
+    assert "Double-clicked" in (await session.snapshot(None)).snapshot  # type: ignore[operator]
+
+
 async def test_typing_with_submit_presses_enter(session: BrowserSession, pages: BrowserPages):
     snapshot = await open_page(session, f"{pages.url}/")
     state = await session.type(ref_of(snapshot, 'textbox "Search"'), "oolong", submit=True, slowly=False)
