@@ -311,12 +311,16 @@ class BrowserSession:
         page = self._tabs[min(self._current, len(self._tabs) - 1)]
         return page, self._states[page]
 
-    def _page(self) -> tuple[Page, TabState]:
-        """The current tab; refused when there is none or a dialog is waiting on it."""
+    def _open_tab(self, refusal: str) -> tuple[Page, TabState]:
+        """The current tab, dialog or not; refused with `refusal` when no tab is open."""
         current = self._current_tab()
         if current is None:
-            raise ToolFailure("No page is open: call browser_navigate with a URL first.")
-        page, state = current
+            raise ToolFailure(refusal)
+        return current
+
+    def _page(self) -> tuple[Page, TabState]:
+        """The current tab; refused when there is none or a dialog is waiting on it."""
+        page, state = self._open_tab("No page is open: call browser_navigate with a URL first.")
         if state.dialog is not None:
             raise ToolFailure(f"{_describe_dialog(state.dialog)} Answer it with browser_handle_dialog first.")
         return page, state
@@ -655,10 +659,7 @@ class BrowserSession:
 
     async def handle_dialog(self, accept: bool, prompt_text: str | None) -> models.PageState:
         async def work() -> models.PageState:
-            current = self._current_tab()
-            if current is None:
-                raise ToolFailure("No page is open, so no dialog is waiting.")
-            page, state = current
+            page, state = self._open_tab("No page is open, so no dialog is waiting.")
             dialog = state.dialog
             if dialog is None:
                 raise ToolFailure("No dialog is open on the current tab.")
@@ -680,10 +681,7 @@ class BrowserSession:
 
     async def file_upload(self, paths: list[str] | None) -> models.PageState:
         async def work() -> models.PageState:
-            current = self._current_tab()
-            if current is None:
-                raise ToolFailure("No page is open, so no file chooser is waiting.")
-            page, state = current
+            page, state = self._open_tab("No page is open, so no file chooser is waiting.")
             chooser = state.chooser
             if chooser is None:
                 raise ToolFailure("No file chooser is open: click the page's upload field first.")
