@@ -53,6 +53,7 @@ MARKED_IMPORTS = (
     "apscheduler",
     "sqlalchemy",
     "croniter",
+    "httpcore",
 )
 SITECUSTOMIZE = textwrap.dedent(
     """
