@@ -11,10 +11,10 @@ with every first-party MCP of the checkout, as `tool_call.py` does) and reads, t
   its HTTP port. A `sitecustomize` on the hub's `PYTHONPATH` records these from an audit hook (`os.fork`, `import`,
   `socket.bind` events), so the hub runs its own code unchanged.
 
-`--compare DIR` runs another checkout (say, an export of the commit before a change) alternately with this one,
-so before/after figures come from the same minutes. Medians over `--runs` starts.
+`--compare DIR` (repeatable) runs another checkout (say, an export of the commit before a change) alternately with
+this one, so before/after figures come from the same minutes. Medians over `--runs` starts.
 
-    python benchmarks/startup_cpu.py [--runs 5] [--compare DIR]
+    python benchmarks/startup_cpu.py [--runs 5] [--compare DIR ...]
 
 The last line printed is the JSON summary.
 """
@@ -271,11 +271,11 @@ def summarise(runs: list[Run]) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--compare", type=Path, help="another checkout, run alternately with this one")
+    parser.add_argument(
+        "--compare", type=Path, action="append", default=[], help="another checkout, run alternately with this one"
+    )
     options = parser.parse_args()
-    checkouts = {"this": REPO_ROOT}
-    if options.compare is not None:
-        checkouts = {"compare": options.compare.resolve(), **checkouts}
+    checkouts = {str(path): path.resolve() for path in options.compare} | {"this": REPO_ROOT}
     scratch = Path(tempfile.mkdtemp(prefix="bench-startup-cpu-"))
     runs: dict[str, list[Run]] = {label: [] for label in checkouts}
     try:
