@@ -59,6 +59,7 @@ from shared.mcp_tools import (
     EnvelopeServer,
     ServerState,
     Untrusted,
+    background_task,
     envelope_tool,
 )
 from shared.settings import ConfigError, load_settings
@@ -88,14 +89,15 @@ def default_embedder(settings: MemorizerSettings) -> Embedder | None:
 
 
 def default_value_embedder(settings: MemorizerSettings, embedder: Embedder | None) -> Embedder | None:
-    """The multilingual encoder the update rules compare values with (decisions.ValueSimilarity), when
-    embeddings are on: the configured one if it is that encoder, else its own instance. Constructing it reads
-    nothing; if its files are missing, the first comparison logs it and the rules decide without it."""
+    """The multilingual encoder the update rules compare values with (decisions.py), when embeddings are on: the
+    configured embedder itself when it is that encoder (the default: one model in memory), else its own
+    instance. Constructing it reads nothing; if its files are missing, the first comparison logs it and the rules
+    decide without it."""
     if embedder is None:
         return None
     from shared.embeddings.multilingual import MultilingualEmbedder
 
-    return embedder if isinstance(embedder, MultilingualEmbedder) else MultilingualEmbedder()
+    return embedder if embedder.provider == MultilingualEmbedder.provider else MultilingualEmbedder()
 
 
 ValueEmbedderFactory = Callable[[MemorizerSettings, "Embedder | None"], "Embedder | None"]
@@ -132,6 +134,15 @@ def build_parts(settings: MemorizerSettings) -> Parts:
     return Parts(memory, learning, Records(memory), Exchange(memory))
 
 
+async def _reembed(memory: Memory) -> None:
+    """Facts whose vectors came from the embedder configured before get vectors from the current one (see
+    Memory.reembed); a failure here must not end the server."""
+    try:
+        await memory.reembed()
+    except Exception:
+        log.exception("re-embedding facts failed; backfill_embeddings adds the missing vectors")
+
+
 @asynccontextmanager
 async def lifespan(_server: MCPServer[MemorizerState]) -> AsyncIterator[MemorizerState]:
     parts = None
@@ -158,7 +169,11 @@ async def lifespan(_server: MCPServer[MemorizerState]) -> AsyncIterator[Memorize
             )
             state = MemorizerState(parts)
     try:
-        yield state
+        if parts is None:
+            yield state
+        else:
+            async with background_task(_reembed(parts.memory), "memorizer-reembed"):
+                yield state
     finally:
         if parts is not None:
             if parts.memory.embedder is not None:

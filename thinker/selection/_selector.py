@@ -55,9 +55,11 @@ def fuse(first: np.ndarray, second: np.ndarray, tool_rows: int, weight: float) -
     return first + weight * (second - head.mean(axis=1, keepdims=True)) * scale
 
 
-def selection_embedder(settings: EmbeddingSettings) -> Embedder | None:
+def selection_embedder(settings: EmbeddingSettings, configured: Embedder | None = None) -> Embedder | None:
     """The embedder tool selection's weights and thresholds were fitted on (multilingual USE), whatever
     `EMBEDDING_PROVIDER` names for memory; None when it is `none` (selection then runs on the English fallback).
+    `configured` (the Thinker's history embedder) is returned when it is that encoder, the default: one model in
+    memory, not two.
 
     Nothing loads here: `ToolSelector.prepare` (or the first message) loads it, about 0.5 s on a quiet machine.
     """
@@ -65,6 +67,8 @@ def selection_embedder(settings: EmbeddingSettings) -> Embedder | None:
         return None
     from shared.embeddings.multilingual import MultilingualEmbedder
 
+    if configured is not None and configured.provider == MultilingualEmbedder.provider:
+        return configured
     return MultilingualEmbedder()
 
 
