@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 import thinker.selection as selection_package
-from shared.embeddings import EmbeddingError
+from shared.embeddings import EmbeddingError, EmbeddingSettings, create_embedder
+from shared.embeddings.multilingual import MultilingualEmbedder
 from tests.fakes.embedder import FakeEmbedder
-from thinker.selection import CORE_TOOLS, McpInfo, SelectionConfig, ToolInfo, ToolSelector
+from thinker.selection import CORE_TOOLS, McpInfo, SelectionConfig, ToolInfo, ToolSelector, selection_embedder
 from thinker.selection._pipeline import mcp_text, tool_texts
 from thinker.selection._selector import fuse
 
@@ -190,6 +191,17 @@ def test_the_public_surface_is_pinned() -> None:
         "second_opinion_embedder",
         "selection_embedder",
     ]
+
+
+def test_tool_selection_shares_the_configured_embedder_when_it_is_the_multilingual_encoder() -> None:
+    settings = EmbeddingSettings(_env_file=None)  # type: ignore[call-arg]
+    configured = create_embedder(settings)
+    assert configured is not None and configured.provider == "multilingual"
+    assert selection_embedder(settings, configured) is configured  # the default: one model in the Thinker
+    other = selection_embedder(settings, FakeEmbedder())
+    assert isinstance(other, MultilingualEmbedder)  # memory on another model: selection keeps its own encoder
+    none = EmbeddingSettings(embedding_provider="none", _env_file=None)  # type: ignore[call-arg]
+    assert selection_embedder(none, configured) is None
 
 
 async def test_a_refresh_during_a_selection_never_mixes_two_tool_lists() -> None:
