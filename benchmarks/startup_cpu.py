@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import shutil
-import signal
 import socket
 import statistics
 import subprocess
@@ -40,6 +39,10 @@ from typing import Any
 import httpx
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO_ROOT))
+
+from tests.hub_process import stop_process_group  # noqa: E402
+
 TICKS = os.sysconf("SC_CLK_TCK")
 # The imports whose start the hub's timeline marks: the first `import` statement naming each in the hub
 # (`importlib.import_module` raises no audit event, so PRELOAD itself is not seen; the first fork ends it).
@@ -201,12 +204,7 @@ def start_once(checkout: Path, label: str, scratch: Path) -> Run:
             token = (workdir / "home" / "annabelle.token").read_text().strip()
             status = client.get("/status", headers={"X-Annabelle-Token": token}).json()
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
+        stop_process_group(process)
     names = {mcp["pid"]: name for name, mcp in status["mcps"].items() if mcp.get("pid")}
     by_name: dict[str, float] = {}
     for pid, (own, reaped) in cpu.items():

@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -33,7 +32,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks.tool_call import start_echo_server  # noqa: E402
-from tests.hub_process import free_port, start_hub  # noqa: E402
+from tests.hub_process import free_port, start_hub, stop_process_group  # noqa: E402
 
 
 def wait_until(check: Any, timeout: float = 120) -> float:
@@ -88,11 +87,7 @@ def one_thinker(workdir: Path, hub_url: str, token: str) -> tuple[float, float]:
         )
         warmed = wait_until(lambda: marker in log_path.read_text(errors="replace")) - started
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+        stop_process_group(process)
     return ready, warmed
 
 

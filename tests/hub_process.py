@@ -69,14 +69,20 @@ class RunningHub:
         self.stop()
 
     def stop(self) -> int:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=5)
-        return self.process.returncode
+        return stop_process_group(self.process)
+
+
+def stop_process_group(process: subprocess.Popen[Any], grace: float = 15) -> int:
+    """Ctrl-C for a hub or Thinker started in its own process group, as a user stops it; SIGKILL to the whole
+    group if it has not exited after `grace` seconds (so no child outlives a test). Returns the exit code."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+    return process.returncode
 
 
 def launch_hub(

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.hub_process import REPO_ROOT, free_port, launch_hub
+from tests.hub_process import REPO_ROOT, free_port, launch_hub, stop_process_group
 
 pytestmark = pytest.mark.slow
 
@@ -173,9 +173,4 @@ def test_a_hub_coming_up_says_starting_then_names_the_cause_of_a_failed_http_mcp
         told = [e for e in log_entries(home) if e.get("kind") == "mcp_change"]
         assert {e["level"] for e in told} == {"INFO"}, told
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=5)
+        stop_process_group(process)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -15,7 +14,7 @@ import httpx
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAI, Reply
-from tests.hub_process import REPO_ROOT, RunningHub, free_port, start_hub
+from tests.hub_process import REPO_ROOT, RunningHub, free_port, start_hub, stop_process_group
 
 pytest_plugins = ["tests.fakes.fixtures"]
 pytestmark = pytest.mark.slow
@@ -133,10 +132,5 @@ def test_the_launched_process_serves_a_turn_through_the_hub(
         assert (annabelle_home / "agents" / "annabelle" / "instructions.md").exists()
         assert (annabelle_home / "sessions" / "annabelle" / "p.jsonl").exists()
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=5)
+        stop_process_group(process)
     assert process.returncode == 0, log_path.read_text()
