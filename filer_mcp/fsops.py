@@ -153,20 +153,24 @@ def read_chunks(fd: int) -> Iterator[bytes]:
         yield chunk
 
 
+def _read_all(fd: int, status: os.stat_result, max_bytes: int) -> bytes:
+    if status.st_size > max_bytes:
+        raise FileTooLarge(status.st_size, max_bytes)
+    chunks: list[bytes] = []
+    total = 0
+    for chunk in read_chunks(fd):
+        total += len(chunk)
+        # The file may grow between fstat and read.
+        if total > max_bytes:
+            raise FileTooLarge(total, max_bytes)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def read_bytes(base: Path, parts: Sequence[str], max_bytes: int) -> tuple[bytes, os.stat_result]:
     """The whole content of a regular file, refused with `FileTooLarge` above `max_bytes`."""
     with open_regular_file(base, parts) as (fd, status):
-        if status.st_size > max_bytes:
-            raise FileTooLarge(status.st_size, max_bytes)
-        chunks: list[bytes] = []
-        total = 0
-        for chunk in read_chunks(fd):
-            total += len(chunk)
-            # The file may grow between fstat and read.
-            if total > max_bytes:
-                raise FileTooLarge(total, max_bytes)
-            chunks.append(chunk)
-        return b"".join(chunks), status
+        return _read_all(fd, status, max_bytes), status
 
 
 def atomic_write(
@@ -246,6 +250,25 @@ def backup_and_replace(base: Path, parts: Sequence[str], content: bytes, *, back
         if backup_name is not None:
             backup_parts = (*parts[:-1], backup_name)
             atomic_write(base, backup_parts, read_chunks(fd), overwrite=True, mode=status.st_mode)
+        return atomic_write(base, parts, [content], overwrite=True, make_parents=False, mode=status.st_mode)
+
+
+def backup_and_extend(
+    base: Path, parts: Sequence[str], addition: bytes, *, backup_name: str | None, max_bytes: int
+) -> int:
+    """Add `addition` at the end of an existing regular file, on a line of its own; return the new size.
+
+    The file is rewritten whole by `atomic_write`, as a replace is, so a reader never sees half an append;
+    `FileTooLarge` when the result would pass `max_bytes` (it must stay readable by read_file).
+    """
+    with open_regular_file(base, parts) as (fd, status):
+        old = _read_all(fd, status, max_bytes)
+        separator = b"\n" if old and not old.endswith(b"\n") else b""
+        content = old + separator + addition
+        if len(content) > max_bytes:
+            raise FileTooLarge(len(content), max_bytes)
+        if backup_name is not None:
+            atomic_write(base, (*parts[:-1], backup_name), [old], overwrite=True, mode=status.st_mode)
         return atomic_write(base, parts, [content], overwrite=True, make_parents=False, mode=status.st_mode)
 
 

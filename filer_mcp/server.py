@@ -131,19 +131,24 @@ def list_files(
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
 def update_file(
     path: WorkspacePath,
-    content: Annotated[str, Field(description="The new full text of the file (UTF-8).")],
+    content: Annotated[
+        str, Field(description="The new full text of the file, or with append the text to add (UTF-8).")
+    ],
     ctx: FilerContext,
     create_backup: Annotated[
         bool, Field(description="First copy the current version to '<file>.bak' beside it.")
     ] = True,
+    # "Add bananas to my list" as one call: without append a model must read the file and send it back whole,
+    # and a small model that drops a line while copying loses the user's text.
+    append: Annotated[bool, Field(description="Add content on a new line at the end instead of replacing.")] = False,
 ) -> FileUpdated:
-    """Replace the content of an existing workspace file.
+    """Change an existing workspace file: replace its content, or add to its end with append.
 
     The old version is kept as '<file>.bak' unless `create_backup` is false.
 
     For requests like: add a line to my todo list, append to the note, change the file.
     """
-    return server.service(ctx).update_file(path, content, create_backup)
+    return server.service(ctx).update_file(path, content, create_backup, append)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)

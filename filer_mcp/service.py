@@ -315,7 +315,7 @@ class Filer:
                 modified_at=_timestamp(status.st_mtime),
             )
 
-    def update_file(self, path: str, content: str, create_backup: bool = True) -> FileUpdated:
+    def update_file(self, path: str, content: str, create_backup: bool = True, append: bool = False) -> FileUpdated:
         with self._audited("update_file", path):
             target = self._resolve_file_target(path)
             data = _content_bytes(content, self.max_read_bytes)
@@ -327,7 +327,12 @@ class Filer:
             with _os_errors(_label(target)):
                 if not fsops.exists(target.base, target.parts):
                     raise ToolFailure(f"{_label(target)} does not exist; use create_file to make it.")
-                size = fsops.backup_and_replace(target.base, target.parts, data, backup_name=backup_name)
+                if append:
+                    size = fsops.backup_and_extend(
+                        target.base, target.parts, data, backup_name=backup_name, max_bytes=self.max_read_bytes
+                    )
+                else:
+                    size = fsops.backup_and_replace(target.base, target.parts, data, backup_name=backup_name)
             backup = None
             if backup_name is not None:
                 backup = SafePath(target.base, (*target.parts[:-1], backup_name), target.zone).display

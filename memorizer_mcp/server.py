@@ -448,11 +448,13 @@ class ExecutionStep(BaseModel):
     dependsOn: Annotated[list[str] | None, Field(description="Ids of steps that must run first.")] = None
 
 
+# One sentence (the model sees only the first): the one-time forms first, because the 1.5B model turned "remind
+# me in 3 hours" into a daily cron schedule when the cron form led the list.
 TriggerConfig = Annotated[
     dict[str, Any] | None,
     Field(
-        description='When it runs: {"schedule": "0 9 * * *"} (cron), {"interval_minutes": 60}, '
-        '{"at": "2026-02-14T15:00:00"} (once), {"in_minutes": 5} (once, from now).'
+        description='When it runs, once: {"in_hours": 3} or {"in_minutes": 20} from now, or {"at": '
+        '"2026-02-14T15:00:00"}; repeating: {"schedule": "0 9 * * 1"} (cron) or {"interval_minutes": 60}.'
     ),
 ]
 # The first sentence is what a model is shown: it says when to leave the list out, because a model that fills it
@@ -490,7 +492,7 @@ def _plan(plan: list[ExecutionStep] | None) -> list[dict[str, Any]] | None:
 def store_skill(
     ctx: MemorizerContext,
     name: Annotated[str, Field(min_length=1, max_length=200, description='Skill name, e.g. "Morning Briefing".')],
-    trigger_type: Annotated[TriggerType, Field(description="cron (scheduled), manual or event.")],
+    trigger_type: Annotated[TriggerType, Field(description="cron (timed: once or repeating), manual or event.")],
     instructions: Annotated[str, Field(min_length=1, description="What to do, step by step, in plain language.")],
     agent_id: Agent = DEFAULT_AGENT_ID,
     description: Annotated[str | None, Field(description="One sentence on what it does.")] = None,

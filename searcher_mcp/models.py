@@ -32,12 +32,15 @@ class SearchResults(BaseModel):
     query: str
     count: int
     results: list[WebResult]
+    note: str | None = None
+    """Set when an argument was not understood and the search ran without it (see `server._freshness`)."""
 
 
 class NewsResults(BaseModel):
     query: str
     count: int
     results: list[NewsResult]
+    note: str | None = None
 
 
 class ImageResults(BaseModel):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from shared.validation import shorten
+
 MIN_COUNT = 1
 MAX_COUNT = 20
 
@@ -52,5 +54,5 @@ def map_freshness(value: str | None, *, allow_year: bool = True) -> str | None:
     code = _FRESHNESS.get(word)
     if code is None or (code == "py" and not allow_year):
         accepted = "24h/day/today/1d, week/7d, month/30d" + (", year/1y/365d" if allow_year else "")
-        raise BadParameter(f"freshness {value!r} is not understood; use one of {accepted}, or leave it out.")
+        raise BadParameter(f"freshness {shorten(value, 40)!r} is not understood; use one of {accepted}.")
     return code

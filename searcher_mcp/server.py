@@ -25,7 +25,6 @@ from searcher_mcp.settings import SearcherSettings
 from shared.mcp_tools import (
     READ_ONLY_OPEN_WORLD,
     EnvelopeServer,
-    InvalidArguments,
     ServerState,
     configured_lifespan,
     envelope_tool,
@@ -73,11 +72,16 @@ Query = Annotated[str, Field(min_length=1, description="What to search for.")]
 ResultCount = Annotated[int, Field(description="How many results, 1..20 (values outside are clamped).")]
 
 
-def _freshness(value: str | None, *, allow_year: bool = True) -> str | None:
+def _freshness(value: str | None, *, allow_year: bool = True) -> tuple[str | None, str | None]:
+    """Brave's freshness code, or no filter and a note saying why.
+
+    Like the clamped count, a loose word is not worth a failed search: the 1.5B model sent "current", read the
+    refusal and answered with advice instead of searching again. The note tells it (and a curl user) what ran.
+    """
     try:
-        return map_freshness(value, allow_year=allow_year)
+        return map_freshness(value, allow_year=allow_year), None
     except BadParameter as exc:
-        raise InvalidArguments(str(exc)) from None
+        return None, f"{exc} Searched without a date filter."
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -99,8 +103,9 @@ async def web_search(
     For requests like: what's the weather tomorrow, who won the game, how much is the dollar, look it up online.
     """
     size = clamp_count(count, 10)
-    results = await server.service(ctx).brave.web(query, size, _freshness(freshness), safesearch)
-    return SearchResults(query=query, count=len(results), results=results)
+    code, note = _freshness(freshness)
+    results = await server.service(ctx).brave.web(query, size, code, safesearch)
+    return SearchResults(query=query, count=len(results), results=results, note=note)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)
@@ -119,8 +124,9 @@ async def news_search(
     For requests like: latest news about the election, today's headlines, what happened with the strike.
     """
     size = clamp_count(count, 10)
-    results = await server.service(ctx).brave.news(query, size, _freshness(freshness, allow_year=False))
-    return NewsResults(query=query, count=len(results), results=results)
+    code, note = _freshness(freshness, allow_year=False)
+    results = await server.service(ctx).brave.news(query, size, code)
+    return NewsResults(query=query, count=len(results), results=results, note=note)
 
 
 @envelope_tool(server, annotations=READ_ONLY_OPEN_WORLD)

@@ -197,13 +197,14 @@ COMING_DAYS = 7
 
 
 def coming_days(now: datetime) -> str:
-    """The next week's dates by weekday name. Pure.
+    """The next week's dates by weekday name, as month-day. Pure.
 
     "On Saturday": the 1.5B model booked "el sábado" on the Friday it was asked; with the list it booked the
-    Saturday. Short forms (`Sat 28 Nov`): about 40 tokens, where ISO dates cost 70.
+    Saturday, and in a later run the 6th (the list then said `Sat 28 Nov`, a form no tool takes). `Sat 11-28`
+    is the date-time's own digits next to today's ISO date for the year: 47 tokens, where full ISO dates cost 68.
     """
     days = [now + timedelta(days=offset) for offset in range(1, COMING_DAYS + 1)]
-    listed = ", ".join(f"{day:%a} {day.day} {day:%b}" + (" (tomorrow)" if i == 0 else "") for i, day in enumerate(days))
+    listed = ", ".join(f"{day:%a %m-%d}" + (" (tomorrow)" if i == 0 else "") for i, day in enumerate(days))
     return f"Next days: {listed}"
 
 
@@ -215,7 +216,7 @@ def render_system_prompt(layers: PromptLayers) -> str:
         parts.append("## What you know about the user\n" + _clip(profile, _PROFILE_MAX_CHARS))
     zone = layers.now.tzname() or "local time"
     parts.append(
-        f"## Current date and time\n{layers.now.strftime('%A, %d %B %Y, %H:%M')} ({zone})\n{coming_days(layers.now)}"
+        f"## Current date and time\n{layers.now.strftime('%A %Y-%m-%d %H:%M')} ({zone})\n{coming_days(layers.now)}"
     )
     if layers.chat_id:
         parts.append(f"## Current chat\nchat_id: {layers.chat_id}")

@@ -402,7 +402,9 @@ class AgentLoop:
             if not counted:
                 malformed += 1
             repeated = repeated or envelope is REPEATED_CALL
-            if not envelope.get("success"):
+            # A repeat was not run, so nothing failed: the reply's other calls still run (the 1.5B model wrote
+            # the same create_file five times in one reply; the copies after the second were told it "failed").
+            if not envelope.get("success") and envelope is not REPEATED_CALL:
                 failed = call.name
             # A sealed secret never reaches the model: it reads a placeholder it can only pass on.
             run.messages.append(

@@ -69,14 +69,26 @@ async def test_web_search_defaults_to_ten_moderate_results_and_clamps_the_count(
     assert [r.params["count"] for r in brave.requests] == ["10", "20", "1"]
 
 
-async def test_news_search_maps_freshness_and_refuses_a_year(brave: FakeBrave) -> None:
+async def test_news_search_maps_freshness_and_searches_without_a_year(brave: FakeBrave) -> None:
     envelope = await call("news_search", query="elections", freshness="24h", count=2)
     assert envelope["data"]["results"][0]["source"] == "news.example.org"
+    assert envelope["data"]["note"] is None
     assert brave.requests[0].kind == "news"
     assert brave.requests[0].params["freshness"] == "pd"
-    refused = await call("news_search", query="elections", freshness="year")
-    assert refused["errorCode"] == "INVALID_ARGUMENTS"
-    assert len(brave.requests) == 1
+    yearly = await call("news_search", query="elections", freshness="year")
+    assert yearly["success"], yearly
+    assert "freshness 'year' is not understood" in yearly["data"]["note"]
+    assert "freshness" not in brave.requests[1].params
+
+
+async def test_a_freshness_word_not_understood_costs_the_filter_not_the_search(brave: FakeBrave) -> None:
+    envelope = await call("web_search", query="louvre opening hours", freshness="current" * 1000)
+    assert envelope["success"], envelope
+    note = envelope["data"]["note"]
+    assert note.endswith("Searched without a date filter.") and "24h/day/today/1d" in note
+    assert len(note) < 200
+    assert envelope["data"]["count"] == 10
+    assert "freshness" not in brave.requests[0].params
 
 
 async def test_image_search_defaults_to_five_strict_images(brave: FakeBrave) -> None:

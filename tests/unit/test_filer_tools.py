@@ -219,6 +219,28 @@ async def test_updating_keeps_the_previous_version_as_bak(workspace: Path) -> No
     assert (workspace / "doc.md.bak").read_text() == "v1"
 
 
+async def test_append_adds_a_line_at_the_end_and_keeps_the_old_version(workspace: Path) -> None:
+    (workspace / "shopping.txt").write_text("apples")
+    async with Client(server) as client:
+        first = ok(await call(client, "update_file", path="shopping.txt", content="bananas\n", append=True))
+        ok(await call(client, "update_file", path="shopping.txt", content="pears", append=True, create_backup=False))
+    assert first["size_bytes"] == len("apples\nbananas\n")
+    assert (workspace / "shopping.txt").read_text() == "apples\nbananas\npears"
+    assert (workspace / "shopping.txt.bak").read_text() == "apples"
+
+
+async def test_append_past_the_size_limit_is_refused_and_changes_nothing(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FILER_MAX_READ_BYTES", "10")
+    (workspace / "log.txt").write_text("12345678")
+    async with Client(server) as client:
+        error = refused(await call(client, "update_file", path="log.txt", content="abc", append=True), "TOOL_ERROR")
+    assert "FILER_MAX_READ_BYTES" in error
+    assert (workspace / "log.txt").read_text() == "12345678"
+    assert not (workspace / "log.txt.bak").exists()
+
+
 async def test_updating_a_missing_file_points_to_create_file(workspace: Path) -> None:
     async with Client(server) as client:
         error = refused(await call(client, "update_file", path="nope.md", content="x"), "TOOL_ERROR")

@@ -318,6 +318,23 @@ def test_equal_scores_prefer_the_more_recent_pair() -> None:
     ]
 
 
+def test_the_kept_tail_never_starts_inside_a_turn() -> None:
+    # The real 1.5B model's follow-up: its first turn had five tool results, so the last six messages began
+    # after "Create shopping.txt with apples"; the follow-up "add bananas to it too" lost what "it" was.
+    first_turn: list[ChatMessage] = [
+        U("Create shopping.txt with apples"),
+        call("1", "2", "3", "4", "5"),
+        *[result(i) for i in "12345"],
+        A("The file shopping.txt has been created."),
+    ]
+    history = [*exchanges(3, "old"), *first_turn]
+    for scores in (None, [0.0] * len(older_pairs(history))):
+        selected = select_relevant_history(history, scores, max_messages=8)
+        assert selected[: len(first_turn)] == first_turn or selected[-len(first_turn) :] == first_turn
+        assert repair_history(selected)[-len(first_turn)] == U("Create shopping.txt with apples")
+    assert [p.user["content"] for p in older_pairs(history)] == [f"old question {i}" for i in range(3)]
+
+
 def test_a_short_history_is_kept_whole() -> None:
     history = exchanges(2)
     assert select_relevant_history(history, []) == history

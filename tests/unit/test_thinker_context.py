@@ -74,13 +74,13 @@ def test_memories_written_from_untrusted_content_are_shown_apart_as_data() -> No
 
 
 def test_the_date_is_in_the_configured_zone() -> None:
-    assert "Wednesday, 11 February 2026, 09:30 (WET)" in render_system_prompt(FULL)
+    assert "Wednesday 2026-02-11 09:30 (WET)" in render_system_prompt(FULL)
 
 
 def test_the_next_week_is_listed_by_weekday_and_date_so_a_weekday_needs_no_arithmetic() -> None:
     text = render_system_prompt(FULL)
-    assert "Next days: Thu 12 Feb (tomorrow), Fri 13 Feb, Sat 14 Feb," in text
-    assert "Wed 18 Feb" in text and "19 Feb" not in text
+    assert "Next days: Thu 02-12 (tomorrow), Fri 02-13, Sat 02-14," in text
+    assert "Wed 02-18" in text and "02-19" not in text
 
 
 def test_the_profile_shows_only_what_is_known() -> None:

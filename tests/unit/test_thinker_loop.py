@@ -256,6 +256,17 @@ async def test_after_a_failed_call_the_rest_of_the_reply_waits_for_the_model(mod
     assert result.success and result.tools_used == ("echo_echo",)
 
 
+async def test_copies_of_a_call_in_one_reply_are_not_run_and_do_not_stop_the_others(model: Model, hub: Hub) -> None:
+    same = ("echo_echo", {"text": "create"})
+    model.calls(same, same, same, ("echo_echo", {"text": "other"})).text("done")
+    result = await make_loop(model, hub).run(START, toolset())
+    assert [c["arguments"]["text"] for c in hub.calls] == ["create", "other"]
+    first, *copies, other = model.tool_results(1)
+    assert first["success"] and other["success"]
+    assert all("already made this exact call" in copy["error"] for copy in copies) and len(copies) == 2
+    assert result.success and result.response == "done"
+
+
 async def test_a_turn_over_its_token_budget_stops_before_more_tool_calls(model: Model, hub: Hub) -> None:
     model.calls(("echo_echo", {"text": "1"}), prompt_tokens=600).calls(("echo_echo", {"text": "2"}), prompt_tokens=600)
     result = await make_loop(model, hub, max_tokens=1_000).run(START, toolset())

@@ -1,7 +1,7 @@
 """The conversation history sent to the model, built from a session in four steps:
 
 1. candidates: the session's last 30 messages;
-2. `select_relevant_history`: the last 6 messages always, plus older user/assistant pairs whose cosine
+2. `select_relevant_history`: the last 6 messages always (from the start of the turn the sixth is in), plus older user/assistant pairs whose cosine
    similarity to the current message is at least 0.45, most similar first, up to 20 messages in all, in
    chronological order; without an embedder (or when it fails) simply the last 20;
 3. `repair_history`: the tool-call chain made valid again (see its docstring for the rules);
@@ -60,14 +60,30 @@ class HistoryPair:
         return f"{text_of(self.user)[:PAIR_TEXT_CHARS]}\n{text_of(self.assistant)[:PAIR_TEXT_CHARS]}"
 
 
+def tail_start(messages: Sequence[ChatMessage], recent: int) -> int:
+    """Where the tail that is always sent begins: `recent` messages from the end, moved back to the user message
+    that starts the turn the cut falls in, so the tail may be longer than `recent` but never starts mid-turn.
+
+    A cut inside a turn kept its tool results and lost the request they answer (repair then drops the orphaned
+    results): asked "add bananas to it too", the 1.5B model saw only "The file shopping.txt has been created",
+    because the turn before had five tool results, and answered that it could not find the file.
+    """
+    if recent <= 0:
+        return len(messages)
+    cut = max(0, len(messages) - recent)
+    while cut > 0 and messages[cut]["role"] != "user":
+        cut -= 1
+    return cut
+
+
 def older_pairs(messages: Sequence[ChatMessage], recent: int = RECENT_MESSAGES) -> list[HistoryPair]:
-    """The user/assistant pairs before the last `recent` messages, oldest first.
+    """The user/assistant pairs before the tail of the last `recent` messages (`tail_start`), oldest first.
 
     A pair is a user message and the last assistant text before the next user message; tool calls and results
     in between are left out (an old exchange matters for what was said, and its tool output would be
     truncated anyway). A user message with no text answer (a torn turn) makes no pair.
     """
-    cut = max(0, len(messages) - recent)
+    cut = tail_start(messages, recent)
     pairs: list[HistoryPair] = []
     start: int | None = None
     answer: AssistantMessage | None = None
@@ -91,14 +107,15 @@ def select_relevant_history(
     max_messages: int = MAX_HISTORY_MESSAGES,
     threshold: float = RELEVANCE_THRESHOLD,
 ) -> list[ChatMessage]:
-    """The messages to send: the last `recent`, plus the best-scoring older pairs, chronological.
+    """The messages to send: the last `recent` (whole turns, `tail_start`), plus the best-scoring older pairs,
+    chronological.
 
     `scores` are the cosine similarities of `older_pairs(messages, recent)` to the current message, in the
-    same order; None means no embeddings, and then the result is the last `max_messages` messages.
+    same order; None means no embeddings, and then the result is the last `max_messages` messages (whole turns).
     """
     if scores is None:
-        return list(messages[-max_messages:]) if max_messages > 0 else []
-    tail = list(messages[-recent:]) if recent > 0 else []
+        return list(messages[tail_start(messages, max_messages) :])
+    tail = list(messages[tail_start(messages, recent) :])
     pairs = older_pairs(messages, recent)
     if len(scores) != len(pairs):
         raise ValueError(f"got {len(scores)} scores for {len(pairs)} older pairs")
