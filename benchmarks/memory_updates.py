@@ -21,10 +21,11 @@ sequence's question through `retrieve_memories` (limit 3, facts only). Figures, 
 - **store latency**: p50/p99 of `store_fact` (the decision step included) over the sequences' facts, against a
   read-only round trip (`list_facts`, limit 1) in the same run.
 - **memorizer RSS** (Linux): the spawned process's resident memory after the warm-up (English facts: the
-  embedder loaded) and after one French update (the multilingual encoder loaded for the value comparison), before
-  the sets run.
+  embedder loaded) and after one French update (the value comparison; with `--embedder local` that loads the
+  multilingual encoder beside MiniLM, with the default the same encoder serves both), before the sets run.
 
-    python benchmarks/memory_updates.py [--embedder local|none] [--fillers 8] [--only tuned|holdout|...|holdout4]
+    python benchmarks/memory_updates.py [--embedder multilingual|local|none] [--fillers 8]
+        [--only tuned|holdout|...|holdout4]
         [--model-decisions]   # ask UTILITY_MODEL (with UTILITY_API_BASE) about pairs the rules cannot settle
 
 The tuned set is the one the rules were developed against; the held-out sets were never used to tune: the first
@@ -33,7 +34,9 @@ The tuned set is the one the rules were developed against; the held-out sets wer
 round (values in other languages compared by the multilingual encoder) was developed on the tuned set only. The
 fourth (the owner chatting about other people in eleven languages, seven of them in non-Latin scripts, with its
 own untrusted e-mails and pages) was written before the third round (someone "is" many things at once) and
-scored on main before it; the third round was developed on the tuned set and the second held-out set. The last
+scored on main before it; the third round was developed on the tuned set and the second held-out set. The
+move from all-MiniLM-L6-v2 to the multilingual encoder as the one embedder re-derived its thresholds from the tuned
+set alone (benchmarks/memory_thresholds.py); every held-out set was scored once before and once after. The last
 line printed is the JSON summary.
 """
 
@@ -275,7 +278,7 @@ async def round_trip_ms(memory: Memorizer, calls: int = 200) -> float:
 
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--embedder", choices=("local", "none"), default="local")
+    parser.add_argument("--embedder", choices=("multilingual", "local", "none"), default="multilingual")
     parser.add_argument("--fillers", type=int, default=8, help="unrelated facts stored before each sequence")
     parser.add_argument("--only", choices=tuple(SETS), help="run one set only")
     parser.add_argument("--model-decisions", action="store_true", help="let UTILITY_MODEL settle what rules cannot")

@@ -304,12 +304,23 @@ class BrowserSession:
             )
         )
 
+    def _current_tab(self) -> tuple[Page, TabState] | None:
+        """The current tab and what it collected, dialog or not; None when no tab is open."""
+        if not self._tabs:
+            return None
+        page = self._tabs[min(self._current, len(self._tabs) - 1)]
+        return page, self._states[page]
+
+    def _open_tab(self, refusal: str) -> tuple[Page, TabState]:
+        """The current tab, dialog or not; refused with `refusal` when no tab is open."""
+        current = self._current_tab()
+        if current is None:
+            raise ToolFailure(refusal)
+        return current
+
     def _page(self) -> tuple[Page, TabState]:
         """The current tab; refused when there is none or a dialog is waiting on it."""
-        if not self._tabs:
-            raise ToolFailure("No page is open: call browser_navigate with a URL first.")
-        page = self._tabs[min(self._current, len(self._tabs) - 1)]
-        state = self._states[page]
+        page, state = self._open_tab("No page is open: call browser_navigate with a URL first.")
         if state.dialog is not None:
             raise ToolFailure(f"{_describe_dialog(state.dialog)} Answer it with browser_handle_dialog first.")
         return page, state
@@ -501,38 +512,40 @@ class BrowserSession:
         except OSError as exc:
             raise ToolFailure(f"Could not save the file in the workspace ({exc.strerror or exc}).") from None
 
-    async def click(self, ref: str, *, double: bool, button: Button, modifiers: list[Modifier]) -> models.PageState:
+    async def _act_on(
+        self, ref: str, action: Callable[[Locator], Awaitable[object]], *, settle: bool = False
+    ) -> models.PageState:
+        """Do `action` on the element `ref` names and return the page's state (once it settles, with `settle`)."""
+
         async def work() -> models.PageState:
             page, state = self._page()
             locator = await self._locate(page, ref)
-            if double:
-                await self._act(page, state, lambda: locator.dblclick(button=button, modifiers=modifiers))
-            else:
-                await self._act(page, state, lambda: locator.click(button=button, modifiers=modifiers))
-            await self._settle(page, state)
-            return await self._state(page)
-
-        return await self._call(work)
-
-    async def type(self, ref: str, text: str, *, submit: bool, slowly: bool) -> models.PageState:
-        async def work() -> models.PageState:
-            page, state = self._page()
-            locator = await self._locate(page, ref)
-
-            async def typing() -> None:
-                if slowly:
-                    await locator.press_sequentially(text)
-                else:
-                    await locator.fill(text)
-                if submit:
-                    await locator.press("Enter")
-
-            await self._act(page, state, typing)
-            if submit:
+            await self._act(page, state, lambda: action(locator))
+            if settle:
                 await self._settle(page, state)
             return await self._state(page)
 
         return await self._call(work)
+
+    async def click(self, ref: str, *, double: bool, button: Button, modifiers: list[Modifier]) -> models.PageState:
+        async def clicking(locator: Locator) -> None:
+            if double:
+                await locator.dblclick(button=button, modifiers=modifiers)
+            else:
+                await locator.click(button=button, modifiers=modifiers)
+
+        return await self._act_on(ref, clicking, settle=True)
+
+    async def type(self, ref: str, text: str, *, submit: bool, slowly: bool) -> models.PageState:
+        async def typing(locator: Locator) -> None:
+            if slowly:
+                await locator.press_sequentially(text)
+            else:
+                await locator.fill(text)
+            if submit:
+                await locator.press("Enter")
+
+        return await self._act_on(ref, typing, settle=submit)
 
     async def fill_form(self, fields: list[tuple[str, str, str]]) -> models.PageState:
         """`fields` are (ref, type, value) with type textbox, checkbox, radio, combobox or slider."""
@@ -556,22 +569,10 @@ class BrowserSession:
         return await self._call(work)
 
     async def select_option(self, ref: str, values: list[str]) -> models.PageState:
-        async def work() -> models.PageState:
-            page, state = self._page()
-            locator = await self._locate(page, ref)
-            await self._act(page, state, lambda: locator.select_option(values))
-            return await self._state(page)
-
-        return await self._call(work)
+        return await self._act_on(ref, lambda locator: locator.select_option(values))
 
     async def hover(self, ref: str) -> models.PageState:
-        async def work() -> models.PageState:
-            page, state = self._page()
-            locator = await self._locate(page, ref)
-            await self._act(page, state, locator.hover)
-            return await self._state(page)
-
-        return await self._call(work)
+        return await self._act_on(ref, lambda locator: locator.hover())
 
     async def drag(self, start_ref: str, end_ref: str) -> models.PageState:
         async def work() -> models.PageState:
@@ -658,10 +659,7 @@ class BrowserSession:
 
     async def handle_dialog(self, accept: bool, prompt_text: str | None) -> models.PageState:
         async def work() -> models.PageState:
-            if not self._tabs:
-                raise ToolFailure("No page is open, so no dialog is waiting.")
-            page = self._tabs[min(self._current, len(self._tabs) - 1)]
-            state = self._states[page]
+            page, state = self._open_tab("No page is open, so no dialog is waiting.")
             dialog = state.dialog
             if dialog is None:
                 raise ToolFailure("No dialog is open on the current tab.")
@@ -683,10 +681,7 @@ class BrowserSession:
 
     async def file_upload(self, paths: list[str] | None) -> models.PageState:
         async def work() -> models.PageState:
-            if not self._tabs:
-                raise ToolFailure("No page is open, so no file chooser is waiting.")
-            page = self._tabs[min(self._current, len(self._tabs) - 1)]
-            state = self._states[page]
+            page, state = self._open_tab("No page is open, so no file chooser is waiting.")
             chooser = state.chooser
             if chooser is None:
                 raise ToolFailure("No file chooser is open: click the page's upload field first.")
@@ -736,11 +731,12 @@ class BrowserSession:
 
     async def console_messages(self, level: Level, filename: str | None) -> models.ConsoleMessages:
         async def work() -> models.ConsoleMessages:
-            if not self._tabs:
+            current = self._current_tab()
+            if current is None:
                 return models.ConsoleMessages(messages=[])
-            page = self._tabs[min(self._current, len(self._tabs) - 1)]
+            _, state = current
             wanted = set(LEVELS[: LEVELS.index(level) + 1])
-            messages = [m for m in self._states[page].console if m.level in wanted]
+            messages = [m for m in state.console if m.level in wanted]
             if filename is not None:
                 text = "\n".join(f"[{m.level}] {m.text}" for m in messages)
                 return models.ConsoleMessages(
@@ -752,12 +748,13 @@ class BrowserSession:
 
     async def network_requests(self, include_static: bool, filename: str | None) -> models.NetworkRequests:
         async def work() -> models.NetworkRequests:
-            if not self._tabs:
+            current = self._current_tab()
+            if current is None:
                 return models.NetworkRequests(requests=[])
-            page = self._tabs[min(self._current, len(self._tabs) - 1)]
+            _, state = current
             requests = [
                 r
-                for r in self._states[page].network
+                for r in state.network
                 if include_static or r.resourceType not in STATIC_TYPES or r.failure or (r.status or 0) >= 400
             ]
             if filename is not None:

@@ -4,7 +4,7 @@
 # Every step says why it is safe. `make image-test` then starts the image, calls a tool through the hub, Guardian
 # and the Filer, sends a chat message through the Thinker, and runs docker/runtime-check.py in the container: it
 # imports every first-party module and runs the lazy paths (litellm completions, token counting and prices,
-# Guardian's classifier, both embedding models, the job store, the web-page extractor, the vector extension).
+# Guardian's classifier, the embedding model, the job store, the web-page extractor, the vector extension).
 set -eu
 venv="$1"
 with_browser="${2:-0}"
@@ -17,9 +17,9 @@ pip="$venv/bin/pip"
 "$pip" uninstall --yes --quiet boto3 botocore s3transfer jmespath hf-xet
 # huggingface_hub with fsspec and tqdm (6 MB): declared by tokenizers and litellm, imported only by litellm's
 # Bedrock token counter for Kimi models (Bedrock is gone with the AWS SDK above) and by tokenizers'
-# `from_pretrained`: MiniLM's tokenizer is read from its file, and litellm's token counter fetches Hub tokenizers
-# with its native bridge, else counts with tiktoken (runtime-check.py counts tokens for five model families with
-# these imports refused). filelock: imported only by litellm's proxy CLI.
+# `from_pretrained`, which Annabelle never calls (its models read their tokenizers from files); litellm's token
+# counter fetches Hub tokenizers with its native bridge, else counts with tiktoken (runtime-check.py counts tokens
+# for five model families with these imports refused). filelock: imported only by litellm's proxy CLI.
 "$pip" uninstall --yes --quiet huggingface-hub fsspec tqdm filelock
 # The installers themselves.
 "$pip" uninstall --yes --quiet pip setuptools

@@ -4,7 +4,7 @@
 environment, imports every module of Annabelle's own packages (so every import at the top of a module is
 resolved), then runs the paths that import more on first use: litellm's completion (sync and async, with tools,
 through the Thinker's own warm-up), token counting, prices and model limits; Guardian's classifier on two texts;
-one text through each local embedding model; a job in APScheduler's SQLite store; a web page through the fetch
+one text through the multilingual encoder (and MiniLM where it is installed); a job in APScheduler's SQLite store; a web page through the fetch
 tool's extractor. Any missing module, data file or native library fails it.
 
 The packages the prune script uninstalls or cuts out are refused by an import hook, so running this file in a
@@ -153,9 +153,29 @@ def check_guardian() -> None:
 
 
 async def check_embeddings() -> None:
-    from shared.embeddings import EmbeddingSettings, create_embedder
+    """The default embedder (the multilingual encoder) embeds; the optional all-MiniLM-L6-v2 embeds where its
+    package is installed (a development environment) and, where it is not (the image), `EMBEDDING_PROVIDER=local`
+    is refused with the sentence that says how to install it."""
+    from shared.embeddings import EmbeddingError, EmbeddingSettings, create_embedder
+    from shared.embeddings.minilm_files import INSTALL, find_model_dir
 
-    for provider, dimension in (("local", 384), ("multilingual", 512)):
+    checked = ["multilingual encoder (512)"]
+    providers: list[tuple[str, int]] = [("multilingual", 512)]
+    try:
+        find_model_dir()
+        providers.append(("local", 384))
+        checked.append("MiniLM (384)")
+    except EmbeddingError:
+        try:
+            create_embedder(EmbeddingSettings(embedding_provider="local"), cache=False)
+        except EmbeddingError as exc:
+            expect(INSTALL in str(exc), f"EMBEDDING_PROVIDER=local without MiniLM said {exc}")
+        else:
+            raise SystemExit("runtime-check: FAILED: EMBEDDING_PROVIDER=local was accepted without its weights")
+        checked.append("MiniLM absent, refused with how to install it")
+    default = EmbeddingSettings.model_fields["embedding_provider"].default
+    expect(default == "multilingual", f"the default embedding provider is {default}, not multilingual")
+    for provider, dimension in providers:
         embedder = create_embedder(EmbeddingSettings(embedding_provider=provider), cache=False)
         if embedder is None:
             raise SystemExit(f"runtime-check: FAILED: no embedder for EMBEDDING_PROVIDER={provider}")
@@ -163,7 +183,7 @@ async def check_embeddings() -> None:
         norm = float((vectors[0] ** 2).sum()) ** 0.5
         expect(vectors.shape == (1, dimension), f"{provider} gave vectors of shape {vectors.shape}")
         expect(abs(norm - 1.0) < 1e-3, f"{provider} gave a vector of norm {norm}")
-    say("embeddings: one text through MiniLM (384) and the multilingual encoder (512)")
+    say("embeddings: " + ", ".join(checked))
 
 
 def check_job_store() -> None:

@@ -108,6 +108,7 @@ Body = Annotated[str, Field(description="The message body: plain text, or HTML w
 Cc = Annotated[str | None, Field(description="Cc recipients, comma-separated.")]
 Bcc = Annotated[str | None, Field(description="Bcc recipients, comma-separated.")]
 IsHtml = Annotated[bool, Field(description="The body is HTML (a plain-text version is added).")]
+PageToken = Annotated[str | None, Field(description="next_page_token from a previous call.")]
 LabelList = Annotated[
     list[str] | None, Field(description="Label names (e.g. 'Work', 'INBOX') or ids (e.g. 'Label_12').")
 ]
@@ -118,6 +119,7 @@ DateTime = Annotated[
     Field(description="RFC 3339 date-time, e.g. '2026-05-01T09:00:00+02:00' (or without offset + time_zone)."),
 ]
 Date = Annotated[str | None, Field(description="A date 'YYYY-MM-DD', for all-day events (end is exclusive).")]
+TimeZone = Annotated[str | None, Field(description="IANA zone, e.g. 'Europe/Paris'.")]
 
 
 # --- mail ----------------------------------------------------------------------------------------------------
@@ -131,7 +133,7 @@ async def list_emails(
     ] = None,
     max_results: Annotated[int, Field(description="How many (1-100; larger values are capped).")] = 10,
     label_ids: LabelList = None,
-    page_token: Annotated[str | None, Field(description="next_page_token from a previous call.")] = None,
+    page_token: PageToken = None,
 ) -> dict[str, Any]:
     """List or search the user's emails (a Gmail search, the inbox by default), newest first.
 
@@ -351,7 +353,7 @@ async def list_events(
     time_max: Annotated[str | None, Field(description="Latest start, RFC 3339 with offset.")] = None,
     query: Annotated[str | None, Field(description="Free text matched against the events' fields.")] = None,
     max_results: Annotated[int, Field(description="How many (1-250).")] = 25,
-    page_token: Annotated[str | None, Field(description="next_page_token from a previous call.")] = None,
+    page_token: PageToken = None,
 ) -> dict[str, Any]:
     """List calendar events in a time range, recurring ones expanded, by start time.
 
@@ -382,7 +384,7 @@ async def create_event(
     start_date: Date = None,
     end_date_time: DateTime = None,
     end_date: Date = None,
-    time_zone: Annotated[str | None, Field(description="IANA zone, e.g. 'Europe/Paris'.")] = None,
+    time_zone: TimeZone = None,
     attendees: Annotated[list[str] | None, Field(description="Guests' email addresses (Google invites them).")] = None,
     recurrence: Annotated[list[str] | None, Field(description="RRULE lines, e.g. 'RRULE:FREQ=WEEKLY;COUNT=4'.")] = None,
     reminders: Annotated[
@@ -424,7 +426,7 @@ async def update_event(
     start_date: Date = None,
     end_date_time: DateTime = None,
     end_date: Date = None,
-    time_zone: Annotated[str | None, Field(description="IANA zone, e.g. 'Europe/Paris'.")] = None,
+    time_zone: TimeZone = None,
     attendees: Annotated[list[str] | None, Field(description="The full new guest list (replaces the old one).")] = None,
     response_status: Annotated[
         Literal["accepted", "declined", "tentative"] | None, Field(description="Answer the invitation (RSVP).")

@@ -274,9 +274,9 @@ def _encoder(model_path: Path, base_sha256: str, model_sha256: str, threads: int
         encoder = Encoder(model_path, base, threads=threads)
     except Exception as exc:  # onnxruntime raises its own exception types for a corrupt graph
         raise ClassifierError(f"The classifier model {model_path} cannot be loaded ({exc}); {_FIX}.") from None
-    # The tokeniser takes a second or two to build: on a background thread, so start-up does not wait for it
-    # (the first scan does, if it comes sooner).
-    threading.Thread(target=lambda: encoder.preparer, name="guardian-tokeniser", daemon=True).start()
+    # The tokeniser (0.6-0.8 s of CPU) is built by the first scan that reads text with the model, not here: built
+    # on a background thread at start it held the GIL for the whole build (`tokenizers` does not release it), so
+    # Guardian could not answer the hub's handshake meanwhile and was the last MCP ready by a second or more.
     return encoder
 
 

@@ -15,10 +15,11 @@
 4. **Same frame, one slot changed** (word alignment, for wording no pattern knows): a changed number, or a
    change cue with a value of the same kind → update; otherwise the pair is *related* but undecided.
 
-"Of the same kind" means sharing a word, both numbers, both names (capitalised), or — when an embedder is
-configured — vectors at least `SIMILAR_VALUES` apart in cosine (tea/coffee 0.62, coffee/dark mode 0.18 with
-all-MiniLM-L6-v2); for two claims' values compared by a multilingual encoder (`ValueSimilarity`, any language),
-at least its own threshold (`MULTILINGUAL_SIMILAR_VALUES`).
+"Of the same kind" means sharing a word, both numbers, both names (capitalised), or — when embeddings are on —
+a cosine similarity of at least `SIMILAR_VALUES` between the words that differ in English facts (tea/coffee 0.61,
+android/iphone 0.60, cat/coffee 0.41 with the multilingual encoder); for two claims' values in another language,
+compared as written (`ValueSimilarity`), at least `MULTILINGUAL_SIMILAR_VALUES`. Both are cosines of the
+multilingual Universal Sentence Encoder, the one encoder the Memorizer compares with.
 
 `decide(...)` turns the judgements into one action with the provenance rule: a statement never supersedes a
 fact of a more trusted provenance (owner > system > untrusted) nor a fact learned after it (an import of old
@@ -36,11 +37,14 @@ from memorizer_mcp.claims import OWNER, Claim, ParsedFact, heads, stem, subjects
 from memorizer_mcp.lexicon import NUMBER_WORDS
 from memorizer_mcp.provenance import trust
 
-SIMILAR_VALUES = 0.45
-"""Cosine similarity (all-MiniLM-L6-v2, English) at which two values count as the same kind of thing."""
+SIMILAR_VALUES = 0.52
+"""Cosine similarity (multilingual USE v3) of the words that differ in two English facts at which they count as
+the same kind of thing: the middle of the gap between the unrelated pairs (at most 0.44) and the value pairs of
+updates (0.60 and above) that the rules ask about on the tuned update set (benchmarks/memory_thresholds.py;
+all-MiniLM-L6-v2, used before, had 0.45)."""
 MULTILINGUAL_SIMILAR_VALUES = 0.40
-"""The same for the multilingual encoder (USE v3), which compares values in any language: tea/coffee 0.61,
-thé/café 0.58, profesor/abogado 0.42; unrelated values 0.05-0.34 (Berlin/iPhone 0.25, alérgico/abogado 0.27)."""
+"""The same for two claims' values as written, in any language: tea/coffee 0.61, thé/café 0.58,
+profesor/abogado 0.42; unrelated values 0.05-0.34 (Berlin/iPhone 0.25, alérgico/abogado 0.27)."""
 
 Verdict = Literal["duplicate", "update", "unrelated"]
 Similarity = Callable[[str, str], float | None]
@@ -54,9 +58,9 @@ def no_similarity(_a: str, _b: str) -> float | None:
 @dataclass(frozen=True)
 class ValueSimilarity:
     """Compares the values of two claims about the same attribute as written ("le thé", "le café"), with the
-    threshold that belongs to the encoder behind it. Given, it replaces `similarity` for claim values: the
-    memorizer's own embedder is English-only, and a value compared in its sentence's language needs an encoder
-    that reads every language."""
+    threshold that belongs to the encoder behind it. Given, it replaces `similarity` for claim values: outside
+    English, stemmed word spans read badly, and a value compared as written in its sentence's language reads
+    well."""
 
     cosine: Similarity
     threshold: float = MULTILINGUAL_SIMILAR_VALUES

@@ -383,7 +383,8 @@ class FactStore:
         """Save `(fact id, the text embedded, vector)`; the ids saved.
 
         A vector is saved only if its fact still exists with that text: an embedding can finish after the fact
-        was deleted or rewritten, and must then not come back as a stale vector.
+        was deleted or rewritten, and must then not come back as a stale vector. A fact keeps one vector, from the
+        embedder that searches it: a vector of another embedder (the one configured before) is dropped with it.
         """
         saved = []
         with self.db.transaction() as conn:
@@ -395,7 +396,19 @@ class FactStore:
                 )
                 if cursor.rowcount:
                     saved.append(fact_id)
+                    conn.execute("DELETE FROM fact_vectors WHERE fact_id = ? AND embedder_key != ?", (fact_id, key))
         return saved
+
+    def agents_with_other_vectors(self, key: str) -> list[str]:
+        """Agents with facts whose vector comes from another embedder than `key` (the one configured before):
+        those facts must be embedded again before vector search can see them."""
+        with self.db.reading() as conn:
+            rows = conn.execute(
+                "SELECT DISTINCT f.agent_id FROM fact_vectors v JOIN facts f ON f.id = v.fact_id"
+                " WHERE v.embedder_key != ? ORDER BY f.agent_id",
+                (key,),
+            ).fetchall()
+        return [row["agent_id"] for row in rows]
 
     def mark_accessed(self, fact_ids: list[int], now: str) -> None:
         if not fact_ids:

@@ -59,6 +59,7 @@ from shared.mcp_tools import (
     EnvelopeServer,
     ServerState,
     Untrusted,
+    background_task,
     envelope_tool,
 )
 from shared.settings import ConfigError, load_settings
@@ -88,14 +89,15 @@ def default_embedder(settings: MemorizerSettings) -> Embedder | None:
 
 
 def default_value_embedder(settings: MemorizerSettings, embedder: Embedder | None) -> Embedder | None:
-    """The multilingual encoder the update rules compare values with (decisions.ValueSimilarity), when
-    embeddings are on: the configured one if it is that encoder, else its own instance. Constructing it reads
-    nothing; if its files are missing, the first comparison logs it and the rules decide without it."""
+    """The multilingual encoder the update rules compare values with (decisions.py), when embeddings are on: the
+    configured embedder itself when it is that encoder (the default: one model in memory), else its own
+    instance. Constructing it reads nothing; if its files are missing, the first comparison logs it and the rules
+    decide without it."""
     if embedder is None:
         return None
     from shared.embeddings.multilingual import MultilingualEmbedder
 
-    return embedder if isinstance(embedder, MultilingualEmbedder) else MultilingualEmbedder()
+    return embedder if embedder.provider == MultilingualEmbedder.provider else MultilingualEmbedder()
 
 
 ValueEmbedderFactory = Callable[[MemorizerSettings, "Embedder | None"], "Embedder | None"]
@@ -132,6 +134,15 @@ def build_parts(settings: MemorizerSettings) -> Parts:
     return Parts(memory, learning, Records(memory), Exchange(memory))
 
 
+async def _reembed(memory: Memory) -> None:
+    """Facts whose vectors came from the embedder configured before get vectors from the current one (see
+    Memory.reembed); a failure here must not end the server."""
+    try:
+        await memory.reembed()
+    except Exception:
+        log.exception("re-embedding facts failed; backfill_embeddings adds the missing vectors")
+
+
 @asynccontextmanager
 async def lifespan(_server: MCPServer[MemorizerState]) -> AsyncIterator[MemorizerState]:
     parts = None
@@ -158,7 +169,11 @@ async def lifespan(_server: MCPServer[MemorizerState]) -> AsyncIterator[Memorize
             )
             state = MemorizerState(parts)
     try:
-        yield state
+        if parts is None:
+            yield state
+        else:
+            async with background_task(_reembed(parts.memory), "memorizer-reembed"):
+                yield state
     finally:
         if parts is not None:
             if parts.memory.embedder is not None:
@@ -214,6 +229,10 @@ IncludeHistory = Annotated[
 ]
 Text = Annotated[str, Field(description="Text (up to 1 MB).")]
 OptionalText = Annotated[str | None, Field(description="Optional text (up to 1 MB).")]
+FactId = Annotated[RecordId, Field(description="Id of the fact (see list_facts).")]
+# update_contact and update_project change these the same way
+NewName = Annotated[str | None, Field(max_length=500, description="New name.")]
+NewCompany = Annotated[str | None, Field(max_length=500, description="New company.")]
 
 
 def _marked(result: dict[str, Any]) -> dict[str, Any] | Untrusted:
@@ -270,7 +289,7 @@ def list_facts(
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def delete_fact(
     ctx: MemorizerContext,
-    fact_id: Annotated[RecordId, Field(description="Id of the fact (see list_facts).")],
+    fact_id: FactId,
     agent_id: Agent = DEFAULT_AGENT_ID,
 ) -> dict[str, Any]:
     """Delete one fact by id for good, with its history (the older versions it replaced).
@@ -283,7 +302,7 @@ async def delete_fact(
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def update_fact(
     ctx: MemorizerContext,
-    fact_id: Annotated[RecordId, Field(description="Id of the fact (see list_facts).")],
+    fact_id: FactId,
     fact: Annotated[str, Field(min_length=1, description="The new text that replaces the old one.")],
     agent_id: Agent = DEFAULT_AGENT_ID,
     category: Annotated[FactCategory | None, Field(description="New category (unchanged if omitted).")] = None,
@@ -713,9 +732,9 @@ def update_contact(
     ctx: MemorizerContext,
     contact_id: ContactId,
     agent_id: Agent = DEFAULT_AGENT_ID,
-    name: Annotated[str | None, Field(max_length=500, description="New name.")] = None,
+    name: NewName = None,
     email: Annotated[str | None, Field(max_length=320, description="New e-mail address.")] = None,
-    company: Annotated[str | None, Field(max_length=500, description="New company.")] = None,
+    company: NewCompany = None,
     role: Annotated[str | None, Field(max_length=500, description="New role.")] = None,
     type: Annotated[ContactType | None, Field(description="New type.")] = None,
     notes: OptionalText = None,
@@ -790,7 +809,7 @@ def update_project(
     ctx: MemorizerContext,
     project_id: ProjectId,
     agent_id: Agent = DEFAULT_AGENT_ID,
-    name: Annotated[str | None, Field(max_length=500, description="New name.")] = None,
+    name: NewName = None,
     status: Annotated[ProjectStatus | None, Field(description="New status.")] = None,
     type: Annotated[ProjectType | None, Field(description="New type.")] = None,
     description: OptionalText = None,
@@ -798,7 +817,7 @@ def update_project(
         int | None, Field(ge=0, le=2**62, description="New main contact's id; 0 removes the main contact.")
     ] = None,
     participants: Participants = None,
-    company: Annotated[str | None, Field(max_length=500, description="New company.")] = None,
+    company: NewCompany = None,
     priority: Annotated[
         ProjectPriority | Literal["none"] | None,
         Field(description="New priority; 'none' removes it."),

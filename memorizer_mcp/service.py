@@ -53,8 +53,13 @@ SearchMode = Literal["hybrid", "fts", "like", "none"]
 EMBED_BATCH = 64
 NEIGHBOURS = 8
 """Nearest current facts (by vector) a new fact is compared with, besides those sharing its claim keys."""
-NEIGHBOUR_FLOOR = 0.3
-"""Below this cosine similarity a vector neighbour is too far to be about the same thing."""
+NEIGHBOUR_FLOORS = {"multilingual": 0.25, "local": 0.3}
+"""Per embedding provider, the cosine similarity below which a vector neighbour is too far to be about the same
+thing. A cosine means something only in its model's space: the multilingual encoder's floor is the lowest
+similarity between a fact and the fact it updates on the tuned update set, rounded down to 0.05
+(benchmarks/memory_thresholds.py; docs/memorizer.md says how), all-MiniLM-L6-v2's is the one tuned before."""
+DEFAULT_NEIGHBOUR_FLOOR = 0.3
+"""For an embedder no floor was derived for (an Ollama model): MiniLM's, the floor used before there were two."""
 MODEL_CANDIDATES = 5
 MAX_VALUE_PAIRS = 16
 
@@ -97,8 +102,9 @@ class Memory:
         self.settings = settings
         self.embedder = embedder
         self.values = values
-        """Compares claim values in any language for the update rules (decisions.ValueSimilarity); None: only
-        English values are compared, with `embedder`."""
+        """The multilingual encoder every similarity of the update rules comes from (decisions.py: its thresholds
+        are this encoder's cosines); by default the same instance as `embedder`. None: the rules decide by words
+        alone."""
         self.clock = clock
         self.index = VectorIndex()
         self.facts = FactStore(db)
@@ -109,6 +115,9 @@ class Memory:
         self.projects = ProjectStore(db)
         self.timeline = Timeline(db)
         self.decider: ModelDecider | None = None
+        self.reembedding: set[str] = set()
+        """Agents with facts whose vectors came from another embedder (found by `open`), until `reembed` has embedded
+        them again: searched by text meanwhile."""
 
     @classmethod
     def open(
@@ -127,7 +136,11 @@ class Memory:
             raise
         if ran:
             log.info("database migrated", extra={"path": str(settings.db_path), "migrations": ran})
-        return cls(db, settings, embedder, values=values, clock=clock)
+        memory = cls(db, settings, embedder, values=values, clock=clock)
+        if embedder is not None:
+            # Before the first search: none may use vectors that only the facts already embedded again have.
+            memory.reembedding.update(memory.facts.agents_with_other_vectors(embedder.key))
+        return memory
 
     def close(self) -> None:
         self.db.close()
@@ -162,7 +175,9 @@ class Memory:
         neighbours: list[int] = []
         if vector is not None:
             scores = await self.offload(self._vector_scores, agent_id, vector, NEIGHBOURS)
-            neighbours = [fact_id for fact_id, score in scores.items() if score >= NEIGHBOUR_FLOOR]
+            assert self.embedder is not None  # a vector came from it
+            floor = NEIGHBOUR_FLOORS.get(self.embedder.provider, DEFAULT_NEIGHBOUR_FLOOR)
+            neighbours = [fact_id for fact_id, score in scores.items() if score >= floor]
         rows = await self.offload(self.facts.candidates, agent_id, text, claims.keys(parsed), neighbours)
         candidates = [
             Candidate(row["id"], row["fact"], row["provenance"], row["created_at"], claims.parse(row["fact"]))
@@ -246,10 +261,10 @@ class Memory:
         if not candidates:
             return Decision("add"), "rules"
         # The rules ask for the similarity of two values only in a few cases: judge once without, note what they
-        # asked, embed just that, and judge again. The memorizer's embedder (all-MiniLM-L6-v2 by default) is
-        # English-only: on other languages its similarities were noise (alérgico/abogado 0.50, profesor/abogado
-        # 0.25), so it compares English facts only; the values of two claims in any other language are compared
-        # by the multilingual encoder (`values`), as written.
+        # asked, embed just that, and judge again. Every similarity comes from the multilingual encoder (`values`;
+        # by default the search embedder itself), whatever embedder searches, because the thresholds of
+        # decisions.py are cosines of that encoder. English facts are compared by the words that differ; two
+        # claims' values in any other language as written (ValueSimilarity), where stemmed word spans read badly.
         asked: list[tuple[str, str]] = []
         asked_values: list[tuple[str, str]] = []
 
@@ -270,7 +285,7 @@ class Memory:
         judged = [(c, judge(parsed, c.parsed, note, by_values(c, note_value))) for c in candidates]
         if asked or asked_values:
             words = await self._similarities(
-                self.embedder if parsed.language == "en" else None, list(dict.fromkeys(asked))[:MAX_VALUE_PAIRS]
+                self.values if parsed.language == "en" else None, list(dict.fromkeys(asked))[:MAX_VALUE_PAIRS]
             )
             values = await self._similarities(self.values, list(dict.fromkeys(asked_values))[:MAX_VALUE_PAIRS])
 
@@ -319,6 +334,46 @@ class Memory:
             ]
             stored += await self.offload(self._save_vectors, embedder.key, agent_id, triples)
         return stored
+
+    async def reembed(self, batch_size: int = EMBED_BATCH) -> dict[str, int]:
+        """Embed again, with the current embedder, every fact whose vector came from another one (the embedder
+        configured before an upgrade or a change of EMBEDDING_PROVIDER); facts embedded, per agent.
+
+        Started in the background when the Memorizer starts. A vector of one model is never compared with one of
+        another (vectors are stored and searched per embedder key), so until an agent's facts are done its searches
+        use full text and keywords alone rather than vectors that would see only the facts already done. If the
+        embedder stops answering, the rest is left to `backfill_embeddings` and vector search resumes with the
+        facts that have a vector.
+        """
+        if self.embedder is None or not self.reembedding:
+            return {}
+        key = self.embedder.key
+        agents = sorted(self.reembedding)
+        log.info("embedding facts again for a new embedder", extra={"embedder": key, "agents": len(agents)})
+        done: dict[str, int] = {}
+        try:
+            for agent_id in agents:
+                done[agent_id] = await self._reembed_agent(agent_id, key, batch_size)
+                self.reembedding.discard(agent_id)
+        finally:
+            self.reembedding.difference_update(agents)
+        log.info("facts embedded again", extra={"embedder": key, "facts": sum(done.values())})
+        return done
+
+    async def _reembed_agent(self, agent_id: str, key: str, batch_size: int) -> int:
+        embedded = 0
+        while True:
+            rows, missing = await self.offload(self.facts.missing_vectors, agent_id, key, batch_size)
+            if not rows:
+                return embedded
+            stored = await self.embed_facts(agent_id, [(row["id"], row["fact"]) for row in rows])
+            embedded += stored
+            if stored == 0:
+                log.warning(
+                    "re-embedding stopped: the embedder did not answer; backfill_embeddings adds the rest",
+                    extra={"agent_id": agent_id, "embedder": key, "facts_left": missing},
+                )
+                return embedded
 
     def _save_vectors(self, key: str, agent_id: str, triples: list[tuple[int, str, np.ndarray]]) -> int:
         # SQLite first (the store of record), then the in-memory matrix if it is loaded: only the vectors SQLite
@@ -497,7 +552,9 @@ class Memory:
         vector: dict[int, float] = {}
         note = None
         vector_ran = False
-        if self.embedder is not None:
+        if self.embedder is not None and agent_id in self.reembedding:
+            note = "facts are being embedded again for a new embedding model; searched by text meanwhile"
+        elif self.embedder is not None:
             try:
                 query_vector = np.asarray(await self.embedder.embed_one(query), dtype=np.float32)
                 vector = await self.offload(self._vector_scores, agent_id, query_vector, k, True)
@@ -562,7 +619,7 @@ class Memory:
         if self.embedder is None:
             raise ToolFailure(
                 "No embedding provider is configured (EMBEDDING_PROVIDER=none), so there is nothing to backfill. "
-                "Set EMBEDDING_PROVIDER=local (offline) or ollama and restart the Memorizer."
+                "Set EMBEDDING_PROVIDER=multilingual (offline) or ollama and restart the Memorizer."
             )
         key = self.embedder.key
         rows, missing = await self.offload(self.facts.missing_vectors, agent_id, key, batch_size)
@@ -603,5 +660,6 @@ class Memory:
                 "search_mode": "hybrid" if key else "fts5_only" if fts else "like_fallback",
                 "facts_with_vectors": with_vectors,
                 "facts_missing_vectors": total + history - with_vectors if key else None,
+                "reembedding_in_progress": agent_id in self.reembedding,
             },
         }

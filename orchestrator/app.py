@@ -200,7 +200,7 @@ def create_app(
             return
         agents.attach(tasks)
         await skills.start(tasks)
-        await jobs.start()
+        jobs.accept()
         # Polling is on whenever a bot token is set (the MCP without one answers "not configured" forever).
         if "telegram" in hub.mcps and process_environment().get("TELEGRAM_BOT_TOKEN"):
             tasks.start_soon(telegram.run)
@@ -208,6 +208,8 @@ def create_app(
         if periodic is not None:
             tasks.start_soon(periodic.run_forever, name="periodic-diagnose")
         app.state.serving = True
+        # APScheduler is loaded once the hub serves: jobs queued meanwhile are taken and wait as `queued`.
+        await jobs.start()
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

@@ -56,3 +56,19 @@ def map_freshness(value: str | None, *, allow_year: bool = True) -> str | None:
         accepted = "24h/day/today/1d, week/7d, month/30d" + (", year/1y/365d" if allow_year else "")
         raise BadParameter(f"freshness {shorten(value, 40)!r} is not understood; use one of {accepted}.")
     return code
+
+
+MAX_TIMEOUT_SECONDS = 30
+
+
+def fetch_timeout_ms(value: int) -> int:
+    """A page-fetch timeout in milliseconds: 1000..30000 as given, 1..30 read as seconds.
+
+    A model shown `timeout: integer` thinks in seconds: the 1.5B model sent 30 and was refused. A number of
+    milliseconds that small would be no timeout worth asking for, so it can only mean seconds.
+    """
+    if 1 <= value <= MAX_TIMEOUT_SECONDS:
+        return value * 1000
+    if 1000 <= value <= MAX_TIMEOUT_SECONDS * 1000:
+        return value
+    raise BadParameter(f"timeout {value} is out of range; give 1000..30000 milliseconds (or 1..30 seconds).")

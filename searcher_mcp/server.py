@@ -19,12 +19,13 @@ from pydantic import Field
 from searcher_mcp.brave import BraveClient
 from searcher_mcp.fetch import Fetcher, FetchLimits
 from searcher_mcp.models import FetchedPage, ImageResults, NewsResults, SearchResults
-from searcher_mcp.params import BadParameter, clamp_count, map_freshness
+from searcher_mcp.params import BadParameter, clamp_count, fetch_timeout_ms, map_freshness
 from searcher_mcp.ratelimit import RateLimiter
 from searcher_mcp.settings import SearcherSettings
 from shared.mcp_tools import (
     READ_ONLY_OPEN_WORLD,
     EnvelopeServer,
+    InvalidArguments,
     ServerState,
     configured_lifespan,
     envelope_tool,
@@ -156,7 +157,9 @@ async def web_fetch(
         Field(ge=1000, le=100000, description="Most characters of text to return (default WEB_FETCH_MAX_LENGTH)."),
     ] = None,
     includeLinks: Annotated[bool, Field(description="Keep links in the markdown as [text](url).")] = True,
-    timeout: Annotated[int, Field(ge=1000, le=30000, description="How long to wait for the page, in ms.")] = 10000,  # noqa: ASYNC109
+    timeout: Annotated[  # noqa: ASYNC109
+        int, Field(ge=1, le=30000, description="How long to wait for the page, in ms (1000-30000; 1-30 means seconds).")
+    ] = 10000,
 ) -> FetchedPage:
     """Read a web page by its URL and return its main text as markdown (HTML and plain text only).
 
@@ -165,4 +168,8 @@ async def web_fetch(
     For requests like: summarise this link, what does this page say, read https://example.com.
     """
     service = server.service(ctx)
-    return await service.fetcher.fetch(url, maxLength or service.default_max_length, includeLinks, timeout)
+    try:
+        wait_ms = fetch_timeout_ms(timeout)
+    except BadParameter as exc:
+        raise InvalidArguments(str(exc)) from None
+    return await service.fetcher.fetch(url, maxLength or service.default_max_length, includeLinks, wait_ms)

@@ -117,11 +117,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     from thinker.runtime import ThinkerRuntime, configured_embedder
     from thinker.selection import second_opinion_embedder, selection_embedder
 
+    embedder = configured_embedder(settings)
     runtime = ThinkerRuntime(
         settings,
         agent,
-        embedder=configured_embedder(settings),
-        selection_embedder=selection_embedder(settings),
+        embedder=embedder,
+        selection_embedder=selection_embedder(settings, embedder),
         selection_second=second_opinion_embedder(settings),
     )
     app = create_app(runtime)

@@ -82,6 +82,12 @@ class ThinkerSettings(
         ge=0,
         description="Weight of the second encoder (multilingual-e5-small) in tool selection; 0: off.",
     )
+    tool_selector_schema_budget: int | None = Field(
+        default=None,
+        ge=0,
+        description="Most characters of tool definitions offered beside the core and two best tools (default "
+        "3500, about 1,000 tokens); 0: no budget, only the cap on the number of tools.",
+    )
     thinker_sticky_tools_lookback: int | None = Field(
         default=None, ge=0, description="Turns whose tools stay offered for follow-ups (default 3)."
     )
@@ -98,6 +104,7 @@ class ThinkerSettings(
             "min_tools": self.tool_selector_min_tools,
             "threshold": self.tool_selector_threshold,
             "second_weight": self.tool_selector_second_weight,
+            "schema_budget": self.tool_selector_schema_budget,
             "sticky_lookback": self.thinker_sticky_tools_lookback,
             "sticky_max": self.thinker_sticky_tools_max,
         }

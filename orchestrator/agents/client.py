@@ -33,10 +33,20 @@ AnswerT = TypeVar("AnswerT", bound=Answer)
 
 class ThinkerClient:
     def __init__(self, transport: httpx.AsyncBaseTransport | None = None) -> None:
-        self._client = httpx.AsyncClient(timeout=HEALTH_TIMEOUT_SECONDS, transport=transport)
+        self._transport = transport
+        self._made: httpx.AsyncClient | None = None
+
+    @property
+    def _client(self) -> httpx.AsyncClient:
+        # Made on first use: its transport (httpcore's import and a TLS context, about 0.05 s of CPU) is then not
+        # on the hub's way to ready, and a hub whose agents never start needs none.
+        if self._made is None:
+            self._made = httpx.AsyncClient(timeout=HEALTH_TIMEOUT_SECONDS, transport=self._transport)
+        return self._made
 
     async def aclose(self) -> None:
-        await self._client.aclose()
+        if self._made is not None:
+            await self._made.aclose()
 
     async def healthy(self, runtime: AgentRuntime) -> bool:
         try:

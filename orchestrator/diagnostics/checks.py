@@ -8,6 +8,7 @@ configured, so `annabelle doctor` runs them while the hub is down.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,9 +21,9 @@ from orchestrator.diagnostics.findings import Finding
 from orchestrator.diagnostics.registry import check
 from orchestrator.jobs.model import MAX_ACTIVE_JOBS
 from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
+from shared.embeddings import minilm_files, multilingual_files
 from shared.embeddings.base import EmbeddingError, EmbeddingSettings
 from shared.embeddings.factory import OLLAMA_DEFAULT_MODEL, cache_dir
-from shared.embeddings.minilm_files import MODEL_FILES, find_model_dir
 from shared.logs import LogFileSettings
 from shared.settings import REPO_ROOT, ConfigError, load_settings, process_environment
 from shared.traces import TRACES_FILENAME
@@ -275,12 +276,26 @@ def _embedding_settings(home: Path) -> EmbeddingSettings:
     return load_settings(EmbeddingSettings, annabelle_home=home)
 
 
-def _local_model_files() -> tuple[Path | None, list[str], str | None]:
+_OFFLINE_MODELS: dict[str, tuple[str, Callable[[], Path], Mapping[str, str], str]] = {
+    "local": (minilm_files.MODEL_NAME, minilm_files.find_model_dir, minilm_files.MODEL_FILES, minilm_files.FIX),
+    "multilingual": (
+        multilingual_files.MODEL_NAME,
+        multilingual_files.find_resources,
+        multilingual_files.MODEL_FILES,
+        multilingual_files.FIX,
+    ),
+}
+"""Provider → (model, where its files are, the files, how to fix them). all-MiniLM-L6-v2 is an optional package:
+its absence is a finding, never an import error of the doctor."""
+
+
+def _offline_model_files(provider: str) -> judge.OfflineModel:
+    model, locate, files, fix = _OFFLINE_MODELS[provider]
     try:
-        folder = find_model_dir()
+        folder = locate()
     except EmbeddingError as exc:
-        return None, [], str(exc)
-    return folder, [name for name in MODEL_FILES if not (folder / name).is_file()], None
+        return judge.OfflineModel(model, None, [], str(exc), fix)
+    return judge.OfflineModel(model, folder, [name for name in files if not (folder / name).is_file()], None, fix)
 
 
 @check("embedding-provider", "Embedding", needs_hub=False)
@@ -294,7 +309,7 @@ async def embedding_provider(ctx: CommandContext) -> Finding:
     if settings.embedding_provider == "ollama":
         model = settings.embedding_model or OLLAMA_DEFAULT_MODEL
         return judge.judge_ollama_embeddings(await probes.probe_ollama("embeddings", model, settings.ollama_host))
-    return judge.judge_local_model(*await anyio.to_thread.run_sync(_local_model_files))
+    return judge.judge_offline_model(await anyio.to_thread.run_sync(_offline_model_files, settings.embedding_provider))
 
 
 def _cache_size(home: Path) -> int | None:

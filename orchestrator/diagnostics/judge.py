@@ -37,6 +37,7 @@ __all__ = [
     "TOOL_DRIFT_LIMIT",
     "TRACE_STALE",
     "LevelCounts",
+    "OfflineModel",
     "ServerProbe",
     "count_levels",
     "judge_agents_file",
@@ -46,7 +47,7 @@ __all__ = [
     "judge_externals",
     "judge_failed_skills",
     "judge_gmail",
-    "judge_local_model",
+    "judge_offline_model",
     "judge_ollama_embeddings",
     "judge_overdue_skills",
     "judge_scan_quality",
@@ -214,7 +215,7 @@ def judge_ollama_embeddings(probe: ServerProbe) -> Finding:
         return Finding(
             "warning",
             f"EMBEDDING_PROVIDER=ollama but {probe.url} is unreachable ({probe.error}): memory search falls back to text",
-            "Start Ollama (`ollama serve`), fix OLLAMA_HOST, or set EMBEDDING_PROVIDER=local.",
+            "Start Ollama (`ollama serve`), fix OLLAMA_HOST, or set EMBEDDING_PROVIDER=multilingual.",
         )
     if probe.models is not None and not ollama_has_model(probe.model, probe.models):
         return Finding(
@@ -225,16 +226,29 @@ def judge_ollama_embeddings(probe: ServerProbe) -> Finding:
     return Finding("ok", f"Ollama embeddings ({probe.model}) reachable at {probe.url}")
 
 
-def judge_local_model(folder: Path | None, missing: Sequence[str], problem: str | None) -> Finding:
-    if problem is not None:
-        return Finding("warning", problem, "Run `make install`, or set EMBEDDING_PROVIDER=ollama or none.")
-    if missing:
+@dataclass(frozen=True)
+class OfflineModel:
+    """What the diagnostics found of an offline embedding model's files."""
+
+    model: str
+    folder: Path | None
+    missing: Sequence[str]
+    problem: str | None
+    """Why the files cannot be found at all (the package is not installed), with the fix."""
+    fix: str
+
+
+def judge_offline_model(found: OfflineModel) -> Finding:
+    fix = found.fix[0].upper() + found.fix[1:] + "."
+    if found.problem is not None:
+        return Finding("warning", found.problem, fix)
+    if found.missing:
         return Finding(
             "warning",
-            f"the local embedding model is incomplete: {', '.join(missing)} missing in {folder}",
-            "Reinstall it with `make install`, or set EMBEDDING_PROVIDER=ollama or none.",
+            f"the embedding model {found.model} is incomplete: {', '.join(found.missing)} missing in {found.folder}",
+            fix,
         )
-    return Finding("ok", "local embedding model files present")
+    return Finding("ok", f"embedding model files present ({found.model})")
 
 
 # -- configuration files ----------------------------------------------------------------------------------------

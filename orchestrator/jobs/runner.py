@@ -18,10 +18,16 @@ executor); the runner that owns `key` runs the steps:
 
 At most `concurrency` jobs run at once. A job that was running when the hub stopped is marked `interrupted`, not
 run again: its tool calls may have had effects.
+
+Start-up is in two steps so the hub's `/health` need not wait for APScheduler: `accept()` (before the hub says
+ready: the records only, with the standard library's sqlite3) takes jobs, which wait as `queued`; `start()` (after)
+imports APScheduler and SQLAlchemy (about 0.15 s of CPU, on a worker thread), starts the scheduler and hands it
+every queued job it does not hold yet.
 """
 
 from __future__ import annotations
 
+import importlib
 import logging
 import time
 import uuid
@@ -31,8 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
-from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
-from apscheduler.schedulers.asyncio import AsyncIOScheduler
+import anyio.to_thread
 
 from orchestrator.callers import OWNER, Caller, agent_caller
 from orchestrator.jobs.model import FINISHED, MAX_ACTIVE_JOBS, clip_result, job_status, progress, ready_steps
@@ -44,6 +49,8 @@ from shared.secrets import mask_sealed
 from shared.traces import elapsed_ms, trace_event, traced
 
 if TYPE_CHECKING:
+    from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
     from orchestrator.agents import AgentManager
 
 __all__ = ["BACKFILL_TOOL", "MAX_ACTIVE_JOBS", "JobRunner", "run_stored_job"]
@@ -108,36 +115,58 @@ class JobRunner:
         self.clock = clock
         self.store = JobStore(path, clock)
         self.key = str(path.resolve())
-        self.scheduler = AsyncIOScheduler(
-            jobstores={"default": SQLAlchemyJobStore(url=f"sqlite:///{path}")},
-            # A job found late (the hub was down when it was due) still runs, once.
-            job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
-            timezone=UTC,
-        )
+        self.scheduler: AsyncIOScheduler | None = None
+        """APScheduler, once `start` has loaded it."""
         self._limiter = anyio.CapacityLimiter(concurrency)
         self._running: dict[str, anyio.CancelScope] = {}
         self.started = False
+        """Jobs are taken (`accept`); they run once `scheduler` is set too."""
 
     # -- life -------------------------------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Take over the job store: jobs cut off by the last stop are marked interrupted, queued ones run."""
+    def accept(self) -> None:
+        """Take over the job store and take jobs: the ones cut off by the last stop are marked interrupted, new ones
+        wait as `queued` until `start`. Idempotent."""
+        if self.started:
+            return
         _RUNNERS[self.key] = self
         for record in self.store.with_status("running"):
             self._finish(record, "interrupted", "The hub stopped while this job ran; its steps were not repeated.")
         pruned = self.store.prune()
-        self.scheduler.start()
         self.started = True
-        for record in self.store.with_status("queued"):
-            # The hub stopped between writing the record and scheduling it: schedule it now.
-            if self.scheduler.get_job(record["taskId"]) is None:
+        log.info("jobs accepted", extra={"pruned": pruned})
+
+    async def start(self) -> None:
+        """`accept`, then run the jobs: start APScheduler on its SQLite store and give it the queued jobs it lacks."""
+        self.accept()
+        # The import is most of the cost (SQLAlchemy); on a worker thread the event loop keeps answering meanwhile.
+        await anyio.to_thread.run_sync(importlib.import_module, "apscheduler.jobstores.sqlalchemy")
+        from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
+        from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+        if not self.started:
+            return  # stopped while APScheduler loaded
+        scheduler = AsyncIOScheduler(
+            jobstores={"default": SQLAlchemyJobStore(url=f"sqlite:///{self.path}")},
+            # A job found late (the hub was down when it was due) still runs, once.
+            job_defaults={"misfire_grace_time": None, "coalesce": True, "max_instances": 1},
+            timezone=UTC,
+        )
+        scheduler.start()
+        self.scheduler = scheduler
+        # Queued without a scheduler (taken before `start`, or the hub stopped between writing the record and
+        # scheduling it): schedule now. No await from here on, so no job is queued in between.
+        queued = self.store.with_status("queued")
+        for record in queued:
+            if scheduler.get_job(record["taskId"]) is None:
                 self._schedule(record["taskId"])
-        log.info("jobs ready", extra={"queued": len(self.store.with_status("queued")), "pruned": pruned})
+        log.info("jobs ready", extra={"queued": len(queued)})
 
     async def stop(self) -> None:
-        if self.started:
+        if self.scheduler is not None:
             self.scheduler.shutdown(wait=False)
-            self.started = False
+            self.scheduler = None
+        self.started = False
         for scope in list(self._running.values()):
             scope.cancel()
         # Let the cancelled jobs record that they were interrupted.
@@ -188,6 +217,8 @@ class JobRunner:
         return record
 
     def _schedule(self, job_id: str) -> None:
+        if self.scheduler is None:
+            return  # `start` schedules it: the record is queued
         self.scheduler.add_job(
             run_stored_job,
             "date",

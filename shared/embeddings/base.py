@@ -24,11 +24,15 @@ class EmbeddingError(Exception):
 
 class EmbeddingSettings(OllamaSettings):
     embedding_provider: Literal["local", "multilingual", "ollama", "none"] = Field(
-        default="local",
-        description="`local` (MiniLM, offline), `multilingual` (USE v3, offline, 16 languages), `ollama`, or `none`.",
+        default="multilingual",
+        description=(
+            "`multilingual` (USE v3, offline, 16 languages), `local` (all-MiniLM-L6-v2, English, offline, an "
+            "optional package), `ollama`, or `none`."
+        ),
     )
     embedding_model: str | None = Field(
-        default=None, description="Model name; default all-MiniLM-L6-v2 (local) or nomic-embed-text (ollama)."
+        default=None,
+        description="Model name for `ollama` (default nomic-embed-text); the offline providers run one model each.",
     )
     embedding_cache_dir: Path | None = Field(
         default=None, description="Vector cache folder; default $ANNABELLE_HOME/data/embedding-cache."

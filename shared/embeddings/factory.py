@@ -17,6 +17,7 @@ OLLAMA_DEFAULT_MODEL = "nomic-embed-text"
 
 def _local(settings: EmbeddingSettings) -> Embedder:
     from shared.embeddings.local import LocalEmbedder
+    from shared.embeddings.minilm_files import find_model_dir
 
     requested = settings.embedding_model
     # The local provider runs exactly one model; accept its usual spellings and refuse anything else rather
@@ -26,6 +27,8 @@ def _local(settings: EmbeddingSettings) -> Embedder:
             f"EMBEDDING_MODEL={requested} is not available with EMBEDDING_PROVIDER=local, which runs {LOCAL_MODEL} "
             f"only; unset EMBEDDING_MODEL, or set EMBEDDING_PROVIDER=ollama to use other models."
         )
+    # The weights are an optional package: say so now, in one sentence, rather than at the first search.
+    find_model_dir()
     return LocalEmbedder()
 
 

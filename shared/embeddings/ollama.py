@@ -72,7 +72,7 @@ def parse_embed_response(status: int, body: bytes, expected: int, *, host: str, 
     if status != 200:
         raise EmbeddingError(
             f"Ollama at {host} answered HTTP {status} ({_error_text(body)}); check its log, "
-            f"or set EMBEDDING_PROVIDER=local."
+            f"or set EMBEDDING_PROVIDER=multilingual."
         )
     try:
         data: Any = json.loads(body)
@@ -180,11 +180,11 @@ class OllamaEmbedder(Embedder):
     def _transport_error(self, exc: httpx.HTTPError) -> EmbeddingError:
         if isinstance(exc, httpx.ConnectError):
             return EmbeddingError(
-                f"Ollama is not reachable at {self.host}; start it (`ollama serve`) or set EMBEDDING_PROVIDER=local."
+                f"Ollama is not reachable at {self.host}; start it (`ollama serve`) or set EMBEDDING_PROVIDER=multilingual."
             )
         if isinstance(exc, httpx.TimeoutException):
             return EmbeddingError(
                 f"Ollama at {self.host} did not answer within {self._timeout.read:g} s; it may be overloaded "
-                f"or still loading {self.model}. Try again, or set EMBEDDING_PROVIDER=local."
+                f"or still loading {self.model}. Try again, or set EMBEDDING_PROVIDER=multilingual."
             )
         return EmbeddingError(f"Talking to Ollama at {self.host} failed ({type(exc).__name__}: {exc}).")

@@ -63,6 +63,7 @@ class BrowserPages(LoopbackServer):
             <a href="/form">Order form</a>
             <button onclick="document.getElementById('out').textContent = 'Button pressed'">Press me</button>
             <div id="out"></div>
+            <button ondblclick="document.getElementById('out').textContent = 'Double-clicked'">Twice</button>
             <button onmouseover="document.getElementById('out').textContent = 'Hovered!'">Hover here</button>
             <input aria-label="Search" onkeydown="if (event.key === 'Enter') document.title = 'Searched ' + this.value">""",
         )

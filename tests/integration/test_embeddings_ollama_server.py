@@ -87,7 +87,7 @@ async def test_a_server_that_is_not_running_is_reported_with_the_way_out() -> No
     with pytest.raises(EmbeddingError) as caught:
         await OllamaEmbedder(host).embed(["a"])
     assert str(caught.value) == (
-        f"Ollama is not reachable at {host}; start it (`ollama serve`) or set EMBEDDING_PROVIDER=local."
+        f"Ollama is not reachable at {host}; start it (`ollama serve`) or set EMBEDDING_PROVIDER=multilingual."
     )
 
 

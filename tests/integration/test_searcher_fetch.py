@@ -141,6 +141,12 @@ async def test_long_text_is_truncated_with_a_marker(pages: Pages) -> None:
     assert f"showing 20000 of {default['length']}" in default["content"]
 
 
+async def test_a_timeout_in_seconds_is_understood_and_one_in_neither_unit_refused(pages: Pages) -> None:
+    assert (await fetch(url=f"{pages.url}/plain", timeout=30))["success"]
+    refused = await fetch(url=f"{pages.url}/plain", timeout=300)
+    assert refused["errorCode"] == "INVALID_ARGUMENTS" and "1..30 seconds" in refused["error"]
+
+
 async def test_plain_text_is_returned_as_is(pages: Pages) -> None:
     page = (await fetch(url=f"{pages.url}/plain"))["data"]
     assert page["content"] == f"host=127.0.0.1:{pages.port}"

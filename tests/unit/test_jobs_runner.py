@@ -231,3 +231,20 @@ async def test_more_than_the_active_limit_is_refused_and_nothing_runs_before_sta
     with pytest.raises(ToolFailure, match="not running yet"):
         runner.submit(name="x", kind="tool_call", steps=[], caller=OWNER)
     runner.store.close()
+
+
+async def test_a_job_taken_before_apscheduler_is_loaded_waits_queued_and_runs_once_it_is(tmp_path: Path) -> None:
+    # The hub takes jobs before it says ready and loads APScheduler after (docs/benchmarks.md, start-up).
+    hub = FakeHub()
+    runner = JobRunner(hub, tmp_path / "jobs.db")
+    runner.accept()
+    record = runner.submit(
+        name="early", kind="tool_call", steps=action({"type": "tool_call", "toolName": "echo_echo"}), caller=OWNER
+    )
+    await anyio.sleep(0.05)
+    assert runner.scheduler is None and hub.calls == []
+    assert runner.status_of(record["taskId"], OWNER)["status"] == "queued"  # type: ignore[index]
+    await runner.start()
+    status = await finished(runner, record["taskId"])
+    await runner.stop()
+    assert status["status"] == "succeeded" and [name for name, _, _ in hub.calls] == ["echo_echo"]

@@ -6,10 +6,13 @@ fact extraction is off unless a test turns it on (those tests live in tests/inte
 
 from __future__ import annotations
 
+import asyncio
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 import sqlean as sqlite3
 from mcp import Client
@@ -307,23 +310,45 @@ async def test_an_embedder_failure_never_blocks_a_write_and_search_falls_back(em
         assert (await ok(client, "retrieve_memories", query="vinyl"))["search_mode"] == "hybrid"
 
 
-async def test_vectors_are_kept_per_embedder_and_a_new_one_is_backfilled(
+class GatedEmbedder(FakeEmbedder):
+    """Answers one text at once (a query, a new fact) and holds a batch of several (the re-embedding) until
+    `release`: the test sees the Memorizer while the facts are being embedded again."""
+
+    def __init__(self, dimension: int) -> None:
+        super().__init__(dimension)
+        self.release = asyncio.Event()
+
+    async def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if len(texts) > 1:
+            await self.release.wait()
+        return await super().embed(texts)
+
+
+async def test_a_new_embedder_embeds_the_facts_again_in_the_background_and_text_search_serves_meanwhile(
     monkeypatch: pytest.MonkeyPatch, embedder: FakeEmbedder, annabelle_home: Path
 ) -> None:
     async with Client(server) as client:
         for text in ("Likes tea", "Owns a cat", "Speaks Portuguese"):
             await ok(client, "store_fact", fact=text, category="background")
-    other = FakeEmbedder(dimension=64)
+    other = GatedEmbedder(dimension=64)
     monkeypatch.setattr(memorizer.seams, "embedder_factory", lambda settings: other)
     async with Client(server) as client:
-        stats = (await ok(client, "get_memory_stats"))["search_capabilities"]
-        assert (stats["facts_with_vectors"], stats["facts_missing_vectors"]) == (0, 3)
-        assert (await ok(client, "backfill_embeddings", batch_size=2))["remaining"] == 1
-        assert (await ok(client, "backfill_embeddings"))["remaining"] == 0
-        found = await ok(client, "retrieve_memories", query="cat", limit=1)
-    assert [f["fact"] for f in found["facts"]] == ["Owns a cat"]
+        during = await ok(client, "retrieve_memories", query="cat", limit=1)
+        other.release.set()
+        for _ in range(500):
+            stats = (await ok(client, "get_memory_stats"))["search_capabilities"]
+            if not stats["reembedding_in_progress"]:
+                break
+            await asyncio.sleep(0.01)
+        after = await ok(client, "retrieve_memories", query="cat", limit=1)
+    # Meanwhile: full text, saying why; the 384-dimensional vectors are never compared with a 64-dimensional query.
+    assert during["search_mode"] == "fts" and "embedded again" in during["note"]
+    assert [f["fact"] for f in during["facts"]] == ["Owns a cat"]
+    assert (stats["facts_with_vectors"], stats["facts_missing_vectors"]) == (3, 0)
+    assert after["search_mode"] == "hybrid" and [f["fact"] for f in after["facts"]] == ["Owns a cat"]
+    # One vector per fact, from the embedder that searches it: the old ones are gone.
     keys = db_rows(annabelle_home, "SELECT embedder_key, COUNT(*) FROM fact_vectors GROUP BY 1 ORDER BY 1")
-    assert keys == [("fake/hashed-bag-of-words/384", 3), ("fake/hashed-bag-of-words/64", 3)]
+    assert keys == [("fake/hashed-bag-of-words/64", 3)]
 
 
 async def test_stats_report_counts_categories_and_search_capabilities(embedder: FakeEmbedder) -> None:
@@ -344,6 +369,7 @@ async def test_stats_report_counts_categories_and_search_capabilities(embedder: 
             "search_mode": "hybrid",
             "facts_with_vectors": 2,
             "facts_missing_vectors": 0,
+            "reembedding_in_progress": False,
         }
 
 

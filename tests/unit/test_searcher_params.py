@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from searcher_mcp.params import BadParameter, clamp_count, map_freshness
+from searcher_mcp.params import BadParameter, clamp_count, fetch_timeout_ms, map_freshness
 
 
 @pytest.mark.parametrize(
@@ -54,3 +54,14 @@ def test_news_freshness_has_no_year(word: str) -> None:
 )
 def test_count_is_clamped_into_one_to_twenty(value: int | None, default: int, expected: int) -> None:
     assert clamp_count(value, default) == expected
+
+
+@pytest.mark.parametrize(("given", "ms"), [(30, 30_000), (1, 1_000), (5000, 5000), (1000, 1000), (30_000, 30_000)])
+def test_a_fetch_timeout_is_milliseconds_or_small_seconds(given: int, ms: int) -> None:
+    assert fetch_timeout_ms(given) == ms
+
+
+@pytest.mark.parametrize("given", [0, 31, 999, 30_001])
+def test_a_fetch_timeout_between_the_two_readings_is_refused(given: int) -> None:
+    with pytest.raises(BadParameter, match=r"1000\.\.30000 milliseconds"):
+        fetch_timeout_ms(given)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import numpy as np
@@ -11,6 +12,7 @@ from thinker.selection import CORE_TOOLS, McpInfo, SelectionConfig, ToolInfo
 from thinker.selection._pipeline import (
     apply_cap,
     build_catalog,
+    definition_size,
     family_evidence,
     looks_like_followup,
     lookup_companions,
@@ -151,6 +153,35 @@ def test_equal_scores_are_capped_in_alphabetical_order() -> None:
     assert (kept, dropped) == (["a", "b"], ["c"])
 
 
+def test_a_schema_budget_drops_what_does_not_fit_but_keeps_core_and_reserved_tools_and_smaller_ones_after() -> None:
+    scored = {"best": 0.9, "second": 0.8, "big": 0.7, "small": 0.6, "last": 0.5}
+    costs = {"c1": 10_000, "best": 700, "second": 700, "big": 900, "small": 300, "last": 400}
+    kept, dropped = apply_cap(["c1"], [], scored, 10, reserved=1, costs=costs, budget=1_500)
+    # c1 is core (not counted), best is reserved (700), second fits (1,400); big, small and last would each
+    # go over 1,500.
+    assert kept == ["c1", "best", "second"]
+    assert dropped == ["big", "small", "last"]
+    kept, dropped = apply_cap(["c1"], [], scored, 10, reserved=1, costs=costs, budget=1_800)
+    assert kept == ["c1", "best", "second", "small"]  # big (900) did not fit, small (300) after it did
+    assert dropped == ["big", "last"]
+    kept, _ = apply_cap([], [], scored, 10, reserved=2, costs=costs, budget=100)
+    assert kept == ["best", "second"]  # the reserved picks are kept whatever they cost
+
+
+def test_a_tools_cost_is_the_size_of_the_definition_the_model_is_sent() -> None:
+    from thinker.tiers import function_definition
+
+    tool = ToolInfo(
+        "mail_send_email",
+        "[Mail | Communication] Send an email. For requests like: email Tom.",
+        {"type": "object", "properties": {"to": {"type": "string", "description": "Who. Any address."}}},
+        "mail",
+    )
+    sent = function_definition(tool.name, tool.description, tool.input_schema)["function"]
+    assert definition_size(tool) == len(json.dumps(sent))
+    assert build_catalog([tool], [], ()).costs == {"mail_send_email": len(json.dumps(sent))}
+
+
 def test_lookup_companions_come_from_the_same_mcp_and_prefer_search_to_list() -> None:
     companions = {
         TOOLS[i].name: [[TOOLS[j].name for j in tier] for tier in tiers]
@@ -175,7 +206,7 @@ def test_a_tool_of_another_mcp_or_without_an_mcp_is_no_companion() -> None:
 
 
 def test_the_embedded_texts_are_the_name_as_words_with_the_description_without_the_hub_tag() -> None:
-    assert tool_texts(TOOLS[11], "Files") == ["read file: Read a file from storage.", "Files: read file"]
+    assert tool_texts(TOOLS[11]) == ["read file: Read a file from storage."]
 
 
 # -- select_tools ----------------------------------------------------------------------------------------------

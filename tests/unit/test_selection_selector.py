@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 
 import thinker.selection as selection_package
-from shared.embeddings import EmbeddingError
+from shared.embeddings import EmbeddingError, EmbeddingSettings, create_embedder
+from shared.embeddings.multilingual import MultilingualEmbedder
 from tests.fakes.embedder import FakeEmbedder
-from thinker.selection import CORE_TOOLS, McpInfo, SelectionConfig, ToolInfo, ToolSelector
+from thinker.selection import CORE_TOOLS, McpInfo, SelectionConfig, ToolInfo, ToolSelector, selection_embedder
 from thinker.selection._pipeline import mcp_text, tool_texts
 from thinker.selection._selector import fuse
 
@@ -30,10 +31,9 @@ def embedded_texts(embedder: FakeEmbedder) -> list[str]:
 
 def texts_of(tools: list[ToolInfo], mcps: list[McpInfo] = MCPS) -> list[str]:
     """What a refresh of `tools` embeds: each candidate's texts, then one text per MCP (core tools never)."""
-    labels = {mcp.name: mcp.label for mcp in mcps}
     core = set(CORE_TOOLS)
     candidates = [t for t in tools if t.name not in core]
-    texts = [text for t in candidates for text in tool_texts(t, labels.get(t.mcp or ""))]
+    texts = [text for t in candidates for text in tool_texts(t)]
     servers = list(dict.fromkeys(t.mcp for t in candidates if t.mcp))
     by_name = {mcp.name: mcp for mcp in mcps}
     texts += [mcp_text(by_name.get(m), m, [t for t in tools if t.mcp == m]) for m in servers]
@@ -73,11 +73,10 @@ async def test_refresh_re_embeds_only_new_or_changed_texts() -> None:
     assert embedder.calls[2:] == [[mcp_text(MCPS[0], "files", [TOOLS[0]])]]
 
 
-async def test_a_tool_is_embedded_as_its_description_its_sentences_and_its_name_with_the_mcp_label() -> None:
+async def test_a_tool_is_embedded_as_its_description_and_its_sentences_and_its_mcp_label_only_with_the_mcp() -> None:
     tool = ToolInfo("mail_send_email", "[Mail | Communication] Send an email. Use it for new messages.", {}, "mail")
-    assert tool_texts(tool, "Mail") == [
+    assert tool_texts(tool) == [
         "send email: Send an email. Use it for new messages.",
-        "Mail: send email",
         "send email: Send an email.",
         "send email: Use it for new messages.",
     ]
@@ -90,10 +89,10 @@ async def test_tools_sharing_a_text_are_embedded_once() -> None:
     selector = ToolSelector(SelectionConfig(), embedder)
     await selector.refresh(twins, [])
     await selector.prepare()
-    assert embedder.calls == [["x: Same.", "x", "a: x"]]
+    assert embedder.calls == [["x: Same.", "a: x"]]
 
 
-async def test_select_embeds_the_message_its_clauses_and_a_followup_with_its_request_in_one_batch() -> None:
+async def test_select_embeds_the_message_its_clauses_and_a_followup_with_its_exchange_in_one_batch() -> None:
     embedder = FakeEmbedder()
     selector = ToolSelector(SelectionConfig(), embedder)
     await selector.refresh(TOOLS, MCPS)
@@ -109,9 +108,13 @@ async def test_select_embeds_the_message_its_clauses_and_a_followup_with_its_req
     assert selection.top_score is not None and 0.0 < selection.top_score <= 1.0
 
     await selector.select("send it to her too", recent_user_messages=["read notes.txt"])
+    await selector.select(
+        "move it to 5", recent_user_messages=["when is the dentist?"], recent_assistant_messages=["At 4, 'Dentist'."]
+    )
     await selector.select("read notes.txt and then email it to Tom")
     assert embedder.calls[2:] == [
         ["send it to her too", "read notes.txt send it to her too"],
+        ["move it to 5", "when is the dentist? At 4, 'Dentist'. move it to 5"],  # the answer names the event
         ["read notes.txt and then email it to Tom", "read notes.txt", "email it to Tom"],
     ]
 
@@ -188,6 +191,17 @@ def test_the_public_surface_is_pinned() -> None:
         "second_opinion_embedder",
         "selection_embedder",
     ]
+
+
+def test_tool_selection_shares_the_configured_embedder_when_it_is_the_multilingual_encoder() -> None:
+    settings = EmbeddingSettings(_env_file=None)  # type: ignore[call-arg]
+    configured = create_embedder(settings)
+    assert configured is not None and configured.provider == "multilingual"
+    assert selection_embedder(settings, configured) is configured  # the default: one model in the Thinker
+    other = selection_embedder(settings, FakeEmbedder())
+    assert isinstance(other, MultilingualEmbedder)  # memory on another model: selection keeps its own encoder
+    none = EmbeddingSettings(embedding_provider="none", _env_file=None)  # type: ignore[call-arg]
+    assert selection_embedder(none, configured) is None
 
 
 async def test_a_refresh_during_a_selection_never_mixes_two_tool_lists() -> None:

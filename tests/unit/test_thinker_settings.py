@@ -58,6 +58,8 @@ def test_selection_knobs_override_only_what_is_set(monkeypatch: pytest.MonkeyPat
     config = settings(monkeypatch, TOOL_SELECTOR_MAX_TOOLS="10", THINKER_STICKY_TOOLS_MAX="2").selection_config()
     assert config.max_tools == 10 and config.sticky_max == 2
     assert config.top_k == SelectionConfig().top_k
+    assert config.schema_budget == SelectionConfig().schema_budget
+    assert settings(monkeypatch, TOOL_SELECTOR_SCHEMA_BUDGET="0").selection_config().schema_budget == 0
 
 
 def test_a_local_openai_compatible_server_gets_a_placeholder_key(

@@ -18,12 +18,14 @@ from the embedder) into a `Selection`:
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
+from thinker.compact import compact_description, compact_schema
 from thinker.selection._lexical import LexicalIndex, plain_description, tool_terms
 from thinker.selection._routes import BUILTIN_ROUTES, Route, auto_routes, group_members, route_scores
 from thinker.selection._text import name_words, stem, words
@@ -70,17 +72,18 @@ MAX_TOOL_SENTENCES = 6
 """Sentences of a description embedded one by one; the rest count only through the whole description."""
 
 
-def tool_texts(tool: ToolInfo, label: str | None = None) -> list[str]:
+def tool_texts(tool: ToolInfo) -> list[str]:
     """What is embedded for a tool; its cosine to a message is the best of these texts'.
 
-    The name as words with the whole description (the hub's tag removed), the MCP's label with the name, and
-    the name with each sentence of the description: a message usually asks for what one sentence says, and a
-    long description's average drowns it.
+    The name as words with the whole description (the hub's tag removed), and the name with each sentence of
+    the description: a message usually asks for what one sentence says, and a long description's average
+    drowns it. The MCP's label is not joined to the name here (it has its own text, `mcp_text`): a short
+    "Telegram: get me" sat close to almost any message an encoder reads badly (a language it was not trained
+    on), so such messages drew a whole family of unrelated tools.
     """
     action = " ".join(name_words(tool.name, tool.mcp)) or tool.name
     description = plain_description(tool.description)
     texts = [f"{action}: {description}" if description else action]
-    texts.append(f"{label}: {action}" if label else action)
     sentences = [part.strip() for part in _SENTENCE_END.split(description) if part.strip()]
     if len(sentences) > 1:
         texts.extend(f"{action}: {sentence}" for sentence in sentences[:MAX_TOOL_SENTENCES])
@@ -95,9 +98,11 @@ def mcp_text(mcp: McpInfo | None, name: str, tools: Sequence[ToolInfo]) -> str:
     return f"{label}: {keywords}. {actions}" if keywords else f"{label}: {actions}"
 
 
-def context_text(previous_user_message: str, message: str) -> str:
-    """A follow-up read together with the request it follows."""
-    return f"{previous_user_message.strip()[:500]} {message.strip()}"
+def context_text(previous_user_message: str, message: str, previous_assistant_message: str = "") -> str:
+    """A follow-up read together with the exchange it follows: the request, then the answer (which often names
+    the thing the follow-up acts on: "Wednesday 16:00, 'Hairdresser'" before "move it to Thursday")."""
+    answer = previous_assistant_message.strip()[:300]
+    return " ".join(part for part in (previous_user_message.strip()[:500], answer, message.strip()) if part)
 
 
 @dataclass(frozen=True)
@@ -115,6 +120,8 @@ class Catalog:
     """Tool index → a number per MCP (the same for all tools of one MCP), -1 for tools of no MCP."""
     twins: tuple[tuple[int, int], ...] = ()
     """(a tool, the tool it stands for) index pairs, both candidates: one choice offered as the first."""
+    costs: Mapping[str, int] = field(default_factory=dict)
+    """Tool name → characters of the definition the model is sent (`definition_size`)."""
 
     @property
     def size(self) -> int:
@@ -154,6 +161,15 @@ def lookup_companions(tools: Sequence[ToolInfo]) -> dict[int, tuple[tuple[int, .
     return companions
 
 
+def definition_size(tool: ToolInfo) -> int:
+    """Characters of the tool's definition as the model is sent it (compact description and schema, as
+    `thinker.tiers.function_definition` renders it): what offering the tool costs in the prompt, about 3.5
+    characters a token."""
+    parameters = compact_schema(tool.input_schema) if tool.input_schema else {"type": "object", "properties": {}}
+    definition = {"name": tool.name, "description": compact_description(tool.description), "parameters": parameters}
+    return len(json.dumps(definition))
+
+
 def build_catalog(
     tools: Sequence[ToolInfo],
     mcps: Sequence[McpInfo],
@@ -179,6 +195,7 @@ def build_catalog(
             for index, tool in enumerate(candidates)
             if tool.stands_for in names and tool.stands_for != tool.name
         ),
+        costs={tool.name: definition_size(tool) for tool in candidates},
     )
 
 
@@ -293,12 +310,21 @@ def sticky_tools(
 
 
 def apply_cap(
-    core: Sequence[str], pinned: Sequence[str], scored: Mapping[str, float], cap: int, reserved: int = 0
+    core: Sequence[str],
+    pinned: Sequence[str],
+    scored: Mapping[str, float],
+    cap: int,
+    reserved: int = 0,
+    *,
+    costs: Mapping[str, int] | None = None,
+    budget: int = 0,
 ) -> tuple[list[str], list[str]]:
     """Keep core tools always, then the `reserved` best-scored ones, then pinned ones in order, then the rest by
     score; return (kept, dropped).
 
-    Ties in score keep alphabetical order so the result never depends on set iteration.
+    With a `budget` (> 0), a tool after the reserved ones is kept only while the `costs` of the non-core tools
+    kept so far and its own stay within it (a tool that does not fit is dropped, a smaller one after it may
+    still be kept). Ties in score keep alphabetical order so the result never depends on set iteration.
     """
     kept: list[str] = []
     for name in core:
@@ -306,11 +332,16 @@ def apply_cap(
             kept.append(name)
     ranked = sorted((name for name in scored if name not in kept), key=lambda n: (-scored[n], n))
     dropped: list[str] = []
-    for name in [*ranked[:reserved], *pinned, *ranked[reserved:]]:
+    spent = 0
+    order = [*ranked[:reserved], *pinned, *ranked[reserved:]]
+    for position, name in enumerate(order):
         if name in kept or name in dropped:
             continue
-        if len(kept) < cap:
+        cost = costs.get(name, 0) if costs else 0
+        within = not budget or position < reserved or spent + cost <= budget
+        if len(kept) < cap and within:
             kept.append(name)
+            spent += cost
         else:
             dropped.append(name)
     return kept, dropped
@@ -407,7 +438,15 @@ def select_tools(
         limit=config.sticky_max,
         exclude=set(config.core_tools),
     )
-    kept, dropped = apply_cap(core, [*playbook, *sticky], picked, config.max_tools, config.reserved_picks)
+    kept, dropped = apply_cap(
+        core,
+        [*playbook, *sticky],
+        picked,
+        config.max_tools,
+        config.reserved_picks,
+        costs=catalog.costs,
+        budget=config.schema_budget,
+    )
 
     top_score = None
     if cosine is not None and permitted.any():

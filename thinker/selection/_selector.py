@@ -1,8 +1,8 @@
 """`ToolSelector`: the one part of tool selection that talks to the embedder.
 
 It keeps the prepared catalog and one vector per embedded text (keyed by the text's hash, so a refresh
-re-embeds only texts that are new or changed): several texts per tool (`tool_texts`: the description, its
-sentences, the name with the MCP's label) and one per MCP (`mcp_text`). Each message is embedded once, in one
+re-embeds only texts that are new or changed): several texts per tool (`tool_texts`: the description and its
+sentences, each with the name) and one per MCP (`mcp_text`). Each message is embedded once, in one
 batch with its clauses and, for a follow-up, with the turn it follows; a tool's cosine is the best of its
 texts'. The cosines go to the pure pipeline in `_pipeline`. When the embedder is missing or fails, selection
 goes on without it (method "regex") on the English fallback: words, manifest keywords, built-in routes and the
@@ -55,9 +55,11 @@ def fuse(first: np.ndarray, second: np.ndarray, tool_rows: int, weight: float) -
     return first + weight * (second - head.mean(axis=1, keepdims=True)) * scale
 
 
-def selection_embedder(settings: EmbeddingSettings) -> Embedder | None:
+def selection_embedder(settings: EmbeddingSettings, configured: Embedder | None = None) -> Embedder | None:
     """The embedder tool selection's weights and thresholds were fitted on (multilingual USE), whatever
     `EMBEDDING_PROVIDER` names for memory; None when it is `none` (selection then runs on the English fallback).
+    `configured` (the Thinker's history embedder) is returned when it is that encoder, the default: one model in
+    memory, not two.
 
     Nothing loads here: `ToolSelector.prepare` (or the first message) loads it, about 0.5 s on a quiet machine.
     """
@@ -65,6 +67,8 @@ def selection_embedder(settings: EmbeddingSettings) -> Embedder | None:
         return None
     from shared.embeddings.multilingual import MultilingualEmbedder
 
+    if configured is not None and configured.provider == MultilingualEmbedder.provider:
+        return configured
     return MultilingualEmbedder()
 
 
@@ -93,6 +97,20 @@ class _Layout:
     (plus, when there are MCP rows, where they begin, so `reduceat` stops the last tool there)."""
     mcp_of: np.ndarray
     """Tool index → row of its MCP's text, or -1."""
+
+
+async def _cosines_or_none(
+    embedder: Embedder, texts: Sequence[str], matrix: np.ndarray, failure: str
+) -> np.ndarray | None:
+    """The cosine of each text to each row of `matrix`; None, logged as `failure`, when the embedder fails (the
+    selection then goes on without this encoder)."""
+    try:
+        vectors = await embedder.embed(list(texts))
+    except EmbeddingError as exc:
+        log.warning(failure, extra={"reason": str(exc)})
+        return None
+    # Rows and the text vectors are unit length: the dot product is the cosine similarity.
+    return (np.asarray(vectors, dtype=np.float32) @ matrix.T).astype(np.float64)
 
 
 def _text_key(text: str) -> bytes:
@@ -203,22 +221,17 @@ class ToolSelector:
         layout, matrix = self._layout, self._matrix
         if matrix is None:
             return layout, None
-        try:
-            vectors = await self.embedder.embed(list(texts))
-        except EmbeddingError as exc:
-            log.warning("message embedding failed, selecting without it", extra={"reason": str(exc)})
+        cosines = await _cosines_or_none(self.embedder, texts, matrix, "message embedding failed, selecting without it")
+        if cosines is None:
             return layout, None
-        # Rows and the message vectors are unit length: the dot product is the cosine similarity.
-        cosines = (np.asarray(vectors, dtype=np.float32) @ matrix.T).astype(np.float64)
         second = self._second
         if self.second is None or second is None or second[0] is not layout:
             return layout, cosines
-        try:
-            others = await self.second.embed(list(texts))
-        except EmbeddingError as exc:
-            log.warning("second encoder failed, selecting without its opinion", extra={"reason": str(exc)})
+        opinion = await _cosines_or_none(
+            self.second, texts, second[1], "second encoder failed, selecting without its opinion"
+        )
+        if opinion is None:
             return layout, cosines
-        opinion = (np.asarray(others, dtype=np.float32) @ second[1].T).astype(np.float64)
         tool_rows = int(layout.starts[-1]) if len(layout.starts) > layout.catalog.size else len(layout.texts)
         return layout, fuse(cosines, opinion, tool_rows, self.config.second_weight)
 
@@ -242,7 +255,8 @@ class ToolSelector:
         clauses = split_clauses(message) if self.config.clause_top > 0 else []
         context = None
         if self.config.context_weight and recent_user_messages and looks_like_followup(message):
-            context = context_text(recent_user_messages[-1], message)
+            answer = recent_assistant_messages[-1] if recent_assistant_messages else ""
+            context = context_text(recent_user_messages[-1], message, answer)
         texts = [message, *clauses, *([context] if context else [])]
         layout, cosines = await self._cosines(texts)
         size = layout.catalog.size
@@ -294,9 +308,8 @@ def _layout(tools: Sequence[ToolInfo], mcps: Sequence[McpInfo], core: Sequence[s
     starts: list[int] = []
     for name in catalog.names:
         tool = by_name[name]
-        server = servers.get(tool.mcp) if tool.mcp else None
         starts.append(len(texts))
-        texts.extend(tool_texts(tool, server.label if server is not None else None))
+        texts.extend(tool_texts(tool))
     tool_rows = len(texts)
     # One text per MCP (label, group, keywords, tool names), after the tool texts.
     mcp_rows: dict[str, int] = {}
