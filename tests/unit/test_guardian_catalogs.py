@@ -3,14 +3,13 @@ composed from them."""
 
 from __future__ import annotations
 
-import io
 import re
-import zipfile
 
 import pytest
 
 from guardian_mcp.training import catalogs
 from guardian_mcp.training.sources import Item
+from tests.fakes.wheel import wheel
 
 CATALOG = r"""
 msgid ""
@@ -46,14 +45,6 @@ msgstr "Diese Übersetzung ist nur geraten worden."
 msgid "Not translated in this catalog yet."
 msgstr ""
 """
-
-
-def wheel(files: dict[str, str]) -> zipfile.ZipFile:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, text in files.items():
-            archive.writestr(name, text)
-    return zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
 
 
 def test_catalog_lines_are_read_filled_and_tagged_by_language() -> None:

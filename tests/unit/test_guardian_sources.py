@@ -3,23 +3,14 @@ composing records that keep the fit/calibration split."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
-import zipfile
 
 import pytest
 
 from guardian_mcp.training import sources
 from guardian_mcp.training.sources import Item
-
-
-def wheel(files: dict[str, str]) -> zipfile.ZipFile:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, text in files.items():
-            archive.writestr(name, text)
-    return zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+from tests.fakes.wheel import wheel
 
 
 def test_bastioncorpus_rows_get_roles_by_label_channel_and_category() -> None:
