@@ -64,6 +64,14 @@ def compact_schema(schema: Mapping[str, Any]) -> JsonSchema:
     return out
 
 
+def function_definition(name: str, description: str, schema: Mapping[str, Any]) -> dict[str, Any]:
+    """An OpenAI tool definition with the compact description and schema: what the model is sent of a tool."""
+    parameters = compact_schema(schema) if schema else {"type": "object", "properties": {}}
+    parameters.setdefault("type", "object")
+    summary = compact_description(description)
+    return {"type": "function", "function": {"name": name, "description": summary, "parameters": parameters}}
+
+
 def _resolve(node: Any, definitions: Mapping[str, Any], seen: frozenset[str] = frozenset()) -> Any:
     """`node` with a top-level `$ref` replaced by its definition (cycles stop at the first repeat)."""
     while isinstance(node, Mapping) and isinstance(node.get("$ref"), str):

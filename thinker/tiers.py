@@ -13,7 +13,7 @@ and may call nothing outside its set.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from thinker.catalog import ToolCatalog
-from thinker.compact import compact_description, compact_schema
+from thinker.compact import function_definition
 from thinker.essentials import Essential
 
 BROWSE_TOOLS = "browse_tools"
@@ -93,14 +93,6 @@ def build_categories(catalog: ToolCatalog) -> dict[str, Category]:
 def meta_tool_descriptions() -> dict[str, str]:
     """The meta-tools' descriptions (tool selection embeds them like any other tool)."""
     return dict(_META_DESCRIPTIONS)
-
-
-def function_definition(name: str, description: str, schema: Mapping[str, Any]) -> dict[str, Any]:
-    """An OpenAI tool definition with the compact description and schema (see compact.py)."""
-    parameters = compact_schema(schema) if schema else {"type": "object", "properties": {}}
-    parameters.setdefault("type", "object")
-    summary = compact_description(description)
-    return {"type": "function", "function": {"name": name, "description": summary, "parameters": parameters}}
 
 
 class ToolSet:

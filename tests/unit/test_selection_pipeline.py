@@ -169,7 +169,7 @@ def test_a_schema_budget_drops_what_does_not_fit_but_keeps_core_and_reserved_too
 
 
 def test_a_tools_cost_is_the_size_of_the_definition_the_model_is_sent() -> None:
-    from thinker.tiers import function_definition
+    from thinker.compact import function_definition
 
     tool = ToolInfo(
         "mail_send_email",

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from thinker.compact import compact_description, compact_schema
+from thinker.compact import function_definition
 from thinker.selection._lexical import LexicalIndex, plain_description, tool_terms
 from thinker.selection._routes import BUILTIN_ROUTES, Route, auto_routes, group_members, route_scores
 from thinker.selection._text import name_words, stem, words
@@ -162,12 +162,9 @@ def lookup_companions(tools: Sequence[ToolInfo]) -> dict[int, tuple[tuple[int, .
 
 
 def definition_size(tool: ToolInfo) -> int:
-    """Characters of the tool's definition as the model is sent it (compact description and schema, as
-    `thinker.tiers.function_definition` renders it): what offering the tool costs in the prompt, about 3.5
-    characters a token."""
-    parameters = compact_schema(tool.input_schema) if tool.input_schema else {"type": "object", "properties": {}}
-    definition = {"name": tool.name, "description": compact_description(tool.description), "parameters": parameters}
-    return len(json.dumps(definition))
+    """Characters of the tool's definition as the model is sent it (`function_definition`'s function part): what
+    offering the tool costs in the prompt, about 3.5 characters a token."""
+    return len(json.dumps(function_definition(tool.name, tool.description, tool.input_schema)["function"]))
 
 
 def build_catalog(
