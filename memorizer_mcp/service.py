@@ -363,10 +363,9 @@ class Memory:
     async def _reembed_agent(self, agent_id: str, key: str, batch_size: int) -> int:
         embedded = 0
         while True:
-            rows, missing = await self.offload(self.facts.missing_vectors, agent_id, key, batch_size)
-            if not rows:
+            taken, stored, missing = await self._embed_missing(agent_id, key, batch_size)
+            if not taken:
                 return embedded
-            stored = await self.embed_facts(agent_id, [(row["id"], row["fact"]) for row in rows])
             embedded += stored
             if stored == 0:
                 log.warning(
@@ -374,6 +373,13 @@ class Memory:
                     extra={"agent_id": agent_id, "embedder": key, "facts_left": missing},
                 )
                 return embedded
+
+    async def _embed_missing(self, agent_id: str, key: str, batch_size: int) -> tuple[int, int, int]:
+        """Embed the next `batch_size` of the agent's facts that have no vector for `key`: (facts taken, vectors
+        stored, facts without a vector before this batch)."""
+        rows, missing = await self.offload(self.facts.missing_vectors, agent_id, key, batch_size)
+        stored = await self.embed_facts(agent_id, [(row["id"], row["fact"]) for row in rows])
+        return len(rows), stored, missing
 
     def _save_vectors(self, key: str, agent_id: str, triples: list[tuple[int, str, np.ndarray]]) -> int:
         # SQLite first (the store of record), then the in-memory matrix if it is loaded: only the vectors SQLite
@@ -622,18 +628,16 @@ class Memory:
                 "Set EMBEDDING_PROVIDER=multilingual (offline) or ollama and restart the Memorizer."
             )
         key = self.embedder.key
-        rows, missing = await self.offload(self.facts.missing_vectors, agent_id, key, batch_size)
-        items = [(row["id"], row["fact"]) for row in rows]
-        embedded = await self.embed_facts(agent_id, items)
-        if items and embedded == 0:
+        processed, embedded, missing = await self._embed_missing(agent_id, key, batch_size)
+        if processed and embedded == 0:
             raise ToolFailure(
                 f"The embedder {key} did not answer, so no vectors were added ({missing} facts still lack one). "
                 "Check the embedding provider (EMBEDDING_PROVIDER, OLLAMA_HOST) and try again."
             )
         return {
-            "processed": len(items),
+            "processed": processed,
             "embedded": embedded,
-            "failed": len(items) - embedded,
+            "failed": processed - embedded,
             "remaining": missing - embedded,
             "embedder": key,
         }
