@@ -25,7 +25,6 @@ import argparse
 import json
 import os
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
@@ -41,7 +40,7 @@ import httpx
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
-from tests.hub_process import stop_process_group  # noqa: E402
+from tests.hub_process import free_port, stop_process_group  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 # The imports whose start the hub's timeline marks: the first `import` statement naming each in the hub
@@ -98,12 +97,6 @@ class Run:
     timeline: dict[str, float]
     load: float
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def proc_stat(pid: int) -> tuple[int, float, float] | None:

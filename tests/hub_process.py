@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,14 +19,10 @@ from typing import Any
 
 import httpx
 
+from orchestrator.agents.runtime import free_port
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TEST_MCPS = REPO_ROOT / "tests" / "mcps"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def package_dir(name: str) -> Path:
