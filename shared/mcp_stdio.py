@@ -11,11 +11,17 @@ it: a client that sent garbage waits for an answer that never comes. Here every 
 Neither answer quotes the input, so its size does not depend on what was sent. Everything that is a message
 goes on to the server untouched, and the SDK's claim on the process's stdin and stdout (stray prints go to
 stderr, not onto the wire) is kept.
+
+When stdin and stdout are pipes or sockets (always, under the hub or an MCP client) they are read and written on
+the event loop (`shared.stdio_pipes`) rather than by the SDK's transport, which hops to a worker thread for every
+line read, every write and every flush.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
@@ -25,6 +31,8 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from pydantic import ValidationError
+
+from shared import stdio_pipes
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +63,17 @@ def rejection(exc: Exception) -> JSONRPCError:
     return JSONRPCError(jsonrpc="2.0", id=None, error=ErrorData(code=PARSE_ERROR, message=PARSE_ERROR_MESSAGE))
 
 
+@asynccontextmanager
+async def _stdio() -> AsyncIterator[tuple[Any, Any]]:
+    """(messages from the client or undecodable lines, messages to it) on stdin and stdout."""
+    transport = stdio_pipes.pipe_stdio() if stdio_pipes.usable() else stdio_server()
+    async with transport as streams:
+        yield streams
+
+
 async def serve_stdio(server: Server[Any], options: InitializationOptions) -> None:
     """Run `server` on this process's stdin/stdout until the client closes stdin."""
-    async with stdio_server() as (from_client, to_client):
+    async with _stdio() as (from_client, to_client):
         messages, server_input = anyio.create_memory_object_stream[SessionMessage | Exception](0)
 
         async def relay() -> None:
