@@ -13,6 +13,10 @@ pipes instead, and keeps what the SDK's does around them:
   without its newline passed on at end of input;
 - a line that is not a JSON-RPC message is passed on as the exception that says why, for the caller to answer.
 
+One difference in timing: the end of input reaches the SDK's session at once, and the session cancels requests
+still running then (its rule: the client has gone). With the thread hop per line, a request sent just before the
+client closed stdin often had time to finish; a client that wants its answers reads them before closing.
+
 `usable()` says whether it applies: a regular file, a terminal or the null device cannot be waited on by the
 event loop, and those go through the SDK's transport as before.
 """

@@ -131,3 +131,64 @@ def test_bad_tool_arguments_are_invalid_arguments_envelopes_and_an_unknown_tool_
     assert no_tool["error"] == {"code": -32602, "message": "Unknown tool: no_such_tool"}
     not_an_object = filer.request(call([1]))
     assert not_an_object["error"]["code"] == -32602
+
+
+def test_lines_are_read_as_text_lines_however_the_bytes_arrive(filer: RawSession) -> None:
+    # The pipes are read on the event loop (shared/stdio_pipes.py), as the SDK's text layer reads a line: a message
+    # split across writes, `\r\n` and a lone `\r` as line ends, a blank line refused like any line that is not JSON.
+    assert filer.process.stdin is not None
+    initialize = json.dumps(INITIALIZE).encode()
+    filer.process.stdin.write(initialize[:20])
+    filer.process.stdin.flush()
+    time.sleep(0.2)
+    filer.send(initialize[20:] + b"\r")
+    assert filer.answer()["result"]["serverInfo"]["name"] == "filer"
+    filer.send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\r')
+
+    assert filer.request(b"")["error"]["code"] == -32700
+    filer.send(
+        b'{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\r{"jsonrpc": "2.0", "id": 3, "method": "tools/list"}'
+    )
+    assert [filer.answer()["id"], filer.answer()["id"]] == [2, 3]
+
+
+def test_a_server_writing_to_a_file_is_served_by_the_sdk_transport(annabelle_home: Path, tmp_path: Path) -> None:
+    # Only pipes and sockets can be waited on by an event loop: with stdout a file, the SDK's transport serves.
+    answers = tmp_path / "answers.jsonl"
+    env = {**os.environ, "ANNABELLE_HOME": str(annabelle_home), "ANNABELLE_ENV_FILE": str(tmp_path / "no.env")}
+    with answers.open("wb") as stdout:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "filer_mcp"],
+            stdin=subprocess.PIPE,
+            stdout=stdout,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            cwd=REPO_ROOT,
+        )
+    assert process.stdin is not None
+
+    def answer(count: int) -> dict[str, Any]:
+        deadline = time.monotonic() + 30
+        while len(lines := answers.read_bytes().splitlines()) < count:
+            assert time.monotonic() < deadline, "no answer"
+            time.sleep(0.05)
+        reply: dict[str, Any] = json.loads(lines[count - 1])
+        return reply
+
+    try:
+        for line in (json.dumps(INITIALIZE).encode(), b'{"jsonrpc":"2.0","method":"notifications/initialized"}'):
+            process.stdin.write(line + b"\n")
+        process.stdin.flush()
+        assert answer(1)["result"]["serverInfo"]["name"] == "filer"
+        process.stdin.write(b"not json\n")
+        process.stdin.flush()
+        assert answer(2)["error"]["code"] == -32700
+        process.stdin.write(b'{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n')
+        process.stdin.flush()
+        assert answer(3)["result"]["tools"]
+        process.stdin.close()
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
