@@ -8,6 +8,10 @@ All figures are ratios to baselines measured in the same run (these machines are
 - throughput with 32 concurrent clients: hub (scanning off) against the bare echo endpoint. Target ≥ 0.5 ×.
   The CPU each process (hub, each MCP child, echo server, the benchmark's own client) spends per request is
   printed beside it, so a shortfall can be placed.
+
+The three servers run side by side and are measured in alternating rounds (direct, echo, hub; then echo, hub),
+so a change of load on the shared machine during the run weighs on baseline and hub alike; warm-up calls are
+never timed, and every request through HTTP is read the same way (status, JSON body, `success`).
 - start-up to all MCPs ready (every first-party MCP in the repository) against the spawn-and-initialise time of
   the slowest single MCP, medians of three. Target ≤ 1.5 ×.
 
@@ -29,7 +33,8 @@ import sys
 import tempfile
 import textwrap
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +49,10 @@ from tests.hub_process import free_port, start_hub  # noqa: E402
 
 WARMUP = 50
 """Untimed calls before each timed series."""
+ROUNDS = 10
+"""Alternating rounds of the latency and throughput phases (each way gets calls / ROUNDS calls per round)."""
+ROUND_WARMUP = 5
+"""Untimed calls at the start of every later latency round (its new connection)."""
 
 
 def first_party_packages() -> list[str]:
@@ -65,8 +74,7 @@ ECHO_APP = textwrap.dedent(
 
 
 async def throughput(total: int, concurrency: int, one: Callable[[], Awaitable[Any]]) -> float:
-    for _ in range(50):
-        await one()
+    """Requests per second of `total` calls made by `concurrency` workers (warm the connections up first)."""
     remaining = total
 
     async def worker() -> None:
@@ -89,16 +97,32 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def throughput_with_cpu(
-    total: int, concurrency: int, one: Callable[[], Awaitable[Any]], servers: dict[str, int]
-) -> dict[str, Any]:
-    """Requests per second, and the CPU milliseconds each process spent per request meanwhile."""
-    before = {name: cpu_seconds(pid) for name, pid in servers.items()}
-    client_before = time.process_time()
-    rps = await throughput(total, concurrency, one)
-    cpu = {name: round((cpu_seconds(pid) - before[name]) / total * 1000, 3) for name, pid in servers.items()}
-    cpu["benchmark_client"] = round((time.process_time() - client_before) / total * 1000, 3)
-    return {"throughput_rps": round(rps, 1), "cpu_ms_per_call": cpu}
+class ThroughputTally:
+    """Calls, seconds and CPU seconds per process, summed over one side's rounds of the throughput phase."""
+
+    def __init__(self, servers: dict[str, int]) -> None:
+        self.servers = servers
+        self.calls = 0
+        self.seconds = 0.0
+        self.cpu = dict.fromkeys([*servers, "benchmark_client"], 0.0)
+
+    async def round(self, total: int, concurrency: int, one: Callable[[], Awaitable[Any]]) -> None:
+        before = {name: cpu_seconds(pid) for name, pid in self.servers.items()}
+        client_before = time.process_time()
+        started = time.perf_counter()
+        await throughput(total, concurrency, one)
+        self.seconds += time.perf_counter() - started
+        for name, pid in self.servers.items():
+            self.cpu[name] += cpu_seconds(pid) - before[name]
+        self.cpu["benchmark_client"] += time.process_time() - client_before
+        self.calls += total
+
+    def summary(self) -> dict[str, Any]:
+        """Requests per second over all rounds, and the CPU milliseconds each process spent per request."""
+        return {
+            "throughput_rps": round(self.calls / self.seconds, 1),
+            "cpu_ms_per_call": {name: round(seconds / self.calls * 1000, 3) for name, seconds in self.cpu.items()},
+        }
 
 
 def filer_env(home: Path, workspace: Path) -> dict[str, str]:
@@ -119,10 +143,10 @@ async def spawn_and_initialise(package: str, env: dict[str, str]) -> float:
         return time.perf_counter() - started
 
 
-async def direct_filer(calls: int, env: dict[str, str]) -> list[float]:
+def direct_filer(env: dict[str, str]) -> Client:
+    """A direct `mcp` session to a Filer process (enter it to start the process)."""
     params = StdioServerParameters(command=sys.executable, args=["-m", "filer_mcp"], env=env, cwd=str(REPO_ROOT))
-    async with Client(params) as client:
-        return await timed(calls, lambda: client.call_tool("read_file", {"path": "note.txt"}), warmup=WARMUP)
+    return Client(params)
 
 
 def start_echo_server() -> tuple[subprocess.Popen[bytes], str]:
@@ -164,34 +188,58 @@ def hub_root_with_filer_scan(workdir: Path, scan: bool) -> list[str]:
     return ["guardian_mcp"]
 
 
-async def measure_hub(hub: Any, calls: int, concurrency: int, with_throughput: bool) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    headers = {"X-Annabelle-Token": hub.token}
-    async with httpx.AsyncClient(base_url=hub.url, headers=headers, limits=limits, timeout=60) as client:
-        body = {"name": "filer_read_file", "arguments": {"path": "note.txt"}}
+def http_caller(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> Callable[[], Awaitable[None]]:
+    """One request as the benchmark makes it to the hub and to the echo endpoint alike: POST, then the status,
+    the JSON body and its `success` checked."""
 
-        async def one() -> None:
-            response = await client.post("/tools/call", json=body)
-            assert response.json()["success"], response.text
+    async def one() -> None:
+        response = await client.post(path, json=body)
+        if response.status_code != 200 or response.json().get("success") is not True:
+            raise RuntimeError(f"{path} answered {response.status_code}: {response.text[:200]}")
 
-        result: dict[str, Any] = {"latency": summary(await timed(calls, one, warmup=WARMUP))}
-        if with_throughput:
-            servers = {"hub": hub.process.pid}
-            servers.update({f"mcp_{name}": mcp["pid"] for name, mcp in hub.status()["mcps"].items()})
-            result.update(await throughput_with_cpu(calls * 2, concurrency, one, servers))
-        return result
+    return one
 
 
-async def measure_echo(url: str, pid: int, calls: int, concurrency: int) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(base_url=url, limits=limits, timeout=60) as client:
-        body = {"name": "filer_read_file", "arguments": {"path": "note.txt"}}
+Way = Callable[[], AbstractAsyncContextManager[Callable[[], Awaitable[Any]]]]
+"""How one way of calling is opened for a round: a fresh HTTP client (keep-alive connections left idle while the
+other ways run would be closed by the server, uvicorn's default after 5 s, and fail the next request), or the
+direct session, which stays open."""
 
-        async def one() -> None:
-            (await client.post("/echo", json=body)).raise_for_status()
 
-        latency = summary(await timed(calls, one, warmup=WARMUP))
-        return {"latency": latency, **await throughput_with_cpu(calls * 2, concurrency, one, {"echo_server": pid})}
+def http_way(url: str, path: str, body: dict[str, Any], concurrency: int, headers: dict[str, str] | None = None) -> Way:
+    @asynccontextmanager
+    async def opened() -> AsyncIterator[Callable[[], Awaitable[None]]]:
+        limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+        async with httpx.AsyncClient(base_url=url, headers=headers, limits=limits, timeout=60) as client:
+            yield http_caller(client, path, body)
+
+    return opened
+
+
+async def latency_rounds(calls: int, rounds: int, ways: dict[str, Way]) -> dict[str, dict[str, float]]:
+    """p50/p99 of `calls` timed calls per way, made in `rounds` alternating rounds (each round's first calls,
+    which open its connection, untimed)."""
+    samples: dict[str, list[float]] = {name: [] for name in ways}
+    per_round = max(calls // rounds, 1)
+    for number in range(rounds):
+        for name, way in ways.items():
+            async with way() as one:
+                samples[name].extend(await timed(per_round, one, warmup=WARMUP if number == 0 else ROUND_WARMUP))
+    return {name: summary(values) for name, values in samples.items()}
+
+
+async def throughput_rounds(
+    calls: int, rounds: int, concurrency: int, ways: dict[str, tuple[Way, dict[str, int]]]
+) -> dict[str, dict[str, Any]]:
+    """Throughput and CPU per call of each way over `calls` calls, in `rounds` alternating rounds (each round's
+    connections opened by untimed calls first)."""
+    tallies = {name: ThroughputTally(servers) for name, (_, servers) in ways.items()}
+    for _ in range(rounds):
+        for name, (way, _) in ways.items():
+            async with way() as one:
+                await throughput(concurrency * 2, concurrency, one)
+                await tallies[name].round(max(calls // rounds, concurrency), concurrency, one)
+    return {name: tally.summary() for name, tally in tallies.items()}
 
 
 def run_hub(workdir: Path, scan: bool) -> Any:
@@ -243,29 +291,55 @@ async def main(calls: int, concurrency: int, startup_only: bool) -> dict[str, An
         shutil.rmtree(scratch, ignore_errors=True)
         return results
 
-    # Baseline: the Filer call on a direct MCP session.
+    # Baselines (the Filer call on a direct MCP session, a bare FastAPI echo endpoint) and the hub with Filer's
+    # scanning off run side by side, measured in alternating rounds.
     home = scratch / "single-home"
     workspace = home / "workspace"
     workspace.mkdir(parents=True)
     (workspace / "note.txt").write_text("A short note kept in the workspace for the benchmark. " * 2)
-    env = filer_env(home, workspace)
-    results["direct_mcp"] = summary(await direct_filer(calls, env))
-
-    # Baseline: a bare FastAPI echo endpoint.
+    body = {"name": "filer_read_file", "arguments": {"path": "note.txt"}}
     echo_process, echo_url = start_echo_server()
+    hub = run_hub(scratch / "hub_scan_off", scan=False)
     try:
-        results["bare_echo"] = await measure_echo(echo_url, echo_process.pid, calls, concurrency)
+        async with direct_filer(filer_env(home, workspace)) as direct:
+
+            async def direct_call() -> None:
+                if (await direct.call_tool("read_file", {"path": "note.txt"})).is_error:
+                    raise RuntimeError("the direct Filer call failed")
+
+            @asynccontextmanager
+            async def direct_way() -> AsyncIterator[Callable[[], Awaitable[None]]]:
+                yield direct_call
+
+            echo = http_way(echo_url, "/echo", body, concurrency)
+            through_hub = http_way(hub.url, "/tools/call", body, concurrency, {"X-Annabelle-Token": hub.token})
+            latency = await latency_rounds(
+                calls, ROUNDS, {"direct_mcp": direct_way, "bare_echo": echo, "hub_scan_off": through_hub}
+            )
+            hub_servers = {"hub": hub.process.pid}
+            hub_servers.update({f"mcp_{name}": mcp["pid"] for name, mcp in hub.status()["mcps"].items()})
+            rates = await throughput_rounds(
+                calls * 2,
+                ROUNDS,
+                concurrency,
+                {"bare_echo": (echo, {"echo_server": echo_process.pid}), "hub_scan_off": (through_hub, hub_servers)},
+            )
     finally:
+        hub.stop()
         echo_process.terminate()
         echo_process.wait()
+    results["direct_mcp"] = latency["direct_mcp"]
+    results["bare_echo"] = {"latency": latency["bare_echo"], **rates["bare_echo"]}
+    results["hub_scan_off"] = {"latency": latency["hub_scan_off"], **rates["hub_scan_off"]}
 
-    # The hub, Filer's scanning off, then on.
-    for label, scan in (("hub_scan_off", False), ("hub_scan_on", True)):
-        hub = run_hub(scratch / label, scan)
-        try:
-            results[label] = await measure_hub(hub, calls, concurrency, with_throughput=not scan)
-        finally:
-            hub.stop()
+    # The hub with Filer's scanning on (reported beside the same baselines, measured after them).
+    hub = run_hub(scratch / "hub_scan_on", scan=True)
+    try:
+        scanned = http_way(hub.url, "/tools/call", body, concurrency, {"X-Annabelle-Token": hub.token})
+        async with scanned() as one:
+            results["hub_scan_on"] = {"latency": summary(await timed(calls, one, warmup=WARMUP))}
+    finally:
+        hub.stop()
 
     direct_p50 = results["direct_mcp"]["p50_ms"]
     echo_p50 = results["bare_echo"]["latency"]["p50_ms"]
