@@ -28,6 +28,7 @@ import anyio
 from mcp.server.lowlevel import Server
 from mcp.server.models import InitializationOptions
 from mcp.server.stdio import stdio_server
+from mcp.shared._stream_protocols import ReadStream, WriteStream
 from mcp.shared.message import SessionMessage
 from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 from pydantic import ValidationError
@@ -64,7 +65,7 @@ def rejection(exc: Exception) -> JSONRPCError:
 
 
 @asynccontextmanager
-async def _stdio() -> AsyncIterator[tuple[Any, Any]]:
+async def _stdio() -> AsyncIterator[tuple[ReadStream[SessionMessage | Exception], WriteStream[SessionMessage]]]:
     """(messages from the client or undecodable lines, messages to it) on stdin and stdout."""
     transport = stdio_pipes.pipe_stdio() if stdio_pipes.usable() else stdio_server()
     async with transport as streams:
