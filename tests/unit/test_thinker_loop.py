@@ -35,7 +35,12 @@ LISTING = {
                 "additionalProperties": False,
             },
         },
-        {"name": "filer_read_file", "description": "Read", "inputSchema": {"type": "object", "properties": {}}},
+        {
+            "name": "filer_read_file",
+            "description": "Read",
+            "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+            "annotations": {"readOnlyHint": True, "destructiveHint": False, "openWorldHint": False},
+        },
         {
             "name": "telegram_send_message",
             "description": "Send",
@@ -237,6 +242,17 @@ async def test_a_call_runs_again_after_another_call_worked(model: Model, hub: Hu
     result = await make_loop(model, hub).run(START, toolset())
     assert [c["arguments"]["text"] for c in hub.calls] == ["read", "update", "read"]  # the last repeat was not run
     assert "already made this exact call" in model.tool_results(4)[-1]["error"]
+    assert result.success and result.response == "done"
+
+
+async def test_reads_in_between_do_not_make_a_repeat_run_again(model: Model, hub: Hub) -> None:
+    # Two reads taking turns change nothing: the 1.5B model alternated two searches until the step limit.
+    model.calls(("filer_read_file", {"path": "a"})).calls(("filer_read_file", {"path": "b"}))
+    model.calls(("filer_read_file", {"path": "a"})).text("done")
+    result = await make_loop(model, hub).run(START, toolset())
+    assert [c["arguments"] for c in hub.calls] == [{"path": "a"}, {"path": "b"}]
+    assert "already made this exact call" in model.tool_results(3)[-1]["error"]
+    assert model.requests[-1]["tool_choice"] == "none"
     assert result.success and result.response == "done"
 
 
