@@ -536,8 +536,7 @@ class AgentLoop:
             log.info("leaked tool call recovered", extra={"tool": leaked.name})
             call = ToolCall(f"leaked_{run.steps}", leaked.name, json.dumps(leaked.arguments, ensure_ascii=False))
             return CallTools(node.reply, (call,), leaked.preamble(text))
-        tools_offered = bool(run.toolset.offered)
-        hallucinated = is_hallucinated_action(text, tools_called=bool(run.tools_used), tools_offered=tools_offered)
+        hallucinated = is_hallucinated_action(text, tools_called=bool(run.tools_used), offered=run.toolset.offered)
         if node.guard_retry:
             # The retry was told to call a tool and answered in words again: say so instead of pretending.
             log.warning("hallucination guard: the retry called no tool either")

@@ -318,6 +318,15 @@ async def test_a_claimed_action_without_a_tool_call_is_retried_once_with_a_requi
     assert [m["content"] for m in result.messages] == [HONEST_FAILURE]
 
 
+async def test_an_answer_that_describes_a_call_instead_of_making_it_is_retried(model: Model, hub: Hub) -> None:
+    model.text("I'll use the read_file function with the path notes.txt.").calls(("filer_read_file", {"path": "x"}))
+    model.text("It says hello.")
+    result = await make_loop(model, hub).run(START, toolset("echo_echo", "filer_read_file"))
+    assert model.requests[1]["tool_choice"] == "required"
+    assert hub.calls == [{"name": "filer_read_file", "arguments": {"path": "x"}}]
+    assert result.success and result.response == "It says hello."
+
+
 async def test_a_retry_that_calls_a_tool_continues_the_turn(model: Model, hub: Hub) -> None:
     model.text("Email sent!").calls(("echo_echo", {"text": "x"})).text("Now it is really done.")
     result = await make_loop(model, hub).run(START, toolset())
