@@ -78,13 +78,12 @@ rm -rf litellm-*.dist-info/sboms
 find . -type f \( -name '*.so' -o -name '*.so.*' \) ! -path '*.libs/*' -exec strip --strip-unneeded {} +
 
 # Third-party packages as bytecode only: each module compiled next to where its source was, then the source
-# and the __pycache__ copy removed (about 90 MB; Python imports such sourceless modules directly). Compiled as
-# `python -OO` would (`-o 2`, about 16 MB less): without docstrings, and without `assert` statements and
-# `if __debug__` blocks, a mode these libraries support (NumPy and SQLAlchemy test it). Both go together: code
-# such as SQLAlchemy's asserts that a docstring is there, so stripping docstrings alone breaks it. A sourceless
-# .pyc is imported whatever the interpreter's own -O level. Annabelle's own packages keep their sources,
-# docstrings and asserts (FastAPI, the MCP SDK and the CLI read the docstrings of its functions), so tracebacks
-# through them stay readable.
+# and the __pycache__ copy removed (about 90 MB; Python imports such sourceless modules directly, whatever the
+# interpreter's own -O level). Compiled as `python -OO` would (`-o 2`, about 16 MB less): without docstrings,
+# `assert` statements and `if __debug__` blocks. Both go together: NumPy's masked arrays (loaded by np.unique) and
+# SQLAlchemy's event helpers assert things about docstrings, so stripping docstrings alone breaks them.
+# Annabelle's own packages keep their sources, docstrings and asserts (FastAPI, the MCP SDK and the CLI read the
+# docstrings of its functions), so tracebacks through them stay readable.
 ours=$(cat annabelle-*.dist-info/top_level.txt)
 for entry in *; do
     case "$entry" in
