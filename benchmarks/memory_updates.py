@@ -66,10 +66,12 @@ from benchmarks.latency import percentile  # noqa: E402
 DATA = REPO_ROOT / "benchmarks" / "data"
 SETS = {
     "tuned": DATA / "memory_updates.json",
+    "dev4": DATA / "memory_updates_dev4.json",
     "holdout": DATA / "memory_updates_holdout.json",
     "holdout2": DATA / "memory_updates_holdout2.json",
     "holdout3": DATA / "memory_updates_holdout3.json",
     "holdout4": DATA / "memory_updates_holdout4.json",
+    "holdout5": DATA / "memory_updates_holdout5.json",
 }
 DECOY = "Zanzibar"
 
