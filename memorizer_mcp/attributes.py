@@ -41,6 +41,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memorizer_mcp.claims import ParsedFact
+from memorizer_mcp.decisions import Judgement
+
 ATTRIBUTE_FLOOR = 0.30
 """Lowest cosine of both facts to the attribute they share: the lowest such score of an update pair on the
 development set is 0.31 (a new job said as "我现在当医生了"), rounded down; facts of a language the encoder was
@@ -66,6 +69,14 @@ ADDITION_MARGIN = 0.15
 it adds a value: тоже/также 0.94 (+0.29), 也 0.87 (+0.20); hub words at most +0.13."""
 MAX_WORDS = 12
 """Most differing words per side compared with `HOLDERS` and `ADDITIONS` (one encoder batch for them all)."""
+
+
+def for_encoder(new: ParsedFact, old: ParsedFact, judgement: Judgement) -> bool:
+    """Whether the encoder judges the pair again: the rules judged it unrelated, and either saw a relation they
+    could not settle or cannot read both facts (a language the lexicon has no word of, or no claim)."""
+    if judgement.verdict != "unrelated":
+        return False
+    return judgement.related or all(not fact.read or not fact.claims for fact in (new, old))
 
 
 @dataclass(frozen=True)

@@ -67,12 +67,6 @@ ModelDecider = Callable[[str, list[Candidate]], Awaitable[dict[int, Judgement] |
 """Asks the utility model about related facts the rules could not settle: id → judgement, or None on failure."""
 
 
-def _encoder_reads(parsed: claims.ParsedFact) -> bool:
-    """The encoder route is for facts the rules cannot read: in a language the lexicon does not know, or with
-    no claim at all."""
-    return not parsed.read or not parsed.claims
-
-
 @dataclass
 class StoreOutcome:
     """What the store path did with one fact."""
@@ -325,11 +319,7 @@ class Memory:
         and judged unrelated, judged again by the encoder (attributes.py): an update there supersedes."""
         if self.values is None:
             return judged
-        pending = [
-            c
-            for c, j in judged
-            if j.verdict == "unrelated" and (j.related or (_encoder_reads(parsed) and _encoder_reads(c.parsed)))
-        ]
+        pending = [c for c, j in judged if attributes.for_encoder(parsed, c.parsed, j)]
         if not pending:
             return judged
         try:
