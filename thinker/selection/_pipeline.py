@@ -4,8 +4,8 @@
 `select_tools` then turns one message, its recent turns and an optional cosine vector (computed by the caller
 from the embedder) into a `Selection`:
 
-1. score every candidate tool: embedding + lexical + route evidence from the message, plus the words of the
-   last assistant turn (a short answer like "at 5pm" gets its meaning from the question it answers);
+1. score every candidate tool: embedding + lexical + route + typed-value evidence from the message, plus the
+   words of the last assistant turn (a short answer like "at 5pm" gets its meaning from the question it answers);
 2. keep the message's best tools: at least `min_tools`, then those within `score_gap` of the best, at most
    `top_k`, none below `threshold`;
 3. add each clause's best tools when the message has several parts ("cancel X and book Y");
@@ -13,7 +13,8 @@ from the embedder) into a `Selection`:
 5. add the lookup tool each picked tool needs for its ids (`update_event` needs `list_events`);
    (throughout, a tool and the one it stands for - an essential and its hub tool - rank as one choice);
 6. pin sticky tools (called in recent turns) and playbook tools;
-7. cap: core first, then the message's `reserved_picks` best, then pinned, then by score.
+7. cap: core first, then the first `reserved_picks` picks, then pinned, then the other picks; picks in the
+   order the message's best, each clause's best, then by score.
 """
 
 from __future__ import annotations
