@@ -43,7 +43,7 @@ def mcp_line(name: str, mcp: dict[str, Any]) -> str:
         return f"  up   {name}: {mcp.get('toolCount', 0)} tools{restarts}"
     why = mcp.get("lastError") or mcp.get("state") or "not running"
     need = " (required)" if mcp.get("required") else ""
-    return clip(f"  DOWN {name}{need}: {why}", 200)
+    return "  " + clip(f"DOWN {name}{need}: {why}", 198)  # clip() collapses whitespace: indent after it
 
 
 def agent_line(agent: dict[str, Any]) -> str:
@@ -55,7 +55,7 @@ def agent_line(agent: dict[str, Any]) -> str:
         parts.append(f"{agent['restarts']} restart(s)")
     if agent.get("lastError") and state in ("failed", "stopped"):
         parts.append(f"last error: {agent['lastError']}")
-    return clip(f"  {agent.get('agentId')}: {', '.join(parts)} ({agent.get('model')})", 200)
+    return "  " + clip(f"{agent.get('agentId')}: {', '.join(parts)} ({agent.get('model')})", 198)
 
 
 def halt_text(halt: dict[str, Any]) -> str:
