@@ -120,7 +120,7 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="Print the raw J
         if mcp["available"]:
             detail = f"pid {mcp['pid']}, {mcp['toolCount']} tools"
         else:
-            detail = f"{waiting}; starts on first use" if waiting else (mcp["lastError"] or "")
+            detail = f"({waiting}; starts on first use)" if waiting else (mcp["lastError"] or "")
         typer.echo(f"  [{mark}] {name:<10} {mcp['state']:<10} {detail}")
     for name in data["disabledMcps"]:
         typer.echo(f"  [off ] {name:<10} disabled")

@@ -43,7 +43,7 @@ def mcp_line(name: str, mcp: dict[str, Any]) -> str:
         return f"  up   {name}: {mcp.get('toolCount', 0)} tools{restarts}"
     if mcp.get("notStarted"):
         return clip(
-            f"  not started {name}: {mcp['notStarted']} ({mcp.get('toolCount', 0)} tools, start on first use)", 200
+            f"  not started {name} ({mcp.get('toolCount', 0)} tools, starts on first use): {mcp['notStarted']}", 200
         )
     why = mcp.get("lastError") or mcp.get("state") or "not running"
     need = " (required)" if mcp.get("required") else ""

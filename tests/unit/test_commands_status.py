@@ -107,7 +107,7 @@ async def test_status_shows_an_mcp_left_for_first_use_as_not_started_not_down(tm
     assert line == "Status: 3/4 MCPs up, 1 not started (not configured); agents: none; halted: none."
     text = await reply("/status", fake_context(tmp_path, status=status))
     assert "MCPs (3/4 up, 1 not started (not configured))" in text
-    assert "not started telegram: not configured: set TELEGRAM_BOT_TOKEN (17 tools, start on first use)" in text
+    assert "not started telegram (17 tools, starts on first use): not configured: set TELEGRAM_BOT_TOKEN" in text
     assert "DOWN" not in text
 
 
