@@ -138,7 +138,8 @@ class ManagedMcp:
             if self._command_then is not None:
                 self.command = self._command_then()
             self._tasks.start_soon(self._supervise, name=f"mcp:{self.name}")
-        await self._first_outcome.wait()
+        if self.state is McpState.STARTING:  # not when the hub stopped it before anything called it
+            await self._first_outcome.wait()
 
     async def stop(self) -> None:
         self._stopping = True
