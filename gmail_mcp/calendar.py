@@ -61,7 +61,9 @@ def time_fields(
 ) -> dict[str, Any]:
     """The `start`/`end` of an event: timed (date-times, optional time zone) or all-day (dates).
 
-    An all-day event without an end lasts one day (Google's end date is exclusive); a timed one, one hour.
+    An all-day event without an end lasts one day (Google's end date is exclusive); a timed one, one hour. A timed
+    end equal to its start is read as no end: a model that knows no duration copies the start (the 1.5B model did,
+    and the refusal sent it off creating a skill instead of the event).
     """
     timed = start_date_time is not None or end_date_time is not None
     all_day = start_date is not None or end_date is not None
@@ -88,7 +90,9 @@ def time_fields(
     if start_date_time is None:
         raise EventError("A timed change needs start_date_time too.")
     start = _date_time(start_date_time, "start_date_time")
-    end = _date_time(end_date_time, "end_date_time") if end_date_time else start + timedelta(hours=1)
+    end = _date_time(end_date_time, "end_date_time") if end_date_time else start
+    if end == start:
+        end = start + timedelta(hours=1)
     if start.tzinfo is None and not time_zone:
         raise EventError("start_date_time has no UTC offset: add one or give time_zone (e.g. 'Europe/Paris').")
     if (start.tzinfo is None) != (end.tzinfo is None):

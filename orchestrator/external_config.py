@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
-from shared.manifest import GuardianScan, McpManifest, ToolEffectsOverride
+from shared.manifest import McpManifest, McpServing
 from shared.validation import error_lines
 
 # The environment a third-party stdio server inherits from the hub: the MCP SDK's safe list plus locale and
@@ -38,11 +38,10 @@ _VARIABLE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 _TYPE_ALIASES = {"streamable-http": "http", "streamableHttp": "http", "streamable_http": "http", "SSE": "sse"}
 
 
-class ExternalEntry(BaseModel):
+class ExternalEntry(McpServing):
     """One entry of `mcpServers`: a stdio server (`command`), a Streamable HTTP server (`url`), or an HTTP+SSE
-    server (`url` with `type: "sse"`, the older transport many hosted servers still speak)."""
-
-    model_config = ConfigDict(extra="forbid")
+    server (`url` with `type: "sse"`, the older transport many hosted servers still speak); the fields it shares with a
+    first-party manifest (timeout, keywords, Guardian, destructive tools, annotations) are `McpServing`'s."""
 
     type: Literal["stdio", "http", "sse"] | None = Field(default=None, description="Inferred from `command` or `url`.")
     command: str | None = Field(default=None, min_length=1)
@@ -55,18 +54,9 @@ class ExternalEntry(BaseModel):
     description: str | None = None
     label: str | None = Field(default=None, min_length=1)
     toolGroup: str | None = Field(default=None, min_length=1)
-    keywords: list[str] = Field(default_factory=list)
-    guardianScan: GuardianScan = Field(default_factory=GuardianScan)
-    allowDestructiveTools: bool = False
-    timeout: float = Field(default=30.0, gt=0, le=600, description="Seconds a tool call may take.")
     trusted: bool = Field(
         default=False,
         description="Its results are the owner's own data: a turn that reads them is not tainted. Default: untrusted.",
-    )
-    toolAnnotations: dict[str, ToolEffectsOverride] = Field(
-        default_factory=dict,
-        description='Corrections of its tools\' MCP annotations, e.g. {"search": {"readOnlyHint": true}}; a tool '
-        "that declares none is treated as able to write, delete and reach the outside world.",
     )
 
     @model_validator(mode="before")
@@ -155,13 +145,9 @@ def _resolve(name: str, raw: object, entry: ExternalEntry, environ: Mapping[str,
         mcpName=name,
         label=entry.label or name,
         toolGroup=entry.toolGroup or "External",
-        keywords=entry.keywords,
-        guardianScan=entry.guardianScan,
-        allowDestructiveTools=entry.allowDestructiveTools,
-        timeout=entry.timeout,
         required=False,
         untrustedOutput=not entry.trusted,
-        toolAnnotations=entry.toolAnnotations,
+        **entry.serving_fields(),
     )
     if entry.type in ("http", "sse"):
         assert entry.url is not None

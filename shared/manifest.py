@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -117,19 +117,37 @@ class Needs(BaseModel):
         return self
 
 
-class McpManifest(BaseModel):
+class McpServing(BaseModel):
+    """How the hub serves an MCP's tools: the fields a first-party `manifest.json` and an `external-mcps.json` entry
+    both have, with one meaning and one set of limits. An external entry's are copied into its manifest
+    (`serving_fields`), so a field added here reaches both."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    timeout: float = Field(default=30.0, gt=0, le=600, description="Seconds a tool call may take.")
+    keywords: list[str] = Field(default_factory=list)
+    guardianScan: GuardianScan = Field(default_factory=GuardianScan)
+    allowDestructiveTools: bool = False
+    toolAnnotations: dict[str, ToolEffectsOverride] = Field(
+        default_factory=dict,
+        description='Corrections of its tools\' MCP annotations, e.g. {"search": {"readOnlyHint": true}}; a tool '
+        "that declares none is treated as able to write, delete and reach the outside world.",
+    )
+
+    def serving_fields(self) -> dict[str, Any]:
+        """This model's `McpServing` fields by name, as values (not dumped), to build a manifest from."""
+        return {name: getattr(self, name) for name in McpServing.model_fields}
+
+
+class McpManifest(McpServing):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
     mcpName: str = Field(pattern=r"^[a-z][a-z0-9]*$", description="Tool prefix: tools are `{mcpName}_{tool}`.")
     transport: Literal["stdio"] = "stdio"
     role: Literal["guardian", "channel"] | None = None
     required: bool = Field(default=False, description="Start-up aborts if this MCP cannot start.")
-    timeout: float = Field(default=30.0, gt=0, le=600, description="Seconds a tool call may take.")
     label: str = Field(min_length=1, description="Service name shown in `[Label | Group]` tags.")
     toolGroup: str = Field(min_length=1)
-    keywords: list[str] = Field(default_factory=list)
-    guardianScan: GuardianScan = Field(default_factory=GuardianScan)
-    allowDestructiveTools: bool = False
     privilegedTools: list[str] = Field(
         default_factory=list,
         description="Tool-name globs only the hub itself may call (e.g. a channel's intake cursor); hidden from agents.",
@@ -138,9 +156,6 @@ class McpManifest(BaseModel):
         default=False,
         description="Tool-name globs (or all: true) whose results come from people or places the owner does not "
         "control (the web, mail, other people's messages, files from anywhere): a turn that reads one is tainted.",
-    )
-    toolAnnotations: dict[str, ToolEffectsOverride] = Field(
-        default_factory=dict, description="Per-tool corrections of the tools' own MCP annotations."
     )
     needs: Needs | None = Field(
         default=None, description="A setting without which the MCP can do nothing: it then starts on first use."

@@ -4,6 +4,9 @@
   loop runs it once per turn, only when no tool was called: a claim then is a hallucination, answered by one
   retry with `tool_choice="required"` and a low temperature, then by `HONEST_FAILURE` if the model still
   calls nothing.
+- `names_a_tool`: an answer that names an offered tool (`list_emails`) in a turn that called none is a model
+  describing the call it should have made; the loop treats it as a claimed action (one retry, then the honest
+  failure).
 - `is_tool_refusal` is the original's TOOL_REFUSAL pattern ("I don't have access to real-time information",
   "search is unavailable"): when search tools are offered, such an answer is wrong by construction. The loop
   runs it once per turn: one retry with a required tool call and a low temperature, then the turn goes on
@@ -42,6 +45,9 @@ SEARCH_TOOL_SUFFIXES = ("_web_search", "_news_search")
 """Tools whose presence makes a refusal to look things up wrong (`searcher_web_search`, `searcher_news_search`)."""
 REFUSAL_RETRY_TEMPERATURE = 0.2
 
+_IDENTIFIER = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+"""snake_case words with at least one underscore: how tool names are written."""
+
 HONEST_FAILURE = (
     "I wasn't able to complete this action: I did not actually run any tool, so nothing was done. Please try again."
 )
@@ -55,9 +61,18 @@ def claims_action(text: str) -> bool:
     return bool(ACTION_CLAIMED.search(text))
 
 
-def is_hallucinated_action(text: str, *, tools_called: bool, tools_offered: bool) -> bool:
-    """A claimed action in a turn where tools were on offer but none was called."""
-    return tools_offered and not tools_called and claims_action(text)
+def names_a_tool(text: str, offered: Iterable[str]) -> bool:
+    """Whether `text` names an offered tool (`gmail_list_emails`, or `list_emails` without its server's prefix):
+    a model that writes about a tool instead of calling it ("I'll use the list_emails function with…"), in any
+    language, since tool names are identifiers. Only names with an underscore count, so ordinary words never do."""
+    words = set(_IDENTIFIER.findall(text))
+    return any(name in words or name.partition("_")[2] in words for name in offered)
+
+
+def is_hallucinated_action(text: str, *, tools_called: bool, offered: Sequence[str]) -> bool:
+    """A turn where tools were on offer but none was called, and the answer claims an action or talks about a
+    tool instead of calling it."""
+    return bool(offered) and not tools_called and (claims_action(text) or names_a_tool(text, offered))
 
 
 def offers_search(tool_names: Iterable[str]) -> bool:

@@ -17,10 +17,11 @@
   Arguments are normalised (`normalize.py`), then the call goes to a meta-tool (`tiers.py`), an essential
   (`essentials.py`) or the hub, within the turn's remaining time (a `spawn_subagent` call moves the deadline
   by the subagent's own limit, as the hub does). Results longer than the cap are cut. A call the turn already
-  made (same tool, same normalised arguments), with no other call since that worked, is not run again: its
-  result is already in the conversation, and a small model that repeats a call tends to repeat it until the
-  step limit (seen: one failing fetch, four times); after another call worked (an update between two reads),
-  the same call runs again. The model is told so and asked for its answer (`tool_choice="none"`) on the next step. When one
+  made (same tool, same normalised arguments), with no call since that worked and may change state (its MCP
+  annotations do not say read-only), is not run again: its result is already in the conversation, and a small
+  model that repeats a call tends to repeat it until the step limit (seen: one failing fetch, four times; two
+  searches taking turns, eight steps); after such a call worked (an update between two reads), the same call
+  runs again. The model is told so and asked for its answer (`tool_choice="none"`) on the next step. When one
   call of a reply fails, the reply's later calls are not run (they often depend on it: a draft, then sending
   "your-draft-id-here"); their results say so.
 - `FinishText` looks at a text answer: a tool call written as text (for an offered tool) is run for real, unless
@@ -205,8 +206,8 @@ class _Run:
     refusal_guard_used: bool = False
     call_ids: set[str] = field(default_factory=set)
     calls_made: set[str] = field(default_factory=set)
-    """The calls (tool name + normalised arguments, `call_key`) run since the last call that worked, that one
-    included: a repeat with nothing changed in between is not run again."""
+    """The calls (tool name + normalised arguments, `call_key`) run since the last call that worked and may
+    change state, that one included: a repeat with nothing changed in between is not run again."""
     deadline: TurnDeadline | None = None
     model_calls: int = 0
     model_seconds: float = 0.0
@@ -469,9 +470,12 @@ class AgentLoop:
         )
         if envelope.get("success"):
             run.failed_tools.discard(call.name)
-            # A call that worked may have changed what others return (read, update, read again to check): only
-            # this call counts as made; a failed call stays made until one works.
-            run.calls_made = {key}
+            # A call that worked and may change state may have changed what others return (read, update, read
+            # again to check): only this call counts as made. Reads change nothing, so the calls before them stay
+            # made (the 1.5B model alternated two searches until the step limit); a failed call stays made
+            # until one that may change state works.
+            if run.toolset.may_change_state(call.name):
+                run.calls_made = {key}
         else:
             run.failed_tools.add(call.name)
         return envelope, True
@@ -532,8 +536,7 @@ class AgentLoop:
             log.info("leaked tool call recovered", extra={"tool": leaked.name})
             call = ToolCall(f"leaked_{run.steps}", leaked.name, json.dumps(leaked.arguments, ensure_ascii=False))
             return CallTools(node.reply, (call,), leaked.preamble(text))
-        tools_offered = bool(run.toolset.offered)
-        hallucinated = is_hallucinated_action(text, tools_called=bool(run.tools_used), tools_offered=tools_offered)
+        hallucinated = is_hallucinated_action(text, tools_called=bool(run.tools_used), offered=run.toolset.offered)
         if node.guard_retry:
             # The retry was told to call a tool and answered in words again: say so instead of pretending.
             log.warning("hallucination guard: the retry called no tool either")

@@ -164,6 +164,16 @@ class ToolSet:
             return ToolKind.HUB
         return None
 
+    def may_change_state(self, name: str) -> bool:
+        """Whether calling `name` may change what other calls return (unknown: it may). Meta-tools change only
+        what is offered; a hub tool (or the hub tool behind an essential) says so by its readOnlyHint."""
+        kind = self.kind(name)
+        if kind is ToolKind.META:
+            return False
+        hub_name = self.essentials[name].hub_tool if kind is ToolKind.ESSENTIAL else name
+        tool = self.catalog.tools.get(hub_name)
+        return tool is None or not tool.effects.readOnlyHint
+
     def schema(self, name: str) -> dict[str, Any] | None:
         """The real (unrelaxed) input schema of a callable tool."""
         kind = self.kind(name)

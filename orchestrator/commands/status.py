@@ -42,12 +42,11 @@ def mcp_line(name: str, mcp: dict[str, Any]) -> str:
         restarts = f", {mcp['restarts']} restart(s)" if mcp.get("restarts") else ""
         return f"  up   {name}: {mcp.get('toolCount', 0)} tools{restarts}"
     if mcp.get("notStarted"):
-        return clip(
-            f"  not started {name} ({mcp.get('toolCount', 0)} tools, starts on first use): {mcp['notStarted']}", 200
-        )
+        tools = mcp.get("toolCount", 0)
+        return "  " + clip(f"not started {name} ({tools} tools, starts on first use): {mcp['notStarted']}", 198)
     why = mcp.get("lastError") or mcp.get("state") or "not running"
     need = " (required)" if mcp.get("required") else ""
-    return clip(f"  DOWN {name}{need}: {why}", 200)
+    return "  " + clip(f"DOWN {name}{need}: {why}", 198)  # clip() collapses whitespace: indent after it
 
 
 def agent_line(agent: dict[str, Any]) -> str:
@@ -59,7 +58,7 @@ def agent_line(agent: dict[str, Any]) -> str:
         parts.append(f"{agent['restarts']} restart(s)")
     if agent.get("lastError") and state in ("failed", "stopped"):
         parts.append(f"last error: {agent['lastError']}")
-    return clip(f"  {agent.get('agentId')}: {', '.join(parts)} ({agent.get('model')})", 200)
+    return "  " + clip(f"{agent.get('agentId')}: {', '.join(parts)} ({agent.get('model')})", 198)
 
 
 def not_started_text(mcps: dict[str, dict[str, Any]]) -> str:

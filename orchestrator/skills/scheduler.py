@@ -2,8 +2,8 @@
 
 Started from the app's lifespan when the memory MCP is routable:
 
-1. seeds the shipped playbooks and scheduled skills (`seeds.plan_seed`) and syncs `$ANNABELLE_HOME/skills/*/SKILL.md`
-   (`file_sync.plan_file_sync`), then watches the files' modification times;
+1. has the installer (`install.SkillInstaller`) seed the shipped playbooks and scheduled skills and sync
+   `$ANNABELLE_HOME/skills/*/SKILL.md`, then watches the files' modification times;
 2. ticks once a second, just after the wall-clock second turns, so a skill fires within a second of its time:
    the skills are listed from Memorizer (cached, re-read every SKILL_REFRESH_SECONDS or at once after a skill write
    through the hub), `runs.due_skills` picks the due ones, and each runs in the background under a concurrency
@@ -25,17 +25,24 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import anyio
 import anyio.abc
 from pydantic import ValidationError
 
-from orchestrator.callers import Caller, agent_caller, system
+from orchestrator.callers import Caller, agent_caller
 from orchestrator.notify import Notifier
 from orchestrator.router import ToolRouter
-from orchestrator.skills.file_sync import plan_file_sync
+from orchestrator.skills.install import SkillInstaller
+from orchestrator.skills.memory_calls import (
+    BOOKKEEPING,
+    LIST_TOOL,
+    SCHEDULER,
+    UPDATE_TOOL,
+    SkillsHost,
+    routable_tools,
+)
 from orchestrator.skills.normalizer import DEFAULT_AGENT_ID
 from orchestrator.skills.runs import (
     Due,
@@ -49,20 +56,15 @@ from orchestrator.skills.runs import (
     preflight_says_skip,
     run_outcome,
     skill_tools,
-    waiting_marker,
 )
-from orchestrator.skills.seeds import SEEDS, plan_seed, user_skill_conflicts
 from orchestrator.skills.triggers import RunDecision
 from orchestrator.turns import TurnLedger
-from shared.agents import AgentDefinition
 from shared.contracts.thinker_api import MAX_SKILL_STEPS, ExecuteSkillRequest
 from shared.mcp_tools import describe_validation
-from shared.skill_files import FrontmatterError, SkillFile, read_skill_file
 from shared.timeutil import Clock, parse_timestamp, utc_now
 from shared.traces import elapsed_ms, trace_event, traced
 
 if TYPE_CHECKING:
-    from orchestrator.agents import AgentManager
     from orchestrator.halt import HaltState
     from orchestrator.settings import OrchestratorSettings
 
@@ -70,33 +72,16 @@ __all__ = ["SkillScheduler"]
 
 log = logging.getLogger(__name__)
 
-LIST_TOOL = "memory_list_skills"
-UPDATE_TOOL = "memory_update_skill"
 _SEND_TOOLS = frozenset({"telegram_send_message"})
 _RESULT_CHARS = 200
 
 
-SCHEDULER = system("skill scheduler")
-"""Listing skills, pre-flight checks, and writing the user's own SKILL.md files (scanned as usual)."""
-BOOKKEEPING = system(
-    "skill bookkeeping",
-    unscanned="the hub's own records (run outcomes, waiting markers) and this release's shipped seeds: a false "
-    "positive would lose a run record (the skill would run again every second), and the shipped instructions read "
-    "like the imperative text Guardian is trained to flag",
-)
-
-
-class SchedulerHost(Protocol):
+class SchedulerHost(SkillsHost, Protocol):
     """What the scheduler uses of the hub (`orchestrator.hub.Hub` is one)."""
 
     router: ToolRouter
     notifier: Notifier
-    agents: AgentManager | None
     turns: TurnLedger
-
-    async def call(self, name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]: ...
-
-    def tool_listing(self, agent: AgentDefinition | None = None) -> list[dict[str, Any]]: ...
 
 
 @dataclass(frozen=True)
@@ -136,7 +121,9 @@ class SkillScheduler:
         self._limiter = anyio.CapacityLimiter(settings.skill_concurrency)
         self._tasks: anyio.abc.TaskGroup | None = None
         self._scope: anyio.CancelScope | None = None
-        self._file_state: dict[str, tuple[int, int]] | None = None
+        self.installer = SkillInstaller(
+            hub, settings.skills_dir, clock=clock, default_tz=self.default_tz, on_change=self.invalidate
+        )
         self._problems: dict[int, str] = {}
         self._next_look: dict[int, tuple[tuple[str, ...], datetime | None]] = {}
         self.started = False
@@ -162,8 +149,8 @@ class SkillScheduler:
 
     async def _install(self) -> None:
         try:
-            await self.seed()
-            await self.sync_files()
+            await self.installer.seed()
+            await self.installer.sync_files()
         except Exception:  # the hub serves chat and tools even when the skills cannot be installed
             log.exception("skill seeding or file sync failed at start")
 
@@ -194,8 +181,8 @@ class SkillScheduler:
         while True:
             await anyio.sleep(self.settings.skill_files_poll_seconds)
             try:
-                if self._files_changed():
-                    await self.sync_files()
+                if self.installer.files_changed():
+                    await self.installer.sync_files()
             except Exception:
                 log.exception("skill file sync failed")
 
@@ -224,9 +211,6 @@ class SkillScheduler:
 
     def skills(self) -> list[dict[str, Any]]:
         return list(self._skills.values())
-
-    def routable_tools(self) -> set[str]:
-        return {tool["name"] for tool in self.hub.tool_listing()}
 
     # -- ticks ------------------------------------------------------------------------------------------------
 
@@ -397,12 +381,12 @@ class SkillScheduler:
         if outcome.notify:
             await self.hub.notifier.notify(outcome.notify, kind=outcome.kind)
 
-    # -- auto-enable, seeds, files ----------------------------------------------------------------------------
+    # -- auto-enable ----------------------------------------------------------------------------------------
 
     async def auto_enable(self) -> list[int]:
         """Enable the skills that waited for tools now routable (never one-shots, never ones the user disabled)."""
         enabled: list[int] = []
-        candidates = auto_enable_candidates(self._skills.values(), self.routable_tools())
+        candidates = auto_enable_candidates(self._skills.values(), routable_tools(self.hub))
         for skill in candidates:
             skill_id = int(skill["id"])
             changes = {"enabled": True, "last_error": ""}
@@ -412,113 +396,6 @@ class SkillScheduler:
                 enabled.append(skill_id)
                 log.info("skill enabled: its tools are available", extra={"skill_id": skill_id})
         return enabled
-
-    def _agent_for_seeds(self) -> str:
-        agents = self.hub.agents
-        ids = list(agents.agents) if agents is not None else []
-        return DEFAULT_AGENT_ID if DEFAULT_AGENT_ID in ids or not ids else ids[0]
-
-    async def _stored(self, agent_id: str) -> list[dict[str, Any]] | None:
-        envelope = await self.hub.call(LIST_TOOL, {"agent_id": agent_id}, caller=SCHEDULER)
-        data = envelope.get("data") if envelope.get("success") else None
-        return list(data.get("skills") or []) if isinstance(data, Mapping) else None
-
-    async def _write(self, tool: str, args: dict[str, Any], known: set[str], *, shipped: bool = False) -> None:
-        """Store or update a seed or file skill; one stored disabled for missing tools gets the waiting marker.
-
-        Shipped seeds skip Guardian (they are this release's own text); the user's SKILL.md files are scanned."""
-        envelope = await self.hub.call(tool, args, caller=BOOKKEEPING if shipped else SCHEDULER)
-        if not envelope.get("success"):
-            log.error(
-                "skill not written", extra={"tool": tool, "skill": args.get("name"), "error": envelope.get("error")}
-            )
-            return
-        if args.get("enabled") is not False or "last_error" in args:
-            return
-        data = envelope.get("data") or {}
-        skill_id = args.get("skill_id") or (data.get("skill_id") if isinstance(data, Mapping) else None)
-        if skill_id is None or (isinstance(data, Mapping) and data.get("already_existed")):
-            return
-        missing = [tool for tool in skill_tools(args) if tool not in known] or skill_tools(args)
-        marker = {"skill_id": skill_id, "agent_id": args.get("agent_id"), "last_error": waiting_marker(missing)}
-        await self.hub.call(UPDATE_TOOL, marker, caller=BOOKKEEPING)
-
-    async def seed(self) -> None:
-        """Install the shipped skills missing from Memorizer and update changed ones (never the user's own)."""
-        agent_id = self._agent_for_seeds()
-        stored = await self._stored(agent_id)
-        if stored is None:
-            return
-        known = self.routable_tools()
-        for conflict in user_skill_conflicts(SEEDS, stored):
-            log.info(conflict)
-        upserts = plan_seed(
-            SEEDS, stored, now=self.clock(), default_tz=self.default_tz, available_tools=known, agent_id=agent_id
-        )
-        for upsert in upserts:
-            for warning in upsert.warnings:
-                log.info(warning)
-            await self._write(upsert.tool, upsert.args, known, shipped=True)
-        if upserts:
-            log.info(
-                "skills seeded",
-                extra={
-                    "stored": sum(u.kind == "create" for u in upserts),
-                    "updated": sum(u.kind == "update" for u in upserts),
-                },
-            )
-        self.invalidate()
-
-    def _scan_files(self) -> dict[str, tuple[int, int]]:
-        state: dict[str, tuple[int, int]] = {}
-        root = self.settings.skills_dir
-        for path in sorted(root.glob("*/SKILL.md")) if root.is_dir() else []:
-            try:
-                stat = path.stat()
-            except OSError:
-                continue
-            state[str(path)] = (stat.st_mtime_ns, stat.st_size)
-        return state
-
-    def _files_changed(self) -> bool:
-        return self._scan_files() != self._file_state
-
-    async def sync_files(self) -> None:
-        """Make Memorizer mirror the scheduled SKILL.md files: create, update, or disable (file deleted)."""
-        self._file_state = self._scan_files()
-        files: list[SkillFile] = []
-        broken: list[str] = []
-        for name in self._file_state:
-            path = Path(name)
-            try:
-                files.append(read_skill_file(path))
-            except (OSError, UnicodeDecodeError, FrontmatterError) as exc:
-                broken.append(path.parent.name)
-                log.warning("skill file not synced", extra={"path": str(path), "reason": str(exc)})
-        agent_id = self._agent_for_seeds()
-        stored = await self._stored(agent_id)
-        if stored is None:
-            return
-        known = self.routable_tools()
-        plan = plan_file_sync(
-            files,
-            stored,
-            now=self.clock(),
-            default_tz=self.default_tz,
-            known_tools=known,
-            agent_id=agent_id,
-            broken_dirs=broken,
-        )
-        for error in plan.errors:
-            log.warning("skill file not synced", extra={"reason": error})
-        for action in plan.actions:
-            for warning in action.warnings:
-                log.info(warning)
-            await self._write(action.tool, action.args, known)
-            log.info(
-                "skill file synced", extra={"dir": action.dir_name, "action": action.kind, "reason": action.reason}
-            )
-        self.invalidate()
 
     # -- what /cron, GET /skills and the CLI show ---------------------------------------------------------------
 

@@ -164,10 +164,10 @@ def test_seeds_are_installed_and_skill_files_sync_on_change(env: Path) -> None:
         assert skills["Morning Briefing"]["enabled"] is False  # gmail is not running here
         assert skills["echoer"]["trigger_config"]["source"] == "file:echoer"
         (folder / "SKILL.md").write_text(text.format("15 10 * * *"))
-        hub.client.portal.call(hub.scheduler.sync_files)  # type: ignore[union-attr]
+        hub.client.portal.call(hub.scheduler.installer.sync_files)  # type: ignore[union-attr]
         assert hub.skill(skills["echoer"]["id"])["trigger_config"]["schedule"] == "15 10 * * *"
         (folder / "SKILL.md").unlink()
-        hub.client.portal.call(hub.scheduler.sync_files)  # type: ignore[union-attr]
+        hub.client.portal.call(hub.scheduler.installer.sync_files)  # type: ignore[union-attr]
         assert hub.skill(skills["echoer"]["id"])["enabled"] is False
         listing = hub.client.get("/skills").json()
         assert listing["success"] and all("next_run_at" in s for s in listing["skills"])

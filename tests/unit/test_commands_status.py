@@ -40,8 +40,9 @@ async def test_status_shows_mcps_agents_halt_and_guardian(tmp_path: Path) -> Non
     ctx.halt.halt("scheduler", "maintenance")
     text = await reply("/status", ctx)
     assert "Annabelle 1.2.3: ready, up 1 h 2 min, 48 tools" in text
-    assert "MCPs (2/3 up)" in text and "DOWN filer: bad workspace" in text and "up   memory: 31 tools" in text
-    assert "annabelle: running" in text
+    # Each MCP and agent line is indented under its heading, a DOWN one and a long one too.
+    assert "MCPs (2/3 up)" in text and "\n  DOWN filer: bad workspace" in text and "\n  up   memory: 31 tools" in text
+    assert "\nAgents:\n  annabelle: running" in text
     assert "Halted: scheduler since" in text and "(maintenance)" in text
     assert "Guardian: available, fail mode closed, 12 scans, 2 blocked" in text
 
@@ -107,7 +108,7 @@ async def test_status_shows_an_mcp_left_for_first_use_as_not_started_not_down(tm
     assert line == "Status: 3/4 MCPs up, 1 not started (not configured); agents: none; halted: none."
     text = await reply("/status", fake_context(tmp_path, status=status))
     assert "MCPs (3/4 up, 1 not started (not configured))" in text
-    assert "not started telegram (17 tools, starts on first use): not configured: set TELEGRAM_BOT_TOKEN" in text
+    assert "\n  not started telegram (17 tools, starts on first use): not configured: set TELEGRAM_BOT_TOKEN" in text
     assert "DOWN" not in text
 
 

@@ -109,6 +109,8 @@ def test_metadata_of_an_entry_reaches_its_manifest() -> None:
                     "guardianScan": {"input": False, "output": True},
                     "allowDestructiveTools": True,
                     "timeout": 5,
+                    "toolAnnotations": {"search": {"readOnlyHint": True}},
+                    "trusted": True,
                 }
             }
         )
@@ -117,6 +119,8 @@ def test_metadata_of_an_entry_reaches_its_manifest() -> None:
     )
     assert (manifest.label, manifest.toolGroup, manifest.keywords) == ("Notes", "Knowledge", ["note"])
     assert manifest.guardianScan.input is False and manifest.allowDestructiveTools and manifest.timeout == 5
+    assert manifest.toolAnnotations["search"].readOnlyHint is True
+    assert manifest.untrustedOutput is False
 
 
 @pytest.mark.parametrize(

@@ -206,6 +206,13 @@ def test_an_all_day_event_without_an_end_lasts_one_day_and_a_timed_one_one_hour(
     }
 
 
+def test_a_timed_end_equal_to_its_start_is_read_as_no_end() -> None:
+    body = event_body(
+        summary="Dentist", start_date_time="2026-11-27T15:00:00", end_date_time="2026-11-27T15:00:00", time_zone="UTC"
+    )
+    assert body["end"] == {"dateTime": "2026-11-27T16:00:00", "timeZone": "UTC"}
+
+
 def test_dates_that_only_repeat_the_date_times_days_are_ignored() -> None:
     body = event_body(
         summary="Dinner",

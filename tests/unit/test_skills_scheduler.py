@@ -272,12 +272,12 @@ async def test_a_skill_waiting_for_tools_is_enabled_when_they_appear_but_not_one
 async def test_seeding_stores_the_shipped_skills_once_with_missing_tools_marked_as_waiting(
     hub: SkillsHub, scheduler: SkillScheduler
 ) -> None:
-    await scheduler.seed()
+    await scheduler.installer.seed()
     names = {skill["name"]: skill for skill in hub.store.values()}
     assert len(names) == 24
     digest = names["Morning Briefing"]
     assert digest["enabled"] is False and digest["last_error"].startswith(WAITING_FOR_TOOLS)
-    await scheduler.seed()
+    await scheduler.installer.seed()
     assert len(hub.store) == 24 and not hub.tool_calls("memory_store_skill")[24:]
 
 
@@ -307,16 +307,16 @@ async def test_skill_files_are_added_changed_and_deleted_in_the_store(
     folder = tmp_path / "skills" / "echoer"
     folder.mkdir(parents=True)
     (folder / "SKILL.md").write_text(SKILL_MD.format(name="echoer", schedule="0 9 * * *"))
-    await scheduler.sync_files()
+    await scheduler.installer.sync_files()
     (stored,) = hub.store.values()
     assert stored["trigger_config"]["schedule"] == "0 9 * * *" and stored["trigger_config"]["source"] == "file:echoer"
     assert stored["enabled"] is True
     (folder / "SKILL.md").write_text(SKILL_MD.format(name="echoer", schedule="30 7 * * *"))
-    assert scheduler._files_changed()
-    await scheduler.sync_files()
+    assert scheduler.installer.files_changed()
+    await scheduler.installer.sync_files()
     assert stored["trigger_config"]["schedule"] == "30 7 * * *"
     (folder / "SKILL.md").unlink()
-    await scheduler.sync_files()
+    await scheduler.installer.sync_files()
     assert stored["enabled"] is False and stored["last_error"].startswith("SKILL.md removed")
     assert len(hub.store) == 1
 

@@ -10,6 +10,7 @@ from thinker.guards import (
     find_leaked_call,
     is_hallucinated_action,
     is_tool_refusal,
+    names_a_tool,
     offers_search,
     refusal_temperature,
     retry_temperature,
@@ -50,9 +51,37 @@ def test_plain_answers_and_offers_are_not_claims(text: str) -> None:
 
 def test_a_claim_is_a_hallucination_only_when_tools_were_offered_and_none_was_called() -> None:
     text = "I've sent the email."
-    assert is_hallucinated_action(text, tools_called=False, tools_offered=True)
-    assert not is_hallucinated_action(text, tools_called=True, tools_offered=True)
-    assert not is_hallucinated_action(text, tools_called=False, tools_offered=False)
+    assert is_hallucinated_action(text, tools_called=False, offered=["gmail_send_email"])
+    assert not is_hallucinated_action(text, tools_called=True, offered=["gmail_send_email"])
+    assert not is_hallucinated_action(text, tools_called=False, offered=[])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Seen from the 1.5B model: the call described in words, nothing called.
+        'To find them, I\'ll use the Gmail list_emails function with a query of "from:bob@example.com".',
+        "Voy a usar gmail_list_emails para buscar los correos.",
+        "Ich rufe `list_emails` auf.",
+    ],
+)
+def test_an_answer_naming_an_offered_tool_without_calling_it_is_a_hallucination(text: str) -> None:
+    offered = ["gmail_list_emails", "gmail_send_email"]
+    assert names_a_tool(text, offered)
+    assert is_hallucinated_action(text, tools_called=False, offered=offered)
+    assert not is_hallucinated_action(text, tools_called=True, offered=offered)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "You have two emails from Bob; the list is below.",
+        "I saved it as notes_2024_draft.txt.",  # a file name is not a tool
+        "Use send_email_later if you want.",  # not an offered tool's name
+    ],
+)
+def test_words_and_other_identifiers_do_not_name_a_tool(text: str) -> None:
+    assert not names_a_tool(text, ["gmail_list_emails", "gmail_send_email"])
 
 
 @pytest.mark.parametrize(("given", "expected"), [(0.9, 0.3), (0.3, 0.3), (0.1, 0.1)])

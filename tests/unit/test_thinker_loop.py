@@ -35,7 +35,12 @@ LISTING = {
                 "additionalProperties": False,
             },
         },
-        {"name": "filer_read_file", "description": "Read", "inputSchema": {"type": "object", "properties": {}}},
+        {
+            "name": "filer_read_file",
+            "description": "Read",
+            "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+            "annotations": {"readOnlyHint": True, "destructiveHint": False, "openWorldHint": False},
+        },
         {
             "name": "telegram_send_message",
             "description": "Send",
@@ -240,6 +245,17 @@ async def test_a_call_runs_again_after_another_call_worked(model: Model, hub: Hu
     assert result.success and result.response == "done"
 
 
+async def test_reads_in_between_do_not_make_a_repeat_run_again(model: Model, hub: Hub) -> None:
+    # Two reads taking turns change nothing: the 1.5B model alternated two searches until the step limit.
+    model.calls(("filer_read_file", {"path": "a"})).calls(("filer_read_file", {"path": "b"}))
+    model.calls(("filer_read_file", {"path": "a"})).text("done")
+    result = await make_loop(model, hub).run(START, toolset())
+    assert [c["arguments"] for c in hub.calls] == [{"path": "a"}, {"path": "b"}]
+    assert "already made this exact call" in model.tool_results(3)[-1]["error"]
+    assert model.requests[-1]["tool_choice"] == "none"
+    assert result.success and result.response == "done"
+
+
 async def test_the_same_tool_with_other_arguments_runs(model: Model, hub: Hub) -> None:
     model.calls(("echo_echo", {"text": "1"})).calls(("echo_echo", {"text": "2"})).text("ok")
     await make_loop(model, hub).run(START, toolset())
@@ -300,6 +316,15 @@ async def test_a_claimed_action_without_a_tool_call_is_retried_once_with_a_requi
     assert retry["tool_choice"] == "required" and retry["temperature"] == 0.3
     assert retry["messages"] == model.requests[0]["messages"]  # the false claim is not fed back
     assert [m["content"] for m in result.messages] == [HONEST_FAILURE]
+
+
+async def test_an_answer_that_describes_a_call_instead_of_making_it_is_retried(model: Model, hub: Hub) -> None:
+    model.text("I'll use the read_file function with the path notes.txt.").calls(("filer_read_file", {"path": "x"}))
+    model.text("It says hello.")
+    result = await make_loop(model, hub).run(START, toolset("echo_echo", "filer_read_file"))
+    assert model.requests[1]["tool_choice"] == "required"
+    assert hub.calls == [{"name": "filer_read_file", "arguments": {"path": "x"}}]
+    assert result.success and result.response == "It says hello."
 
 
 async def test_a_retry_that_calls_a_tool_continues_the_turn(model: Model, hub: Hub) -> None:
