@@ -10,7 +10,7 @@ embedding model as a real install does. Per run, from a fresh hub:
 
 Goal (issue 17): first reply ≤ 1 s plus the model's own time, i.e. `first − next ≤ 1 s`. Medians over `--runs`.
 
-    python benchmarks/first_reply.py [--runs 3]
+    python benchmarks/first_reply.py [--runs 3] [--keep]
 
 The last line printed is the JSON summary.
 """
@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -59,17 +60,23 @@ def one_run(workdir: Path, api_base: str) -> tuple[float, float]:
     return first, following
 
 
-def main(runs: int) -> dict[str, Any]:
+def main(runs: int, keep: bool) -> dict[str, Any]:
     scratch = Path(tempfile.mkdtemp(prefix="bench-first-reply-"))
     firsts, nexts = [], []
-    with FakeOpenAI(default="It is half past ten in Lisbon.") as llm:
-        for attempt in range(runs):
-            workdir = scratch / f"run-{attempt}"
-            workdir.mkdir()
-            first, following = one_run(workdir, llm.api_base)
-            firsts.append(first)
-            nexts.append(following)
-            print(f"run {attempt + 1}: first reply {first:.3f} s, next {following:.3f} s", flush=True)
+    try:
+        with FakeOpenAI(default="It is half past ten in Lisbon.") as llm:
+            for attempt in range(runs):
+                workdir = scratch / f"run-{attempt}"
+                workdir.mkdir()
+                first, following = one_run(workdir, llm.api_base)
+                firsts.append(first)
+                nexts.append(following)
+                print(f"run {attempt + 1}: first reply {first:.3f} s, next {following:.3f} s", flush=True)
+    finally:
+        if keep:
+            print(f"kept: {scratch} (each run's home/logs/traces.jsonl says where the first reply's time went)")
+        else:
+            shutil.rmtree(scratch, ignore_errors=True)
     first_s, next_s = round(statistics.median(firsts), 3), round(statistics.median(nexts), 3)
     return {
         "runs": runs,
@@ -84,5 +91,6 @@ def main(runs: int) -> dict[str, Any]:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3, help="fresh hubs (default 3)")
+    parser.add_argument("--keep", action="store_true", help="keep the runs' homes (logs and traces)")
     options = parser.parse_args()
-    print(json.dumps(main(options.runs)))
+    print(json.dumps(main(options.runs, options.keep)))
