@@ -212,7 +212,9 @@ async def tool_count_drift(ctx: CommandContext) -> Finding:
     path = ctx.settings.data_dir / TOOL_SNAPSHOT_FILENAME
     names = sorted(str(tool["name"]) for tool in ctx.hub.tool_listing())
     snapshot = await anyio.to_thread.run_sync(probes.read_snapshot, path)
-    everything_up = all(mcp.get("available") for mcp in ctx.hub.status().get("mcps", {}).values())
+    # An MCP left for first use lists its shipped tools, so it counts as complete here.
+    mcps = ctx.hub.status().get("mcps", {}).values()
+    everything_up = all(mcp.get("available") or mcp.get("notStarted") for mcp in mcps)
     if snapshot is None and everything_up:
         # Only a complete set is a baseline: a snapshot taken with an MCP down would warn once it is back.
         data = {"savedAt": _now().isoformat(timespec="seconds"), "count": len(names), "tools": names}
