@@ -134,6 +134,8 @@ def annabelle_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.setenv("ANNABELLE_HOME", str(home))
     monkeypatch.setenv("ANNABELLE_ENV_FILE", str(tmp_path / "no.env"))
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    # A hub under test starts a Thinker only when its test asks for one (hubs started by subprocess inherit this).
+    monkeypatch.setenv("THINKER_WARM_START", "false")
     # configure_logging makes the process's new files private (umask 077); a test that calls it must not
     # change the modes later tests see.
     umask = os.umask(0o022)
