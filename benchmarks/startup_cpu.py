@@ -165,6 +165,8 @@ def start_once(checkout: Path, label: str, scratch: Path, configured: bool = Fal
         "ANNABELLE_MCPS_ROOT": str(root),
         "ORCHESTRATOR_PORT": str(port),
         "LOG_LEVEL": "WARNING",
+        # The start-up of the hub and its MCPs, as before the Thinker's warm start (which follows /health ok).
+        "THINKER_WARM_START": "false",
         "PYTHONPATH": str(hooks),
         "STARTUP_CPU_TIMELINE": str(timeline_path),
         "STARTUP_CPU_IMPORTS": ",".join(MARKED_IMPORTS),
