@@ -7,7 +7,12 @@ Two evaluation sets, reported side by side, neither ever trained or tuned on:
 - the never-tuned holdout (`datasets/guardian/holdout.txt`, or `--holdout PATH`), scanned with each record's
   surface as its source, so the per-surface bars apply; benign false-positive rates are also given per surface;
 - the second never-tuned set (`datasets/guardian/fresh.txt`, or `--fresh PATH`), written after the shipped model
-  and its bars were fixed, scored the same way (summary key `fresh`).
+  and its bars were fixed, scored the same way (summary key `fresh`);
+- the third never-tuned set (`datasets/guardian/blind.txt`, or `--blind PATH`), written in another style and
+  committed before the bars were set on hard negatives, scored the same way (summary key `blind`).
+
+`--weights PATH` scores another classifier (a `guard_model.json` with its `guard_model.onnx` beside it, as
+`make guardian-train --out-dir` writes them) instead of the shipped one, e.g. a candidate next to the shipped one.
 
 To check a change on development data before scoring the never-tuned sets, give the training file instead
 (`--holdout datasets/guardian/train.jsonl.gz`): its `calib` part (where the bars were set) is scored in place
@@ -29,7 +34,7 @@ layer's p50 in the same run (these machines are shared and noisy). `load_seconds
 classifier (spec, hashes, ONNX session) and scan a first text (the tokeniser is built then).
 
     python benchmarks/guardian.py --corpus ../shared/bench/guardian/corpus.jsonl [--split holdout]
-        [--holdout PATH] [--fresh PATH] [--judge-model MODEL --judge-api-base URL]
+        [--holdout PATH] [--fresh PATH] [--blind PATH] [--weights SPEC] [--judge-model MODEL --judge-api-base URL]
 
 The last line printed is the JSON summary `{"layered": G, "layers": {name: G}, "holdout": {...}, ...}`.
 """
@@ -57,9 +62,11 @@ from guardian_mcp.classifier import load_classifier  # noqa: E402
 from guardian_mcp.judge import JudgeConfig, Message, style_for_model  # noqa: E402
 from guardian_mcp.scanner import ClassifierScanner, JudgeScanner, LayeredScanner, RuleScanner, Scanner  # noqa: E402
 from guardian_mcp.segment import SURFACES  # noqa: E402
-from guardian_mcp.training.evaluation import FRESH, HOLDOUT, KINDS, Record, read_corpus, read_set  # noqa: E402
+from guardian_mcp.training.evaluation import BLIND, FRESH, HOLDOUT, KINDS, Record, read_corpus, read_set  # noqa: E402
 
 LATENCY_SAMPLES = 40
+NEVER_TUNED = ("holdout", "fresh", "blind")
+"""The never-tuned sets, scored with each record's surface; their summary keys."""
 HARD_NEGATIVE_SOURCES = ("NotInject", "authored hard negative")
 
 
@@ -181,11 +188,10 @@ def corpus_split(records: list[Record], split: str | None) -> list[Record]:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     records = corpus_split(read_corpus(args.corpus), args.split)
-    holdout = read_set(args.holdout)
-    fresh = read_set(args.fresh)
+    sets = {name: read_set(getattr(args, name)) for name in NEVER_TUNED}
     rules = RuleScanner()
     started = time.perf_counter()
-    loaded = load_classifier(max_windows=args.max_windows)
+    loaded = load_classifier(args.weights, max_windows=args.max_windows)
     classifier = ClassifierScanner(loaded)
     await classifier.scan("load the model before timing anything", source="benchmark")
     load_seconds = round(time.perf_counter() - started, 2)
@@ -202,13 +208,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     layered = LayeredScanner(rules, classifier, judge)
 
     short, long = slices(records, 200, LATENCY_SAMPLES), slices(records, 2000, LATENCY_SAMPLES)
-    summary: dict[str, Any] = {"layers": {}, "holdout": {"layers": {}}, "fresh": {"layers": {}}}
+    summary: dict[str, Any] = {"layers": {}, **{set_name: {"layers": {}} for set_name in NEVER_TUNED}}
     rules_p50: dict[int, float] = {}
     for name, scanner in [*layers.items(), ("layered", layered)]:
-        print(
-            f"scanning {len(records)} corpus, {len(holdout)} holdout and {len(fresh)} fresh records with {name}...",
-            file=sys.stderr,
-        )
+        counts = ", ".join(f"{len(texts)} {set_name}" for set_name, texts in sets.items())
+        print(f"scanning {len(records)} corpus, {counts} records with {name}...", file=sys.stderr)
         calls_before, tokens_before = counter.calls, counter.tokens
         began = time.perf_counter()
         scored = await outcomes(scanner, records, by_surface=False)
@@ -217,10 +221,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         calls, tokens = counter.calls - calls_before, counter.tokens - tokens_before
         result["judge_tokens_per_1000"] = round(1000 * tokens / len(records), 1)
         result["judge_calls_per_1000"] = round(1000 * calls / len(records), 1)
-        held = await outcomes(scanner, holdout, by_surface=True)
-        held_result = {**rates(held), "per_surface": per_surface(held)}
-        new = await outcomes(scanner, fresh, by_surface=True)
-        fresh_result = {**rates(new), "per_surface": per_surface(new)}
+        set_results = {}
+        for set_name, texts in sets.items():
+            scored_set = await outcomes(scanner, texts, by_surface=True)
+            set_results[set_name] = {**rates(scored_set), "per_surface": per_surface(scored_set)}
         loaded.clear_cache()  # latency of fresh texts, not of the cache
         for size, texts in ((200, short), (2000, long)):
             p50, p99 = await latency(scanner, texts)
@@ -229,34 +233,33 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             result[f"p50_ms_{size}"], result[f"p99_ms_{size}"] = p50, p99
             result[f"p50_ratio_to_rules_{size}"] = round(p50 / rules_p50[size], 1) if rules_p50[size] else None
         if name == "layered":
-            summary["layered"], summary["holdout"]["layered"], summary["fresh"]["layered"] = (
-                result,
-                held_result,
-                fresh_result,
-            )
+            summary["layered"] = result
         else:
-            summary["layers"][name], summary["holdout"]["layers"][name] = result, held_result
-            summary["fresh"]["layers"][name] = fresh_result
+            summary["layers"][name] = result
         print(f"{name}: {json.dumps(result)}", file=sys.stderr)
-        print(f"{name} holdout: {json.dumps(held_result)}", file=sys.stderr)
-        print(f"{name} fresh: {json.dumps(fresh_result)}", file=sys.stderr, flush=True)
+        for set_name, set_result in set_results.items():
+            if name == "layered":
+                summary[set_name]["layered"] = set_result
+            else:
+                summary[set_name]["layers"][name] = set_result
+            print(f"{name} {set_name}: {json.dumps(set_result)}", file=sys.stderr, flush=True)
     summary["split"] = args.split or "all"
     summary["records"] = len(records)
-    summary["holdout"]["records"] = len(holdout)
-    summary["fresh"]["records"] = len(fresh)
+    for set_name, texts in sets.items():
+        summary[set_name]["records"] = len(texts)
     summary["load_seconds"] = load_seconds
     summary["thresholds"] = {
         "rules": rules.threshold,
         "classifier": {name: vars(bars) for name, bars in loaded.spec.thresholds.items()},
     }
-    summary["model"] = classifier_module.DEFAULT_SPEC.name
+    summary["model"] = str(args.weights) if args.weights else classifier_module.DEFAULT_SPEC.name
     return summary
 
 
 def report(summary: dict[str, Any]) -> list[str]:
     """The figures a reader looks for, one line per scanner and set: blocked (flagged) per kind, and latency."""
     lines = ["set / scanner: direct, indirect, jailbreak recall, benign FPR; blocked (blocked or marked)"]
-    for set_name, part in (("corpus", summary), ("holdout", summary["holdout"]), ("fresh", summary["fresh"])):
+    for set_name, part in (("corpus", summary), *((name, summary[name]) for name in NEVER_TUNED)):
         for name, result in [*part["layers"].items(), ("layered", part["layered"])]:
             cells = [
                 f"{result[f'{kind}_recall']} ({result[f'{kind}_flagged']})"
@@ -264,6 +267,14 @@ def report(summary: dict[str, Any]) -> list[str]:
             ]
             cells.append(f"{result['benign_fpr']} ({result['benign_flagged']})")
             lines.append(f"{set_name} / {name}: " + ", ".join(cells))
+    for set_name in NEVER_TUNED:
+        surfaces = summary[set_name]["layered"]["per_surface"]
+        cells = [
+            f"{surface} {found['benign_fpr']} ({found['benign_flagged']}) of {found['benign_n']}"
+            for surface, found in surfaces.items()
+            if found["benign_n"]
+        ]
+        lines.append(f"{set_name} / layered, benign per surface: " + ", ".join(cells))
     hard = summary["layered"]["hard_negatives"]
     lines.append(f"corpus hard negatives (n={hard['n']}), layered: FPR {hard['fpr']} (flagged {hard['flagged']})")
     for name, result in [*summary["layers"].items(), ("layered", summary["layered"])]:
@@ -285,6 +296,8 @@ def main() -> None:
         help="the never-tuned set (holdout.txt format), or a training file (*.jsonl.gz) to score its calib part",
     )
     parser.add_argument("--fresh", type=Path, default=FRESH, help="the second never-tuned set (same format)")
+    parser.add_argument("--blind", type=Path, default=BLIND, help="the third never-tuned set (same format)")
+    parser.add_argument("--weights", type=Path, help="a classifier spec to score instead of the shipped one")
     parser.add_argument("--max-windows", type=int, default=classifier_module.DEFAULT_MAX_WINDOWS)
     parser.add_argument("--judge-model", help="litellm model of an LLM judge to include (costs tokens)")
     parser.add_argument("--judge-api-base", help="the judge's server")

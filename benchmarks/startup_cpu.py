@@ -14,7 +14,7 @@ with every first-party MCP of the checkout, as `tool_call.py` does) and reads, t
 `--compare DIR` (repeatable) runs another checkout (say, an export of the commit before a change) alternately with
 this one, so before/after figures come from the same minutes. Medians over `--runs` starts.
 
-    python benchmarks/startup_cpu.py [--runs 5] [--compare DIR ...]
+    python benchmarks/startup_cpu.py [--runs 5] [--compare DIR ...] [--configured]
 
 The last line printed is the JSON summary.
 """
@@ -40,6 +40,7 @@ import httpx
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks.configured import configure_all  # noqa: E402
 from tests.hub_process import free_port, stop_process_group  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -144,8 +145,10 @@ def command_line(pid: int) -> str:
         return ""
 
 
-def start_once(checkout: Path, label: str, scratch: Path) -> Run:
-    """Start the hub of `checkout` with all its first-party MCPs; CPU per process the moment it is ready."""
+def start_once(checkout: Path, label: str, scratch: Path, configured: bool = False) -> Run:
+    """Start the hub of `checkout` with all its first-party MCPs; CPU per process the moment it is ready.
+
+    `configured`: every MCP gets its setting (benchmarks/configured.py), so none is left for first use."""
     workdir = Path(tempfile.mkdtemp(dir=scratch))
     root = workdir / "mcps-root"
     root.mkdir()
@@ -162,9 +165,12 @@ def start_once(checkout: Path, label: str, scratch: Path) -> Run:
         "ANNABELLE_MCPS_ROOT": str(root),
         "ORCHESTRATOR_PORT": str(port),
         "LOG_LEVEL": "WARNING",
+        # The start-up of the hub and its MCPs, as before the Thinker's warm start (which follows /health ok).
+        "THINKER_WARM_START": "false",
         "PYTHONPATH": str(hooks),
         "STARTUP_CPU_TIMELINE": str(timeline_path),
         "STARTUP_CPU_IMPORTS": ",".join(MARKED_IMPORTS),
+        **(configure_all(workdir / "home") if configured else {}),
     }
     load = os.getloadavg()[0]
     launched = time.perf_counter()
@@ -263,6 +269,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument(
+        "--configured", action="store_true", help="give every MCP its setting, so that the hub starts all of them"
+    )
+    parser.add_argument(
         "--compare", type=Path, action="append", default=[], help="another checkout, run alternately with this one"
     )
     options = parser.parse_args()
@@ -272,7 +281,7 @@ def main() -> None:
     try:
         for attempt in range(options.runs):
             for label, checkout in checkouts.items():
-                run = start_once(checkout, label, scratch)
+                run = start_once(checkout, label, scratch, options.configured)
                 runs[label].append(run)
                 print(
                     f"run {attempt + 1} {label}: ready after {run.wall_to_ready_s} s (load {run.load:.1f}); "

@@ -103,7 +103,12 @@ def one_echo() -> float:
 def main(runs: int) -> dict[str, Any]:
     scratch = Path(tempfile.mkdtemp(prefix="bench-thinker-"))
     (scratch / "hub").mkdir()
-    hub = start_hub(scratch / "hub", scratch / "hub" / "home", ["filer_mcp"], env={"LOG_LEVEL": "WARNING"})
+    hub = start_hub(
+        scratch / "hub",
+        scratch / "hub" / "home",
+        ["filer_mcp"],
+        env={"LOG_LEVEL": "WARNING", "THINKER_WARM_START": "false"},
+    )
     readies, warms, echoes = [], [], []
     try:
         for attempt in range(runs):

@@ -11,9 +11,9 @@ Four pipelines run over the shared tuning set (`../shared/bench/toolsel`):
 - `embedding_only`: the cosine alone (best of each tool's texts), top 15 (the original's `TOOL_SELECTOR_TOP_K`);
   `embedding_top8` (an extra key) the same at about the shipped pipeline's number of tools.
 
-Then, on this project's own sets in `benchmarks/data/` (see its README): `dev`, `dev_project` and `dev2_project`
+Then, on this project's own sets in `benchmarks/data/` (see its README): `dev`, `dev_project`, `dev2_project` and `dev3_project`
 (used for choices) and the held-out sets never tuned on, `heldout_catalog` (the shared catalog), `heldout_project` and
-`heldout3_project`, `heldout4_project`, `heldout5_project` (this project's real tools, built from the MCP servers' code by `project_catalog.py`), each
+`heldout3_project`, `heldout4_project`, `heldout5_project`, `heldout6_project` (this project's real tools, built from the MCP servers' code by `project_catalog.py`), each
 overall, per kind and per language.
 
 Counting rules (docs/benchmarks.md and DESIGN): recall is the share of a message's required tools that were
@@ -498,16 +498,27 @@ OWN_SETS: dict[str, str] = {
     "dev": "dev_catalog.jsonl",
     "dev_project": "dev_project.jsonl",
     "dev2_project": "dev2_project.jsonl",
+    "dev3_project": "dev3_project.jsonl",
     "heldout_catalog": "heldout_catalog.jsonl",
     "heldout_project": "heldout_project.jsonl",
     "heldout3_project": "heldout3_project.jsonl",
     "heldout4_project": "heldout4_project.jsonl",
     "heldout5_project": "heldout5_project.jsonl",
+    "heldout6_project": "heldout6_project.jsonl",
 }
 """This project's sets in `--data` (benchmarks/data/README.md): name → file."""
 
 PROJECT_SETS = frozenset(
-    {"dev_project", "dev2_project", "heldout_project", "heldout3_project", "heldout4_project", "heldout5_project"}
+    {
+        "dev_project",
+        "dev2_project",
+        "dev3_project",
+        "heldout_project",
+        "heldout3_project",
+        "heldout4_project",
+        "heldout5_project",
+        "heldout6_project",
+    }
 )
 """Sets labelled with this project's own tool names (the rest use the shared catalog)."""
 

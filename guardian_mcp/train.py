@@ -19,8 +19,10 @@ Needs the `train` extra (torch 2.13.0 CPU, onnx, Faker: `make guardian-train` in
 4. **Pre-filter**: a hashed-phrasing logistic regression on the same windows (ranks windows of long texts).
 5. **Calibrate** with the int8 model as shipped: a text's logit is its riskiest window's; Platt scaling on the
    calibration texts turns it into `risk`; per surface, `mark` is the lowest risk that flags at most
-   `--mark-fpr` of that surface's benign calibration texts and `block` the lowest that flags at most
-   `--block-fpr` (never below `--block-floor`).
+   `--mark-fpr` of that surface's *hard negatives* among the calibration texts (`training/hardness.py`: benign
+   texts that talk about instructions, attacks or security) and `block` the lowest that flags at most
+   `--block-fpr` of them (never below `--block-floor`). Easy benign text (ordinary mail, interface lines) does
+   not move the bars, however much of it the mix holds.
 6. Write `guardian_mcp/guard_model.json` (thresholds, calibration, pre-filter, hashes, calibration metrics).
 """
 
@@ -44,14 +46,15 @@ import numpy as np
 from guardian_mcp import classifier
 from guardian_mcp.encoder import Encoder
 from guardian_mcp.segment import SURFACES
-from guardian_mcp.training.evaluation import FRESH, HOLDOUT, read_corpus, read_holdout
+from guardian_mcp.training import hardness, sources
+from guardian_mcp.training.evaluation import BLIND, FRESH, HOLDOUT, read_corpus, read_holdout
 from shared.embeddings.e5_base import BaseModel
 from shared.embeddings.package_files import file_sha256
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO / "datasets" / "guardian" / "train.jsonl.gz"
 DEFAULT_PUBLIC = REPO / "datasets" / "guardian" / "public"
-DEFAULT_EXCLUDE = (HOLDOUT, FRESH, REPO.parent / "shared" / "bench" / "guardian" / "corpus.jsonl")
+DEFAULT_EXCLUDE = (HOLDOUT, FRESH, BLIND, REPO.parent / "shared" / "bench" / "guardian" / "corpus.jsonl")
 KINDS = ("direct", "indirect", "jailbreak", "benign")
 
 
@@ -76,10 +79,10 @@ def evaluation_texts(paths: Sequence[Path]) -> tuple[list[str], dict[str, str]]:
 
 def public_records(
     cache: Path, exclude: Sequence[Path], seed: int, everyday: bool
-) -> tuple[list[dict[str, object]], dict]:
-    """Records composed from the public packages' text (minus copies of evaluation texts), and what was used;
-    with `everyday`, the translation catalogs' lines too."""
-    from guardian_mcp.training import compose, mix, sources
+) -> tuple[list[dict[str, object]], dict, list[sources.Item]]:
+    """Records composed from the public packages' text (minus copies of evaluation texts), what was used, and
+    the items kept; with `everyday`, the translation catalogs' lines too."""
+    from guardian_mcp.training import compose, mix
 
     packages = list(sources.PACKAGES)
     items = sources.extract(sources.fetch(cache))
@@ -111,7 +114,7 @@ def public_records(
         "records": len(records),
     }
     print(f"public: {json.dumps(summary)}", flush=True)
-    return records, summary
+    return records, summary, kept
 
 
 def fit_platt(logits: np.ndarray, labels: np.ndarray) -> tuple[float, float]:
@@ -139,13 +142,30 @@ def threshold_for(benign_risks: np.ndarray, fpr: float, floor: float = 0.0) -> f
     return float(min(max(bar, floor), 0.999999))
 
 
-def rates(risks: np.ndarray, kinds: Sequence[str], bar: float) -> dict[str, float]:
+def surface_bars(
+    risks: np.ndarray, surfaces: np.ndarray, hard: np.ndarray, mark_fpr: float, block_fpr: float, floor: float
+) -> dict[str, dict[str, float]]:
+    """Per surface (and `other`: all of them), the `mark` and `block` bars: the lowest risks that flag at most
+    `mark_fpr` and `block_fpr` of that surface's hard negatives (`hard` marks them; every other text, attack or
+    easy benign, leaves the bars where they are). `block` is never below `floor` nor below `mark`."""
+    bars: dict[str, dict[str, float]] = {}
+    for name in (*SURFACES, "other"):
+        chosen = hard & (surfaces == name) if name != "other" else hard
+        mark = threshold_for(risks[chosen], mark_fpr)
+        block = max(threshold_for(risks[chosen], block_fpr, floor), mark)
+        bars[name] = {"mark": round(mark, 6), "block": round(block, 6)}
+    return bars
+
+
+def rates(risks: np.ndarray, kinds: Sequence[str], hard: np.ndarray, bar: float) -> dict[str, float | None]:
+    """Share of each kind at or above `bar`, and of the hard negatives (`hard_fpr`)."""
     kinds_array = np.asarray(kinds)
-    out = {}
+    out: dict[str, float | None] = {}
     for kind in KINDS:
         chosen = risks[kinds_array == kind]
         key = "benign_fpr" if kind == "benign" else f"{kind}_recall"
         out[key] = round(float((chosen >= bar).mean()), 4) if len(chosen) else None
+    out["hard_fpr"] = round(float((risks[hard] >= bar).mean()), 4) if hard.any() else None
     return out
 
 
@@ -167,8 +187,8 @@ def main() -> None:
     parser.add_argument("--layers", type=int, default=3)
     parser.add_argument("--epochs", type=float, default=0.5)
     parser.add_argument("--easy-keep", type=float, default=0.3, help="share of plain benign windows trained on")
-    parser.add_argument("--mark-fpr", type=float, default=0.01)
-    parser.add_argument("--block-fpr", type=float, default=0.002)
+    parser.add_argument("--mark-fpr", type=float, default=0.01, help="share of a surface's hard negatives marked")
+    parser.add_argument("--block-fpr", type=float, default=0.002, help="share of a surface's hard negatives blocked")
     parser.add_argument("--block-floor", type=float, default=0.9)
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument(
@@ -192,8 +212,9 @@ def main() -> None:
         )
     records = read_records(args.data)
     public: dict[str, object] = {}
+    kept: list[sources.Item] = []
     if args.public:
-        extra, public = public_records(args.public_cache, args.exclude, args.seed, args.everyday)
+        extra, public, kept = public_records(args.public_cache, args.exclude, args.seed, args.everyday)
         records += extra
     fit_records = [r for r in records if r["part"] == "fit"]
     calib_records = [r for r in records if r["part"] == "calib"]
@@ -228,19 +249,20 @@ def main() -> None:
     risks = 1.0 / (1.0 + np.exp(-(a * logits + b)))
     kinds = [str(r["kind"]) for r in calib_records]
     surfaces = np.array([str(r["surface"]) for r in calib_records])
-    benign = np.array([kind == "benign" for kind in kinds])
-    thresholds: dict[str, dict[str, float]] = {}
+    is_hard = hardness.HardNegatives(hardness.hard_items(kept))
+    hard = np.array(
+        [kind == "benign" and is_hard(str(r["text"])) for kind, r in zip(kinds, calib_records, strict=True)]
+    )
+    thresholds = surface_bars(risks, surfaces, hard, args.mark_fpr, args.block_fpr, args.block_floor)
     metrics: dict[str, object] = {}
-    for name in (*SURFACES, "other"):
-        chosen = benign & (surfaces == name) if name != "other" else benign
-        mark = threshold_for(risks[chosen], args.mark_fpr)
-        block = max(threshold_for(risks[chosen], args.block_fpr, args.block_floor), mark)
-        thresholds[name] = {"mark": round(mark, 6), "block": round(block, 6)}
+    for name, bars in thresholds.items():
         rows = surfaces == name if name != "other" else np.ones(len(risks), dtype=bool)
+        row_kinds = [k for k, keep in zip(kinds, rows, strict=True) if keep]
         metrics[name] = {
-            "benign_n": int(chosen.sum()),
-            "at_mark": rates(risks[rows], [k for k, keep in zip(kinds, rows, strict=True) if keep], mark),
-            "at_block": rates(risks[rows], [k for k, keep in zip(kinds, rows, strict=True) if keep], block),
+            "benign_n": int(sum(kind == "benign" for kind in row_kinds)),
+            "hard_n": int((hard & rows).sum()),
+            "at_mark": rates(risks[rows], row_kinds, hard[rows], bars["mark"]),
+            "at_block": rates(risks[rows], row_kinds, hard[rows], bars["block"]),
         }
     spec = {
         "format": classifier.FORMAT,
@@ -252,6 +274,7 @@ def main() -> None:
             "sha256": hashlib.sha256(args.data.read_bytes()).hexdigest(),
             "fit_windows": len(examples),
             "calib_records": len(calib_records),
+            "calib_hard_negatives": int(hard.sum()),
             "public": public,
         },
         "settings": {

@@ -151,6 +151,9 @@ class ParsedFact:
     """Its polarity comes from a negation word ("no longer", "kein", "ne ... plus"), not only from a verb."""
     user_related: bool = True
     """About the user or something of theirs ("the user's therapist"), not about someone unrelated."""
+    read: bool = True
+    """The lexicon knows at least one of its words: False for a fact in a language it has no words for
+    ("Иван переехал в Томск"), whose claims, if any, are guesses (decisions.py leaves it to attributes.py)."""
 
     @property
     def content_set(self) -> frozenset[str]:
@@ -300,22 +303,33 @@ _LETTERS = {"de": set("äöüß"), "pt": set("ãõ"), "es": set("ñ"), "it": set
 """Letters that, on their own, point at one language (a tie-breaker between short facts)."""
 
 
-def guess_language(tokens: Sequence[Token]) -> Language:
-    """The language whose lexicon the fact's words fit best (pattern matches count double); English on a tie."""
+def _lexicon_score(tokens: Sequence[Token], language: Language) -> int:
+    """How well the tokens fit a language's lexicon: its words, its own letters, and its patterns (counted
+    double)."""
+    index = _INDEXES[language.code]
+    score = sum(1 for token in tokens if token.word and _in(token, index.vocabulary))
+    score += sum(1 for token in tokens if token.word and set(token.norm) & _LETTERS.get(language.code, set()))
+    score += 2 * sum(
+        1
+        for position, token in enumerate(tokens)
+        for pattern in _candidates(token, index)
+        if _pattern_at(tokens, position, pattern, index.skip)
+    )
+    return score
+
+
+def _best_language(tokens: Sequence[Token]) -> tuple[Language, int]:
     best, best_score = LANGUAGES[0], -1
     for language in LANGUAGES:
-        index = _INDEXES[language.code]
-        score = sum(1 for token in tokens if token.word and _in(token, index.vocabulary))
-        score += sum(1 for token in tokens if token.word and set(token.norm) & _LETTERS.get(language.code, set()))
-        score += 2 * sum(
-            1
-            for position, token in enumerate(tokens)
-            for pattern in _candidates(token, index)
-            if _pattern_at(tokens, position, pattern, index.skip)
-        )
+        score = _lexicon_score(tokens, language)
         if score > best_score:
             best, best_score = language, score
-    return best
+    return best, best_score
+
+
+def guess_language(tokens: Sequence[Token]) -> Language:
+    """The language whose lexicon the fact's words fit best (pattern matches count double); English on a tie."""
+    return _best_language(tokens)[0]
 
 
 # -- matching ----------------------------------------------------------------------------------------------------
@@ -883,7 +897,7 @@ def _named_first(clause: _Clause) -> tuple[str, ...]:
 @lru_cache(maxsize=8192)
 def parse(text: str) -> ParsedFact:
     tokens = tokenize(text)
-    language = guess_language(tokens)
+    language, fit = _best_language(tokens)
     claims: list[Claim] = []
     content: list[str] = []
     replaced: list[tuple[str, ...]] = []
@@ -968,6 +982,7 @@ def parse(text: str) -> ParsedFact:
         replaced_text=tuple(replaced_text),
         names=frozenset(t.fold for t in tokens if t.word and t.name_like).union(*(c.opening_names for c in clauses)),
         user_related=user_related or not subject,
+        read=fit > 0,
     )
 
 

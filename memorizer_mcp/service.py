@@ -25,7 +25,7 @@ from typing import Any, Literal, TypeVar
 import anyio.to_thread
 import numpy as np
 
-from memorizer_mcp import claims, ranking
+from memorizer_mcp import attributes, claims, ranking
 from memorizer_mcp.contacts import ContactStore
 from memorizer_mcp.conversations import ConversationStore, conversation_dict
 from memorizer_mcp.db.connection import Database, DatabaseError
@@ -115,6 +115,8 @@ class Memory:
         self.projects = ProjectStore(db)
         self.timeline = Timeline(db)
         self.decider: ModelDecider | None = None
+        self._prototypes: attributes.Prototypes | None = None
+        """The attribute, holder and addition vectors of attributes.py, embedded by `values` on first need."""
         self.reembedding: set[str] = set()
         """Agents with facts whose vectors came from another embedder (found by `open`), until `reembed` has embedded
         them again: searched by text meanwhile."""
@@ -299,6 +301,7 @@ class Memory:
                 (c, judge(parsed, c.parsed, word_similarity if english(c) else note, by_values(c, value_similarity)))
                 for c, _ in judged
             ]
+        judged = await self._by_encoder(text, parsed, judged)
         settled = any(j.verdict != "unrelated" for _, j in judged)
         related = [c for c, j in judged if j.related]
         if self.decider is None or settled or not related:
@@ -308,6 +311,52 @@ class Memory:
             return decide(provenance, learned_at, judged), "rules"
         judged = [(c, answer.get(c.id, j)) for c, j in judged]
         return decide(provenance, learned_at, judged), "model"
+
+    async def _by_encoder(
+        self, text: str, parsed: claims.ParsedFact, judged: list[tuple[Candidate, Judgement]]
+    ) -> list[tuple[Candidate, Judgement]]:
+        """Pairs the rules could not read (a fact in a language the lexicon has no words for, or with no claim)
+        and judged unrelated, judged again by the encoder (attributes.py): an update there supersedes."""
+        if self.values is None:
+            return judged
+        pending = [c for c, j in judged if attributes.for_encoder(parsed, c.parsed, j)]
+        if not pending:
+            return judged
+        try:
+            prototypes = await self._attribute_prototypes(self.values)
+            vectors = np.asarray(await self.values.embed([text, *(c.text for c in pending)]), dtype=np.float32)
+            differences = {c.id: attributes.Difference.of(c.text, text) for c in pending}
+            found = {
+                c.id: attribute
+                for c, vector in zip(pending, vectors[1:], strict=True)
+                if (attribute := attributes.shared_attribute(vector, vectors[0], differences[c.id], prototypes))
+            }
+            # Only the words of pairs that state one attribute are embedded (a few per pair, mostly cached).
+            words = list(dict.fromkeys(w for i in found for w in (*differences[i].old, *differences[i].new)))
+            word_vectors = (
+                dict(zip(words, np.asarray(await self.values.embed(words), dtype=np.float32), strict=True))
+                if words
+                else {}
+            )
+        except Exception as exc:
+            log.warning("comparing by the encoder failed; the rules' judgement stands", extra={"error": str(exc)})
+            return judged
+        verdicts = {
+            fact_id: attributes.judge_difference(attribute, differences[fact_id], word_vectors, prototypes)
+            for fact_id, attribute in found.items()
+        }
+        return [
+            (c, Judgement("update", verdict.reason))
+            if (verdict := verdicts.get(c.id)) is not None and verdict.update
+            else (c, j)
+            for c, j in judged
+        ]
+
+    async def _attribute_prototypes(self, encoder: Embedder) -> attributes.Prototypes:
+        if self._prototypes is None:
+            vectors = np.asarray(await encoder.embed(attributes.prototype_texts()), dtype=np.float32)
+            self._prototypes = attributes.Prototypes.from_batch(vectors)
+        return self._prototypes
 
     async def embed_facts(self, agent_id: str, items: list[tuple[int, str]]) -> int:
         """Embed and store vectors for `items` with the current embedder; how many were stored.

@@ -208,6 +208,8 @@ def create_app(
         if periodic is not None:
             tasks.start_soon(periodic.run_forever, name="periodic-diagnose")
         app.state.serving = True
+        if settings.thinker_warm_start:
+            tasks.start_soon(agents.warm_start, name="thinker-warm-start")
         # APScheduler is loaded once the hub serves: jobs queued meanwhile are taken and wait as `queued`.
         await jobs.start()
 

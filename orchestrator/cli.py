@@ -115,8 +115,12 @@ def status(as_json: Annotated[bool, typer.Option("--json", help="Print the raw J
         f"Hub {data['status']} (version {data['version']}, up {data['uptimeSeconds']:.0f} s), {data['toolCount']} tools"
     )
     for name, mcp in sorted(data["mcps"].items()):
-        mark = "up  " if mcp["available"] else "DOWN"
-        detail = f"pid {mcp['pid']}, {mcp['toolCount']} tools" if mcp["available"] else (mcp["lastError"] or "")
+        waiting = mcp.get("notStarted")
+        mark = "up  " if mcp["available"] else "wait" if waiting else "DOWN"
+        if mcp["available"]:
+            detail = f"pid {mcp['pid']}, {mcp['toolCount']} tools"
+        else:
+            detail = f"({waiting}; starts on first use)" if waiting else (mcp["lastError"] or "")
         typer.echo(f"  [{mark}] {name:<10} {mcp['state']:<10} {detail}")
     for name in data["disabledMcps"]:
         typer.echo(f"  [off ] {name:<10} disabled")

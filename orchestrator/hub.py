@@ -29,10 +29,11 @@ from orchestrator.endpoint import DirectEndpoint, ToolEndpoint
 from orchestrator.errors import StartupError
 from orchestrator.externals import KNOWN_MCPS_FILENAME, ExternalMcps, McpBuilder
 from orchestrator.guardian import GuardedEndpoint, GuardianGate
-from orchestrator.mcp_client import ManagedMcp
+from orchestrator.mcp_client import ManagedMcp, McpState
 from orchestrator.mcp_commands import ChildCommand, child_command
 from orchestrator.native_tools import NATIVE_TOOLS, NativeTool, Untrusted
 from orchestrator.notify import Notifier
+from orchestrator.on_demand import leave_for_first_use, missing_setting, shipped_tools
 from orchestrator.policy import tool_allowed
 from orchestrator.prestart import Prestarted
 from orchestrator.router import Route, ToolRouter, closest_names, unknown_arguments
@@ -162,8 +163,9 @@ class Hub:
         guardian = self._register(guardian_spec, environ) if guardian_spec is not None else None
         self.gate.guardian = guardian
         others = [self._register(spec, environ) for spec in self.discovery.others]
+        now = [mcp for mcp in others if not self._leave_for_first_use(mcp, tasks, environ)]
         async with anyio.create_task_group() as starting:
-            for mcp in [guardian, *others] if guardian is not None else others:
+            for mcp in [guardian, *now] if guardian is not None else now:
                 starting.start_soon(mcp.start, tasks)
             starting.start_soon(self.externals.start)  # never required: its failures are reported, not raised
         self.prestarted.discard()  # forked for a configuration that has changed since: nobody will adopt them
@@ -176,7 +178,7 @@ class Hub:
                 },
             )
 
-        failed = [mcp for mcp in others if not mcp.available]
+        failed = [mcp for mcp in now if not mcp.available]
         required = [mcp for mcp in failed if self.specs[mcp.name].manifest.required]
         if required:
             details = "; ".join(f"{mcp.name}: {mcp.last_error}" for mcp in required)
@@ -185,14 +187,42 @@ class Hub:
         self.ready = True
         tasks.start_soon(self.externals.watch, name="external-mcps")
         tasks.start_soon(self._start_fork_server, name="fork-server")
+        if len(now) < len(others):
+            tasks.start_soon(self._start_once_configured, name="mcps-left-for-first-use")
         log.info(
             "hub ready",
             extra={
                 "mcps": sorted(name for name, mcp in self.mcps.items() if mcp.available),
+                "not_started": sorted(name for name, mcp in self.mcps.items() if mcp.not_started),
                 "failed": sorted(mcp.name for mcp in failed),
                 "tools": len(self.router.public_routes()),
             },
         )
+
+    def _leave_for_first_use(self, mcp: ManagedMcp, tasks: anyio.abc.TaskGroup, environ: Mapping[str, str]) -> bool:
+        """An MCP that cannot work before a setting appears is not started now: its shipped tools are listed."""
+        spec = self.specs[mcp.name]
+        reason = leave_for_first_use(spec, environ, self.settings.annabelle_home)
+        tools = shipped_tools(spec) if reason is not None else None
+        if reason is None or tools is None:
+            return False
+        mcp.start_on_first_use(tasks, tools, reason, lambda: child_command(spec, self.settings, process_environment()))
+        self.router.set_tools(spec.manifest, tools)
+        log.info("mcp left for first use", extra={"mcp": mcp.name, "reason": reason, "tools": len(tools)})
+        return True
+
+    async def _start_once_configured(self) -> None:
+        """Start each MCP left for first use as soon as its setting appears (a token in .env, a client file)."""
+        assert self._tasks is not None
+        while True:
+            await anyio.sleep(self.settings.mcp_health_interval_seconds)
+            waiting = [mcp for mcp in self.mcps.values() if mcp.state is McpState.NOT_STARTED]
+            if not waiting:
+                return
+            environ = process_environment()
+            for mcp in waiting:
+                if missing_setting(self.specs[mcp.name], environ, self.settings.annabelle_home) is None:
+                    self._tasks.start_soon(mcp.wake, name=f"mcp-configured:{mcp.name}")
 
     def _register(self, spec: McpSpec, environ: Mapping[str, str]) -> ManagedMcp:
         mcp = self._managed(spec, environ)
@@ -250,6 +280,7 @@ class Hub:
                 "toolCount": len(self.router.routes_of(name)),
                 "available": self.mcps[name].available,
                 "external": spec.external,
+                **({"notStarted": reason} if (reason := self.mcps[name].not_started) else {}),
             }
             for name, spec in self.specs.items()
             if spec.manifest.role != "guardian"

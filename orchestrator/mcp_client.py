@@ -33,6 +33,8 @@ def _signature(tools: list[Tool]) -> list[tuple[str, str | None, str]]:
 
 
 class McpState(StrEnum):
+    NOT_STARTED = "not started"
+    """Left for first use (`start_on_first_use`): its tools are listed, the first call starts it."""
     STARTING = "starting"
     READY = "ready"
     RESTARTING = "restarting"
@@ -76,6 +78,10 @@ class ManagedMcp:
         self._first_outcome = anyio.Event()
         self._stopping = False
         self._cancel: anyio.CancelScope | None = None
+        self._tasks: anyio.abc.TaskGroup | None = None
+        self._command_then: Callable[[], ChildCommand] | None = None
+        self.not_started: str | None = None
+        """Why it was left for first use ("not configured: set X"), while it is."""
 
     # -- what the hub reads -------------------------------------------------------------------------------
 
@@ -96,6 +102,7 @@ class ManagedMcp:
             "toolCount": len(self.tools),
             "restarts": self.restarts,
             "lastError": self.last_error,
+            "notStarted": self.not_started,
         }
 
     # -- lifecycle --------------------------------------------------------------------------------------------
@@ -106,6 +113,33 @@ class ManagedMcp:
         tasks.start_soon(self._supervise, name=f"mcp:{self.name}")
         await self._first_outcome.wait()
         return self.state is McpState.READY
+
+    def start_on_first_use(
+        self, tasks: anyio.abc.TaskGroup, tools: list[Tool], reason: str, command: Callable[[], ChildCommand]
+    ) -> None:
+        """Do not start now: `tools` (shipped with the package) stand for its list until the first call, or
+        `wake`, starts it in `tasks` with `command()`, made then so that it carries the setting that has appeared
+        meanwhile (see `orchestrator.on_demand`)."""
+        self._tasks = tasks
+        self._command_then = command
+        self.tools = tools
+        self.not_started = reason
+        self.state = McpState.NOT_STARTED
+
+    async def wake(self) -> None:
+        """Start it if it was left for first use, and wait for that start's outcome (callers arriving meanwhile
+        wait for the same start)."""
+        if self._tasks is None:
+            return  # started with the others
+        if self.state is McpState.NOT_STARTED:
+            log.info("mcp starting on first use", extra={"mcp": self.name, "was": self.not_started})
+            self.not_started = None
+            self.state = McpState.STARTING
+            if self._command_then is not None:
+                self.command = self._command_then()
+            self._tasks.start_soon(self._supervise, name=f"mcp:{self.name}")
+        if self.state is McpState.STARTING:  # not when the hub stopped it before anything called it
+            await self._first_outcome.wait()
 
     async def stop(self) -> None:
         self._stopping = True
@@ -246,6 +280,8 @@ class ManagedMcp:
         return f"The {self.name} MCP is {self.state.value}."
 
     async def call_tool(self, tool: str, arguments: dict[str, Any]) -> CallToolResult:
+        if self._tasks is not None:
+            await self.wake()  # left for first use: this call starts it
         client = self._client
         if client is None or self.state is not McpState.READY:
             raise McpUnavailable(self._unavailable_reason())

@@ -43,6 +43,7 @@ def prestart_mcps(settings: OrchestratorSettings) -> Prestarted:
     """Fork the first-party MCPs the hub will run, with only the modules they share imported (see `prestart`)."""
     from orchestrator.discovery import discover
     from orchestrator.mcp_commands import child_command
+    from orchestrator.on_demand import leave_for_first_use
     from orchestrator.prestart import Prestarted
     from orchestrator.warm_start import preload_here
     from shared.settings import process_environment
@@ -50,7 +51,9 @@ def prestart_mcps(settings: OrchestratorSettings) -> Prestarted:
     preload_here()
     environ = process_environment()
     # Problems and disabled MCPs are left for the hub to report: it discovers again, with logging set up.
-    specs = discover(settings.annabelle_mcps_root, environ).specs
+    found = discover(settings.annabelle_mcps_root, environ).specs
+    # An MCP the hub will leave for first use (it cannot work before a setting appears) is not forked either.
+    specs = [spec for spec in found if leave_for_first_use(spec, environ, settings.annabelle_home) is None]
     prestarted = Prestarted()
     prestarted.fork([child_command(spec, settings, environ) for spec in specs])
     return prestarted

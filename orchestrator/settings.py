@@ -24,6 +24,11 @@ class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSetti
         default=REPO_ROOT, description="Folder whose `*_mcp/manifest.json` packages are discovered."
     )
     thinker_startup_timeout_seconds: float = Field(default=90.0, gt=0, description="Time a Thinker gets to start.")
+    thinker_warm_start: bool = Field(
+        default=True,
+        description="Start the default agent's Thinker once the hub is ready, so the first message does not wait "
+        "for it (otherwise the first message or skill starts it).",
+    )
     thinker_health_interval_seconds: float = Field(
         default=30.0, gt=0, description="How often the hub checks each Thinker's health and stops idle ones."
     )

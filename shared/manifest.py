@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import fnmatch
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from shared.validation import load_json_model
 
 MANIFEST_FILENAME = "manifest.json"
+_VARIABLE = r"^[A-Z][A-Z0-9_]*$"
 
 
 class ManifestError(Exception):
@@ -89,6 +90,33 @@ class ToolEffectsOverride(BaseModel):
     openWorldHint: bool | None = None
 
 
+class SettingFile(BaseModel):
+    """A file an MCP reads: the variable that may name it, else `default` under `$ANNABELLE_HOME`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variable: str = Field(pattern=_VARIABLE)
+    default: str = Field(min_length=1, description="Relative to $ANNABELLE_HOME.")
+
+
+class Needs(BaseModel):
+    """What an MCP cannot do anything without (a token, a client file). Until one of `variables` is set or one of
+    `files` exists, the hub does not start it with the others: it lists the tools shipped beside the manifest
+    (`tools.json`) and starts the MCP on the first call to one of them, or once the setting appears."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variables: list[Annotated[str, Field(pattern=_VARIABLE)]] = Field(default_factory=list)
+    files: list[SettingFile] = Field(default_factory=list)
+    hint: str = Field(min_length=1, description="What to configure, as status shows it: 'set TELEGRAM_BOT_TOKEN'.")
+
+    @model_validator(mode="after")
+    def _something_to_check(self) -> Needs:
+        if not self.variables and not self.files:
+            raise ValueError("needs must name at least one of variables or files")
+        return self
+
+
 class McpServing(BaseModel):
     """How the hub serves an MCP's tools: the fields a first-party `manifest.json` and an `external-mcps.json` entry
     both have, with one meaning and one set of limits. An external entry's are copied into its manifest
@@ -128,6 +156,9 @@ class McpManifest(McpServing):
         default=False,
         description="Tool-name globs (or all: true) whose results come from people or places the owner does not "
         "control (the web, mail, other people's messages, files from anywhere): a turn that reads one is tainted.",
+    )
+    needs: Needs | None = Field(
+        default=None, description="A setting without which the MCP can do nothing: it then starts on first use."
     )
     command: str | None = Field(default=None, description="Executable for non-Python servers.")
     args: list[str] = Field(default_factory=list)

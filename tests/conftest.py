@@ -10,6 +10,10 @@ import pytest
 
 # litellm must never phone home for its price list, in tests or anywhere (see python-stack-notes.md).
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+# A hub under test starts a Thinker only when its test asks for one: a warm-started Thinker of the shipped
+# agents.json would hold THINKER_PORT (8006) for the life of a module's hub, and every other hub starting meanwhile
+# would refuse to start. Set here too for module-scoped hubs, which start before the per-test fixture below.
+os.environ["THINKER_WARM_START"] = "false"
 
 # Variables that change behaviour: cleared so the developer's own shell cannot leak into a test.
 _BEHAVIOUR_VARIABLES = (
@@ -134,6 +138,7 @@ def annabelle_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.setenv("ANNABELLE_HOME", str(home))
     monkeypatch.setenv("ANNABELLE_ENV_FILE", str(tmp_path / "no.env"))
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("THINKER_WARM_START", "false")  # cleared with the THINKER_ variables above; see the top
     # configure_logging makes the process's new files private (umask 077); a test that calls it must not
     # change the modes later tests see.
     umask = os.umask(0o022)

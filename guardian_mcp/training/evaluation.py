@@ -1,4 +1,5 @@
-"""Evaluation sets as records: the shared corpus (JSONL), the never-tuned holdout (`holdout.txt`) and, for
+"""Evaluation sets as records: the shared corpus (JSONL), the never-tuned sets (`holdout.txt`, `fresh.txt`,
+`blind.txt`) and, for
 checking a change before the never-tuned sets are scored, the training data's `calib` part (`read_set`).
 
 Pure parsing, no model: used by `benchmarks/guardian.py` and its tests.
@@ -15,6 +16,8 @@ KINDS = ("direct", "indirect", "jailbreak", "benign")
 HOLDOUT = Path(__file__).resolve().parents[2] / "datasets" / "guardian" / "holdout.txt"
 FRESH = HOLDOUT.with_name("fresh.txt")
 """The second never-tuned set, written after the shipped model and its bars were fixed."""
+BLIND = HOLDOUT.with_name("blind.txt")
+"""The third never-tuned set, written in another style and committed before the hard-negative bars were set."""
 
 
 @dataclass(frozen=True)

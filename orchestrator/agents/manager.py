@@ -169,6 +169,18 @@ class AgentManager:
         await self.supervisor.ensure(runtime)
         return runtime
 
+    async def warm_start(self) -> None:
+        """Start the default agent's Thinker before anyone asks (it then warms itself: litellm, the tool index),
+        so the first message does not wait for it. A warm start is an optimisation: a failure is logged, and the
+        first message starts the Thinker again and says what is wrong."""
+        try:
+            agent_id = self.default_agent_id()
+            await self.ensure_running(agent_id)
+        except Exception as exc:
+            log.warning("thinker warm start failed; the first message will start it", extra={"error": str(exc)})
+            return
+        log.info("thinker warm start", extra={"agent": agent_id})
+
     # -- requests ---------------------------------------------------------------------------------------------
 
     async def process_message(

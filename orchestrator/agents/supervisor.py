@@ -4,7 +4,7 @@ of a Thinker's health: requests ask it (`ensure`), it asks the Thinker only on i
 A spawned Thinker is `python -m thinker --agent-id ID --port PORT` with `AGENTS_CONFIG`, `ORCHESTRATOR_URL`,
 `ANNABELLE_HOME` and a token minted for it (`ANNABELLE_AGENT_TOKEN`). Its life:
 
-- started lazily by the first message or skill; its stdin is a pipe the hub holds open and never writes, and
+- started by the first message or skill (the default agent's once the hub is ready: `THINKER_WARM_START`); its stdin is a pipe the hub holds open and never writes, and
   `ANNABELLE_PARENT_WATCH=stdin` makes it exit when the pipe closes, so it never outlives the hub (not even a
   SIGKILL of the hub) and never keeps its port from the next hub;
 - watched: its exit is seen at once (its output pump ends), and every `health_interval` seconds its `/health` is

@@ -41,6 +41,9 @@ def mcp_line(name: str, mcp: dict[str, Any]) -> str:
     if mcp.get("available"):
         restarts = f", {mcp['restarts']} restart(s)" if mcp.get("restarts") else ""
         return f"  up   {name}: {mcp.get('toolCount', 0)} tools{restarts}"
+    if mcp.get("notStarted"):
+        tools = mcp.get("toolCount", 0)
+        return "  " + clip(f"not started {name} ({tools} tools, starts on first use): {mcp['notStarted']}", 198)
     why = mcp.get("lastError") or mcp.get("state") or "not running"
     need = " (required)" if mcp.get("required") else ""
     return "  " + clip(f"DOWN {name}{need}: {why}", 198)  # clip() collapses whitespace: indent after it
@@ -56,6 +59,12 @@ def agent_line(agent: dict[str, Any]) -> str:
     if agent.get("lastError") and state in ("failed", "stopped"):
         parts.append(f"last error: {agent['lastError']}")
     return "  " + clip(f"{agent.get('agentId')}: {', '.join(parts)} ({agent.get('model')})", 198)
+
+
+def not_started_text(mcps: dict[str, dict[str, Any]]) -> str:
+    """`, 3 not started (not configured)` for the MCPs left for first use (pure); empty when there are none."""
+    waiting = sum(1 for mcp in mcps.values() if mcp.get("notStarted"))
+    return f", {waiting} not started (not configured)" if waiting else ""
 
 
 def halt_text(halt: dict[str, Any]) -> str:
@@ -94,7 +103,7 @@ def format_status(status: dict[str, Any], agents: list[dict[str, Any]], halt: di
     lines = [
         f"Annabelle {status.get('version')}: {status.get('status')}, up {duration(status.get('uptimeSeconds', 0))}, "
         f"{status.get('toolCount', 0)} tools",
-        f"MCPs ({up}/{len(mcps)} up):",
+        f"MCPs ({up}/{len(mcps)} up{not_started_text(mcps)}):",
         *(mcp_line(name, mcp) for name, mcp in sorted(mcps.items())),
     ]
     if status.get("disabledMcps"):
@@ -152,7 +161,10 @@ def format_status_line(status: dict[str, Any], agents: list[dict[str, Any]], hal
     mcps = status.get("mcps", {})
     up = sum(1 for mcp in mcps.values() if mcp.get("available"))
     states = ", ".join(f"{a.get('agentId')} {'paused' if a.get('paused') else a.get('state')}" for a in agents)
-    return f"Status: {up}/{len(mcps)} MCPs up; agents: {states or 'none'}; halted: {halt_text(halt)}."
+    return (
+        f"Status: {up}/{len(mcps)} MCPs up{not_started_text(mcps)}; agents: {states or 'none'}; "
+        f"halted: {halt_text(halt)}."
+    )
 
 
 def format_help(table: list[Command], mcps: dict[str, dict[str, Any]]) -> str:
@@ -163,7 +175,7 @@ def format_help(table: list[Command], mcps: dict[str, dict[str, Any]]) -> str:
         total = sum(int(meta.get("toolCount", 0)) for meta in mcps.values())
         lines.append(f"Tools ({total}):")
         for name, meta in sorted(mcps.items()):
-            state = "" if meta.get("available") else " (DOWN)"
+            state = "" if meta.get("available") else " (not started)" if meta.get("notStarted") else " (DOWN)"
             lines.append(f"  {meta.get('label') or name}: {meta.get('toolCount', 0)}{state}")
     lines.append("Anything else is a message for the assistant.")
     return "\n".join(lines)
@@ -197,7 +209,9 @@ Source = Callable[[CommandContext], Awaitable[list[str]]]
 
 async def _hub_source(ctx: CommandContext) -> list[str]:
     status = ctx.hub.status()
-    down = [name for name, mcp in sorted(status["mcps"].items()) if not mcp.get("available")]
+    down = [
+        name for name, mcp in sorted(status["mcps"].items()) if not mcp.get("available") and not mcp.get("notStarted")
+    ]
     agents = ctx.agents.describe()
     line = format_status_line(status, agents, ctx.halt.describe())
     return [line, f"MCPs down: {', '.join(down)}."] if down else [line]

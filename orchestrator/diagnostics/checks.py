@@ -8,7 +8,6 @@ configured, so `annabelle doctor` runs them while the hub is down.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,9 +20,11 @@ from orchestrator.diagnostics.findings import Finding
 from orchestrator.diagnostics.registry import check
 from orchestrator.jobs.model import MAX_ACTIVE_JOBS
 from shared.agents import AgentDefinition, AgentsConfigError, load_agents_config
-from shared.embeddings import minilm_files, multilingual_files
 from shared.embeddings.base import EmbeddingError, EmbeddingSettings
 from shared.embeddings.factory import OLLAMA_DEFAULT_MODEL, cache_dir
+from shared.embeddings.minilm_files import MINILM
+from shared.embeddings.multilingual_files import USE_MULTILINGUAL
+from shared.embeddings.package_files import ModelPackage
 from shared.logs import LogFileSettings
 from shared.settings import REPO_ROOT, ConfigError, load_settings, process_environment
 from shared.traces import TRACES_FILENAME
@@ -211,7 +212,9 @@ async def tool_count_drift(ctx: CommandContext) -> Finding:
     path = ctx.settings.data_dir / TOOL_SNAPSHOT_FILENAME
     names = sorted(str(tool["name"]) for tool in ctx.hub.tool_listing())
     snapshot = await anyio.to_thread.run_sync(probes.read_snapshot, path)
-    everything_up = all(mcp.get("available") for mcp in ctx.hub.status().get("mcps", {}).values())
+    # An MCP left for first use lists its shipped tools, so it counts as complete here.
+    mcps = ctx.hub.status().get("mcps", {}).values()
+    everything_up = all(mcp.get("available") or mcp.get("notStarted") for mcp in mcps)
     if snapshot is None and everything_up:
         # Only a complete set is a baseline: a snapshot taken with an MCP down would warn once it is back.
         data = {"savedAt": _now().isoformat(timespec="seconds"), "count": len(names), "tools": names}
@@ -276,26 +279,19 @@ def _embedding_settings(home: Path) -> EmbeddingSettings:
     return load_settings(EmbeddingSettings, annabelle_home=home)
 
 
-_OFFLINE_MODELS: dict[str, tuple[str, Callable[[], Path], Mapping[str, str], str]] = {
-    "local": (minilm_files.MODEL_NAME, minilm_files.find_model_dir, minilm_files.MODEL_FILES, minilm_files.FIX),
-    "multilingual": (
-        multilingual_files.MODEL_NAME,
-        multilingual_files.find_resources,
-        multilingual_files.MODEL_FILES,
-        multilingual_files.FIX,
-    ),
-}
-"""Provider → (model, where its files are, the files, how to fix them). all-MiniLM-L6-v2 is an optional package:
-its absence is a finding, never an import error of the doctor."""
+_OFFLINE_MODELS: dict[str, ModelPackage] = {"local": MINILM, "multilingual": USE_MULTILINGUAL}
+"""Provider → its model package. all-MiniLM-L6-v2 is an optional package: its absence is a finding, never an
+import error of the doctor."""
 
 
 def _offline_model_files(provider: str) -> judge.OfflineModel:
-    model, locate, files, fix = _OFFLINE_MODELS[provider]
+    package = _OFFLINE_MODELS[provider]
     try:
-        folder = locate()
+        folder = package.folder()
     except EmbeddingError as exc:
-        return judge.OfflineModel(model, None, [], str(exc), fix)
-    return judge.OfflineModel(model, folder, [name for name in files if not (folder / name).is_file()], None, fix)
+        return judge.OfflineModel(package.model, None, [], str(exc), package.fix)
+    missing = [name for name in package.files if not (folder / name).is_file()]
+    return judge.OfflineModel(package.model, folder, missing, None, package.fix)
 
 
 @check("embedding-provider", "Embedding", needs_hub=False)

@@ -41,6 +41,7 @@ def _mcps(status: dict[str, Any], scope: Scope) -> dict[str, dict[str, Any]]:
             "toolCount": mcp.get("toolCount"),
             "restarts": mcp.get("restarts"),
             "lastError": mcp.get("lastError"),
+            "notStarted": mcp.get("notStarted"),
             "external": bool(mcp.get("external")),
         }
         for name, mcp in sorted(status.get("mcps", {}).items())

@@ -520,10 +520,17 @@ def judge_threat_rate(entries: Sequence[Mapping[str, Any]], now: datetime) -> Fi
 def judge_mcps(status: dict[str, Any], *, external: bool = False) -> Finding:
     """The first-party MCPs (Guardian has its own check), or with `external` the servers of external-mcps.json."""
     mine = {name: mcp for name, mcp in status.get("mcps", {}).items() if bool(mcp.get("external")) == external}
-    down = {name: mcp for name, mcp in mine.items() if not mcp.get("available") and mcp.get("role") != "guardian"}
+    down = {
+        name: mcp
+        for name, mcp in mine.items()
+        if not mcp.get("available") and not mcp.get("notStarted") and mcp.get("role") != "guardian"
+    }
     if not down:
         if external:
             return Finding("ok", f"every external MCP is up ({len(mine)})" if mine else "no external MCP servers")
+        waiting = sorted(name for name, mcp in mine.items() if mcp.get("notStarted"))
+        if waiting:
+            return Finding("ok", f"every MCP is up but {', '.join(waiting)}: not started (not configured)")
         return Finding("ok", "every MCP is up")
     required = sorted(name for name, mcp in down.items() if mcp.get("required"))
     detail = "; ".join(clip(f"{name}: {mcp.get('lastError') or mcp.get('state')}", 100) for name, mcp in down.items())

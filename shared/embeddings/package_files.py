@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from shared.embeddings.base import EmbeddingError
@@ -48,3 +49,31 @@ def verify_files(folder: Path, expected: Mapping[str, str], fix: str) -> None:
                 f"The embedding model file {path} is damaged or not the expected version (sha256 {actual}, "
                 f"expected {digest}); {fix}."
             )
+
+
+@dataclass(frozen=True)
+class ModelPackage:
+    """An embedding model whose files ship inside a PyPI package: what `minilm_files` and `multilingual_files`
+    declare, and what the provider, the factory and the doctor read."""
+
+    model: str
+    """The model's name (the embedder's `model`, the doctor's findings)."""
+    dimension: int
+    module: str
+    """The package's import name: located with `find_spec`, never imported."""
+    subfolder: str
+    """The folder inside the package that holds the files."""
+    files: Mapping[str, str]
+    """File name → sha256, as shipped in the pinned version."""
+    fix: str
+    """How to repair missing or damaged files: the end of every refusal's sentence."""
+    missing: str
+    """The one sentence when the package is not installed."""
+
+    def folder(self) -> Path:
+        """The files' folder in the installed package; `EmbeddingError(missing)` when it is not installed."""
+        return package_folder(self.module, self.subfolder, self.missing)
+
+    def verify(self, folder: Path) -> None:
+        """Refuse `folder` when a file is missing or differs from its recorded hash (see `verify_files`)."""
+        verify_files(folder, self.files, self.fix)

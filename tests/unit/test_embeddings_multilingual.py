@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from shared.embeddings import EmbeddingError, EmbeddingSettings, create_embedder
-from shared.embeddings.multilingual import DIMENSION, MODEL_FILES, MultilingualEmbedder, find_resources
+from shared.embeddings.multilingual import MultilingualEmbedder
+from shared.embeddings.multilingual_files import USE_MULTILINGUAL
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +21,7 @@ def embedder() -> Iterator[MultilingualEmbedder]:
 
 def test_construction_reads_nothing() -> None:
     embedder = MultilingualEmbedder(resources=Path("/nonexistent"))
-    assert not embedder.loaded and embedder.dimension == DIMENSION
+    assert not embedder.loaded and embedder.dimension == USE_MULTILINGUAL.dimension == 512
     assert embedder.key == "multilingual/universal-sentence-encoder-multilingual-3/512"
 
 
@@ -31,9 +32,9 @@ async def test_prepare_loads_the_model_so_embedding_needs_no_load(embedder: Mult
 
 async def test_vectors_are_float32_rows_of_unit_length_even_for_empty_text(embedder: MultilingualEmbedder) -> None:
     vectors = await embedder.embed(["Remind me at 9", "", "   ", "🙂", "x" * 50_000])
-    assert vectors.shape == (5, DIMENSION) and vectors.dtype == np.float32
+    assert vectors.shape == (5, 512) and vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
-    assert (await embedder.embed([])).shape == (0, DIMENSION)
+    assert (await embedder.embed([])).shape == (0, 512)
 
 
 async def test_a_request_lands_near_its_translation_and_far_from_another_request(
@@ -49,7 +50,7 @@ async def test_a_request_lands_near_its_translation_and_far_from_another_request
 
 async def test_a_damaged_model_file_is_refused_with_the_fix(tmp_path: Path) -> None:
     copy = tmp_path / "resources"
-    shutil.copytree(find_resources(), copy)
+    shutil.copytree(USE_MULTILINGUAL.folder(), copy)
     (copy / "sp.model").write_bytes(b"not a model")
     embedder = MultilingualEmbedder(resources=copy)
     with pytest.raises(EmbeddingError, match=r"sp\.model is damaged.*make install"):
@@ -62,11 +63,11 @@ async def test_a_copy_of_the_files_elsewhere_gives_the_same_vectors(
     tmp_path: Path, embedder: MultilingualEmbedder
 ) -> None:
     copy = tmp_path / "resources"
-    shutil.copytree(find_resources(), copy)
+    shutil.copytree(USE_MULTILINGUAL.folder(), copy)
     moved = MultilingualEmbedder(resources=copy)
     text = ["Schick Anna eine Mail"]
     assert np.allclose(await moved.embed(text), await embedder.embed(text), atol=1e-6)
-    assert set(MODEL_FILES) == {"weights.npz", "sp.model"}
+    assert set(USE_MULTILINGUAL.files) == {"weights.npz", "sp.model"}
 
 
 def test_the_factory_offers_it_and_refuses_another_model_name() -> None:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from guardian_mcp.training.evaluation import (
+    BLIND,
     FRESH,
     HOLDOUT,
     KINDS,
@@ -36,7 +37,7 @@ def test_a_malformed_holdout_is_refused(text: str) -> None:
         parse_holdout(text)
 
 
-@pytest.mark.parametrize("path", [HOLDOUT, FRESH], ids=["holdout", "fresh"])
+@pytest.mark.parametrize("path", [HOLDOUT, FRESH, BLIND], ids=["holdout", "fresh", "blind"])
 def test_each_shipped_held_out_set_covers_every_kind_surface_and_language(path: Path) -> None:
     records = read_holdout(path)
     assert {r.kind for r in records} == set(KINDS)

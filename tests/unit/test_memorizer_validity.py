@@ -270,3 +270,60 @@ async def test_without_embeddings_the_rules_decide_alone(monkeypatch: pytest.Mon
             client, "store_fact", fact="L'utilisateur préfère désormais le café.", category="preference", **OWNER
         )
         assert coffee["decision"] == "added"
+
+
+@pytest.fixture
+def encoder(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real multilingual encoder for search, neighbours and every comparison, as configured by default."""
+    from shared.embeddings.multilingual import MultilingualEmbedder
+
+    monkeypatch.setattr(memorizer.seams, "embedder_factory", lambda settings: MultilingualEmbedder())
+    monkeypatch.setenv("FACT_EXTRACTION_ENABLED", "false")
+
+
+async def test_an_update_in_a_language_the_lexicon_does_not_read_is_recognised_by_the_encoder(encoder: None) -> None:
+    # The rules have no word of Russian or Chinese: the encoder reads the attribute (where someone lives, their
+    # job), who it is about and whether a value is added, and the move supersedes the old home.
+    async with Client(server) as client:
+        omsk = await ok(client, "store_fact", fact="Иван живёт в Омске.", category="contact", agent_id="ru", **OWNER)
+        await ok(client, "store_fact", fact="Иван играет в шахматы.", category="contact", agent_id="ru", **OWNER)
+        tomsk = await ok(
+            client, "store_fact", fact="Иван переехал в Томск.", category="contact", agent_id="ru", **OWNER
+        )
+        assert tomsk["superseded"] == [{"id": omsk["fact_id"], "fact": "Иван живёт в Омске."}]
+        nurse = await ok(client, "store_fact", fact="我是一名护士。", category="background", agent_id="zh", **OWNER)
+        doctor = await ok(client, "store_fact", fact="我现在当医生了。", category="background", agent_id="zh", **OWNER)
+        assert doctor["superseded"] == [{"id": nurse["fact_id"], "fact": "我是一名护士。"}]
+        # A stranger's e-mail in the same language is kept only as history beside the owner's word.
+        claim = await ok(
+            client,
+            "store_fact",
+            fact="Иван переехал в Казань.",
+            category="contact",
+            agent_id="ru",
+            provenance="untrusted",
+            source_type="email",
+        )
+        assert claim["decision"] == "kept_as_history"
+        found = await ok(client, "retrieve_memories", query="Где живёт Иван?", agent_id="ru", limit=3)
+        assert found["facts"][0]["fact"] == "Иван переехал в Томск."
+        assert "Иван живёт в Омске." not in [f["fact"] for f in found["facts"]]
+        history = await ok(client, "list_facts", agent_id="ru", include_history=True)
+        old = next(f for f in history["facts"] if f["fact"] == "Иван живёт в Омске.")
+        assert old["superseded_by"] == tomsk["fact_id"] and old["valid_until"] is not None
+
+
+async def test_the_encoder_keeps_facts_about_other_people_other_attributes_and_added_values(encoder: None) -> None:
+    pairs = {
+        "parents": ("Моя мама живёт в Туле.", "Мой папа живёт в Рязани."),
+        "names": ("Иван живёт в Омске.", "Ольга живёт в Томске."),
+        "siblings": ("我哥哥在上海工作。", "我姐姐在北京工作。"),
+        "learning-and-fear": ("Саша учится играть на гитаре.", "Саша боится собак."),
+        "second-job": ("Мой брат работает врачом.", "Мой брат также подрабатывает таксистом."),
+    }
+    async with Client(server) as client:
+        for agent, (first, second) in pairs.items():
+            await ok(client, "store_fact", fact=first, category="contact", agent_id=agent, **OWNER)
+            stored = await ok(client, "store_fact", fact=second, category="contact", agent_id=agent, **OWNER)
+            assert stored["decision"] == "added", agent
+            assert sorted(await facts_of(client, agent_id=agent)) == sorted([first, second])

@@ -91,6 +91,14 @@ def test_pick_keeps_the_least_then_the_close_ones_up_to_the_most(
         ("Lis le fichier puis envoie-le à Paul", ["Lis le fichier", "envoie-le à Paul"]),
         ("先查一下天气然后提醒我带伞", ["先查一下天气", "提醒我带伞"]),
         ("what is 3.5 times 2", []),
+        ("hitta tandläkarens nummer och ring dem på fredag", ["hitta tandläkarens nummer", "ring dem på fredag"]),
+        ("zkontroluj poštu a pak smaž reklamy", ["zkontroluj poštu", "smaž reklamy"]),
+        ("tìm quán cà phê gần đây rồi chỉ đường cho tôi", ["tìm quán cà phê gần đây", "chỉ đường cho tôi"]),
+        ("baca pesan dari Budi lalu hapus yang lama", ["baca pesan dari Budi", "hapus yang lama"]),
+        ("βρες το αρχείο και σβήσ' το", ["βρες το αρχείο", "σβήσ' το"]),
+        ("रिपोर्ट पढ़ो और सारांश भेजो", ["रिपोर्ट पढ़ो", "सारांश भेजो"]),
+        ("天気を調べて、傘が要るか教えて", ["天気を調べて", "傘が要るか教えて"]),
+        ("메일 읽고 답장 보내줘", ["메일 읽고", "답장 보내줘"]),
     ],
 )
 def test_split_clauses_finds_the_parts_of_a_request(message: str, expected: list[str]) -> None:
@@ -129,42 +137,36 @@ def test_sticky_tools_are_the_newest_turns_tools_without_core_or_repeats(
     assert sticky_tools(turns, lookback=lookback, limit=limit, exclude={"core"}) == expected
 
 
-def test_the_cap_keeps_core_then_pinned_then_the_best_scores() -> None:
-    kept, dropped = apply_cap(["c1", "c2"], ["p1"], {"x": 0.2, "y": 0.9, "p1": 0.1, "z": 0.5}, 4)
+def test_the_cap_keeps_core_then_pinned_then_the_picks_in_order() -> None:
+    kept, dropped = apply_cap(["c1", "c2"], ["p1"], ["y", "z", "x", "p1"], 4)
     assert kept == ["c1", "c2", "p1", "y"]
     assert dropped == ["z", "x"]
 
 
 def test_the_messages_best_tools_are_kept_before_pinned_ones_when_pinned_ones_would_fill_the_cap() -> None:
-    scored = {"send_email": 0.9, "list_emails": 0.6, "x": 0.3}
-    kept, dropped = apply_cap(["c1"], ["p1", "p2", "p3"], scored, 4, reserved=1)
+    kept, dropped = apply_cap(["c1"], ["p1", "p2", "p3"], ["send_email", "list_emails", "x"], 4, reserved=1)
     assert kept == ["c1", "send_email", "p1", "p2"]
     assert dropped == ["p3", "list_emails", "x"]
 
 
 def test_the_cap_never_drops_core_tools() -> None:
-    kept, dropped = apply_cap(["c1", "c2", "c3"], ["p1"], {"x": 1.0}, 2)
+    kept, dropped = apply_cap(["c1", "c2", "c3"], ["p1"], ["x"], 2)
     assert kept == ["c1", "c2", "c3"]
     assert dropped == ["p1", "x"]
 
 
-def test_equal_scores_are_capped_in_alphabetical_order() -> None:
-    kept, dropped = apply_cap([], [], {"b": 0.5, "a": 0.5, "c": 0.5}, 2)
-    assert (kept, dropped) == (["a", "b"], ["c"])
-
-
 def test_a_schema_budget_drops_what_does_not_fit_but_keeps_core_and_reserved_tools_and_smaller_ones_after() -> None:
-    scored = {"best": 0.9, "second": 0.8, "big": 0.7, "small": 0.6, "last": 0.5}
+    ranked = ["best", "second", "big", "small", "last"]
     costs = {"c1": 10_000, "best": 700, "second": 700, "big": 900, "small": 300, "last": 400}
-    kept, dropped = apply_cap(["c1"], [], scored, 10, reserved=1, costs=costs, budget=1_500)
+    kept, dropped = apply_cap(["c1"], [], ranked, 10, reserved=1, costs=costs, budget=1_500)
     # c1 is core (not counted), best is reserved (700), second fits (1,400); big, small and last would each
     # go over 1,500.
     assert kept == ["c1", "best", "second"]
     assert dropped == ["big", "small", "last"]
-    kept, dropped = apply_cap(["c1"], [], scored, 10, reserved=1, costs=costs, budget=1_800)
+    kept, dropped = apply_cap(["c1"], [], ranked, 10, reserved=1, costs=costs, budget=1_800)
     assert kept == ["c1", "best", "second", "small"]  # big (900) did not fit, small (300) after it did
     assert dropped == ["big", "last"]
-    kept, _ = apply_cap([], [], scored, 10, reserved=2, costs=costs, budget=100)
+    kept, _ = apply_cap([], [], ranked, 10, reserved=2, costs=costs, budget=100)
     assert kept == ["best", "second"]  # the reserved picks are kept whatever they cost
 
 
@@ -270,11 +272,11 @@ def test_a_full_request_does_not_inherit_the_previous_ones_tools() -> None:
 
 
 def test_the_assistants_last_question_lends_its_words_to_the_answer() -> None:
-    answer = "tom@example.org"
+    answer = "Tom Kraus"
     without = select_tools(CATALOG, answer, CONFIG)
     assert "mail_send_email" not in without.names
     with_question = select_tools(
-        CATALOG, answer, CONFIG, recent_assistant_messages=["Sure. To which address should I send the email?"]
+        CATALOG, answer, CONFIG, recent_assistant_messages=["Sure. To whom should I send the email?"]
     )
     assert "mail_send_email" in with_question.names
 
@@ -333,6 +335,29 @@ def test_the_cap_drops_the_weakest_picks_and_says_which() -> None:
     assert set(selection.dropped).isdisjoint(selection.names)
     kept = picked(selection.names)[0]
     assert all(selection.scores[kept] >= score for name, score in selection.scores.items())
+
+
+def test_each_clauses_best_tool_is_kept_before_the_messages_lesser_picks() -> None:
+    # The message's ranking alone fills the cap with the first request's tools; the second clause's best tool,
+    # which the whole message scores low, comes right after the message's best and so stays.
+    config = replace(CONFIG, max_tools=len(CORE_TOOLS) + 2, min_tools=4, top_k=4, lookup_companions=False)
+    message = "show my calendar events this week and then read the file"
+    cosine = _cosines(
+        calendar_list_events=0.9, calendar_create_event=0.8, calendar_update_event=0.8, files_read_file=0.1
+    )
+    clauses = split_clauses(message)
+    clause_cosines = {clauses[0]: _cosines(calendar_list_events=0.9), clauses[1]: _cosines(files_read_file=0.9)}
+    selection = select_tools(CATALOG, message, config, cosine=cosine, clause_cosines=clause_cosines)
+    assert picked(selection.names) == ["calendar_list_events", "files_read_file"]
+    assert "calendar_create_event" in selection.dropped
+
+
+def test_a_file_name_an_address_or_a_link_points_at_the_tools_that_take_one() -> None:
+    config = replace(CONFIG, min_tools=1, top_k=1, clause_top=0, lookup_companions=False)
+    # No word of the message names a tool; the file name and the e-mail address do, in any language.
+    assert picked(select_tools(CATALOG, "quarterly.ods bitte", config).names) == ["files_read_file"]
+    assert picked(select_tools(CATALOG, "ana@example.org, bitte", config).names) == ["mail_send_email"]
+    assert select_tools(CATALOG, "quarterly.ods bitte", replace(config, typed_weight=0.0)).names == CORE_TOOLS
 
 
 def test_embeddings_join_the_evidence_in_hybrid_mode() -> None:

@@ -85,6 +85,18 @@ def test_a_manifest_name_with_an_underscore_is_rejected_because_it_would_break_p
 
 
 @pytest.mark.parametrize(
+    "needs",
+    [{"hint": "set X"}, {"variables": ["lower_case"], "hint": "set it"}, {"variables": ["X_TOKEN"], "hint": ""}],
+)
+def test_a_manifest_that_needs_a_setting_must_name_a_variable_or_file_and_a_hint(
+    tmp_path: Path, needs: dict[str, object]
+) -> None:
+    with pytest.raises(ManifestError) as caught:
+        load_manifest(_write_manifest(tmp_path / "demo_mcp", needs=needs))
+    assert "needs" in str(caught.value)
+
+
+@pytest.mark.parametrize(
     ("scan", "tool", "expected"),
     [
         (GuardianScan(input=True), "read", True),

@@ -4,8 +4,8 @@
 `select_tools` then turns one message, its recent turns and an optional cosine vector (computed by the caller
 from the embedder) into a `Selection`:
 
-1. score every candidate tool: embedding + lexical + route evidence from the message, plus the words of the
-   last assistant turn (a short answer like "at 5pm" gets its meaning from the question it answers);
+1. score every candidate tool: embedding + lexical + route + typed-value evidence from the message, plus the
+   words of the last assistant turn (a short answer like "at 5pm" gets its meaning from the question it answers);
 2. keep the message's best tools: at least `min_tools`, then those within `score_gap` of the best, at most
    `top_k`, none below `threshold`;
 3. add each clause's best tools when the message has several parts ("cancel X and book Y");
@@ -13,7 +13,8 @@ from the embedder) into a `Selection`:
 5. add the lookup tool each picked tool needs for its ids (`update_event` needs `list_events`);
    (throughout, a tool and the one it stands for - an essential and its hub tool - rank as one choice);
 6. pin sticky tools (called in recent turns) and playbook tools;
-7. cap: core first, then the message's `reserved_picks` best, then pinned, then by score.
+7. cap: core first, then the first `reserved_picks` picks, then pinned, then the other picks; picks in the
+   order the message's best, each clause's best, then by score.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from thinker.compact import function_definition
 from thinker.selection._lexical import LexicalIndex, plain_description, tool_terms
 from thinker.selection._routes import BUILTIN_ROUTES, Route, auto_routes, group_members, route_scores
 from thinker.selection._text import name_words, stem, words
+from thinker.selection._typed import acceptance, typed_evidence
 from thinker.selection._types import McpInfo, Method, Selection, SelectionConfig, ToolInfo
 
 LOOKUP_TIERS: tuple[tuple[str, ...], ...] = (("search", "find"), ("list",))
@@ -39,8 +41,9 @@ PREVIOUS_ASSISTANT_SHARE = 0.5
 the user's, the assistant's question only narrows it."""
 
 _ID_PARAMETER = re.compile(r"(^|_)(id|ids|number)$")
-# Words that join two requests in one message, in the languages the embedder reads (longest first, so that
-# "and then" wins over "and"). Splitting too often costs a pick, never a tool: clauses only add.
+# Words that join two requests in one message (longest first, so that "and then" wins over "and"), in the
+# encoders' languages. Splitting too often costs a pick, never a tool: clauses only add. Words that also mean
+# "to" or "at" in a language near by (Czech "a" is Italian "a") are left out.
 _CONNECTIVES = (
     r"(?:and then|and also|after that|then|also|plus|and"  # English
     r"|und dann|danach|außerdem|und|dann"  # German
@@ -50,10 +53,17 @@ _CONNECTIVES = (
     r"|en dan|daarna|en"  # Dutch
     r"|a potem|potem|oraz|i"  # Polish
     r"|ve sonra|sonra|ve"  # Turkish
-    r"|а потом|и потом|а также|потом|затем|и|а|також|потім|і|та)"  # Russian, Ukrainian
+    r"|а потом|и потом|а также|потом|затем|и|а|також|потім|і|та"  # Russian, Ukrainian
+    r"|och sedan|och sen|sedan|och|og så|og|ja sitten|sitten|ja"  # Swedish, Danish, Norwegian, Finnish
+    r"|a pak|a potom|a také|pak|potom|și apoi|apoi|și|és aztán|aztán|majd|és"  # Czech, Slovak, Romanian, Hungarian
+    r"|και μετά|μετά|και|rồi|sau đó|và|kemudian|lalu|terus|dan"  # Greek, Vietnamese, Indonesian, Malay
+    r"|और फिर|फिर|और|ثم|و|ואז|aur phir|phir|aur)"  # Hindi, Arabic, Persian, Hebrew
 )
 _CLAUSE_BREAK = re.compile(
-    rf"(?:[.;!?]+\s+|[。！？；]+\s*)(?:{_CONNECTIVES}\s+)?|,?\s+(?<!\w){_CONNECTIVES}(?!\w)\s+|[，、]?(?:然后|并且|而且|再|そして|それから)",
+    rf"(?:[.;!?]+\s+|[。！？；]+\s*)(?:{_CONNECTIVES}\s+)?|,?\s+(?<!\w){_CONNECTIVES}(?!\w)\s+"
+    r"|[，、]?(?:然后|并且|而且|再|そして|それから)"  # Chinese, Japanese
+    r"|(?<=[てで])、"  # Japanese: a verb's -te form then a comma ("確認して、保存して")
+    r"|(?<=[\uac00-\ud7af]고)\s+",  # Korean: a verb's -go form ("보고 알려줘": look and tell)
     re.IGNORECASE,
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
@@ -122,6 +132,8 @@ class Catalog:
     """(a tool, the tool it stands for) index pairs, both candidates: one choice offered as the first."""
     costs: Mapping[str, int] = field(default_factory=dict)
     """Tool name → characters of the definition the model is sent (`definition_size`)."""
+    accepts: Mapping[str, np.ndarray] = field(default_factory=dict)
+    """Kind of typed value (`url`, `email`, `path`) → mask of the tools that take it (`_typed`)."""
 
     @property
     def size(self) -> int:
@@ -193,6 +205,7 @@ def build_catalog(
             if tool.stands_for in names and tool.stands_for != tool.name
         ),
         costs={tool.name: definition_size(tool) for tool in candidates},
+        accepts=acceptance(candidates),
     )
 
 
@@ -214,12 +227,14 @@ def server_numbers(mcp_of: Sequence[str | None]) -> np.ndarray:
 
 
 def text_scores(catalog: Catalog, text: str, config: SelectionConfig) -> np.ndarray:
-    """Lexical and route evidence of one text for every tool (no embedding)."""
+    """Lexical, route and typed-value evidence of one text for every tool (no embedding)."""
     scores = np.zeros(catalog.size, dtype=np.float64)
     if config.lexical_weight:
         scores += config.lexical_weight * catalog.lexical.score(text)
     if config.route_weight:
         scores += config.route_weight * route_scores(text, catalog.routes, catalog.members, catalog.size)
+    if config.typed_weight:
+        scores += config.typed_weight * typed_evidence(text, catalog.accepts, catalog.size)
     return scores
 
 
@@ -309,25 +324,25 @@ def sticky_tools(
 def apply_cap(
     core: Sequence[str],
     pinned: Sequence[str],
-    scored: Mapping[str, float],
+    ranked: Sequence[str],
     cap: int,
     reserved: int = 0,
     *,
     costs: Mapping[str, int] | None = None,
     budget: int = 0,
 ) -> tuple[list[str], list[str]]:
-    """Keep core tools always, then the `reserved` best-scored ones, then pinned ones in order, then the rest by
-    score; return (kept, dropped).
+    """Keep core tools always, then the first `reserved` of `ranked` (the picks, best first), then pinned ones in
+    order, then the rest of `ranked`; return (kept, dropped).
 
     With a `budget` (> 0), a tool after the reserved ones is kept only while the `costs` of the non-core tools
     kept so far and its own stay within it (a tool that does not fit is dropped, a smaller one after it may
-    still be kept). Ties in score keep alphabetical order so the result never depends on set iteration.
+    still be kept).
     """
     kept: list[str] = []
     for name in core:
         if name not in kept:
             kept.append(name)
-    ranked = sorted((name for name in scored if name not in kept), key=lambda n: (-scored[n], n))
+    ranked = [name for name in dict.fromkeys(ranked) if name not in kept]
     dropped: list[str] = []
     spent = 0
     order = [*ranked[:reserved], *pinned, *ranked[reserved:]]
@@ -396,9 +411,7 @@ def select_tools(
         per_server=config.per_server,
     )
 
-    def add(indices: list[int]) -> None:
-        chosen.extend(i for i in indices if i not in chosen)
-
+    clause_rankings: list[list[int]] = []
     if config.clause_top > 0:
         for clause in split_clauses(message):
             clause_scores = text_scores(catalog, clause, config)
@@ -406,7 +419,15 @@ def select_tools(
                 clause_scores += config.embedding_weight * clause_cosines[clause]
             clause_scores[~permitted] = -np.inf
             merge_twins(clause_scores, catalog.twins)
-            add(pick(clause_scores, gap=config.clause_gap, least=1, most=config.clause_top, floor=config.threshold))
+            clause_rankings.append(
+                pick(clause_scores, gap=config.clause_gap, least=1, most=config.clause_top, floor=config.threshold)
+            )
+
+    def add(indices: list[int]) -> None:
+        chosen.extend(i for i in indices if i not in chosen)
+
+    for ranking in clause_rankings:
+        add(ranking)
 
     if config.context_top > 0 and (recent_user_messages or recent_assistant_messages) and looks_like_followup(message):
         previous = np.zeros(catalog.size, dtype=np.float64)
@@ -426,6 +447,14 @@ def select_tools(
                     add([max(usable, key=lambda i: scores[i])])
                     break
 
+    # The order the cap reads: the message's best pick, then each clause's best, then all by score (ties
+    # alphabetical). By score alone, the message's ranking (the first request's siblings, mostly) filled the
+    # cap and the budget before any clause's pick: "check my calendar and write the events into agenda.md"
+    # lost its file tool.
+    by_score = sorted(chosen, key=lambda i: (-scores[i], catalog.names[i]))
+    clause_bests = [ranking[0] for ranking in clause_rankings if ranking]
+    order = list(dict.fromkeys([*by_score[:1], *clause_bests, *by_score]))
+
     picked = {catalog.names[i]: float(scores[i]) for i in chosen}
     known = set(catalog.names)
     playbook = [name for name in playbook_tools if name in known and (allowed is None or allowed(name))]
@@ -438,7 +467,7 @@ def select_tools(
     kept, dropped = apply_cap(
         core,
         [*playbook, *sticky],
-        picked,
+        [catalog.names[i] for i in order],
         config.max_tools,
         config.reserved_picks,
         costs=catalog.costs,

@@ -83,6 +83,9 @@ class SelectionConfig:
     embedding_weight: float = 1.0
     lexical_weight: float = 0.1
     route_weight: float = 1.0
+    typed_weight: float = 0.3
+    """Added to the tools that take a typed value the text contains: a file name → a required path, a web address
+    → a required URL, an e-mail address → a recipient (`_typed`; no language read)."""
     clause_top: int = 2
     """Each clause of a multi-part message ("delete X and add Y") adds up to this many of its own best tools."""
     clause_gap: float = 0.05
