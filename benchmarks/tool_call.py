@@ -259,7 +259,9 @@ def run_hub(workdir: Path, scan: bool) -> Any:
     workspace.mkdir(parents=True)
     (workspace / "note.txt").write_text("A short note kept in the workspace for the benchmark. " * 2)
     packages = hub_root_with_filer_scan(workdir, scan)
-    return start_hub(workdir, home, packages, env={"FILER_WORKSPACE": str(workspace), "LOG_LEVEL": "WARNING"})
+    # No Thinker warm start: this measures tool calls, and a Thinker warming up beside them would share the cores.
+    env = {"FILER_WORKSPACE": str(workspace), "LOG_LEVEL": "WARNING", "THINKER_WARM_START": "false"}
+    return start_hub(workdir, home, packages, env=env)
 
 
 async def measure_startup(scratch: Path, repeats: int, configured: bool) -> dict[str, Any]:
@@ -286,7 +288,11 @@ async def measure_startup(scratch: Path, repeats: int, configured: bool) -> dict
         workdir = scratch / f"startup-{attempt}"
         workdir.mkdir()
         hub_home = workdir / "home"
-        hub_env = {"LOG_LEVEL": "WARNING", **(configure_all(hub_home) if configured else {})}
+        hub_env = {
+            "LOG_LEVEL": "WARNING",
+            "THINKER_WARM_START": "false",  # it follows /health ok, which is what this measures
+            **(configure_all(hub_home) if configured else {}),
+        }
         started = time.perf_counter()
         hub = start_hub(workdir, hub_home, packages, env=hub_env)
         hub_starts.append(time.perf_counter() - started)
