@@ -10,8 +10,9 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 
@@ -54,19 +55,21 @@ class RawSession:
         return self.answer()
 
 
-@pytest.fixture
-def filer(annabelle_home: Path, tmp_path: Path) -> Iterator[RawSession]:
-    env = {**os.environ, "ANNABELLE_HOME": str(annabelle_home), "ANNABELLE_ENV_FILE": str(tmp_path / "no.env")}
+@contextmanager
+def filer_process(home: Path, tmp_path: Path, stdout: int | IO[bytes]) -> Iterator[subprocess.Popen[bytes]]:
+    """`python -m filer_mcp` with stdin a pipe and the given stdout; at the end its stdin is closed and it must
+    exit 0 (killed if it is still running)."""
+    env = {**os.environ, "ANNABELLE_HOME": str(home), "ANNABELLE_ENV_FILE": str(tmp_path / "no.env")}
     process = subprocess.Popen(
         [sys.executable, "-m", "filer_mcp"],
         stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
+        stdout=stdout,
         stderr=subprocess.DEVNULL,
         env=env,
         cwd=REPO_ROOT,
     )
     try:
-        yield RawSession(process)
+        yield process
         assert process.stdin is not None
         process.stdin.close()
         assert process.wait(timeout=30) == 0
@@ -74,6 +77,12 @@ def filer(annabelle_home: Path, tmp_path: Path) -> Iterator[RawSession]:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+@pytest.fixture
+def filer(annabelle_home: Path, tmp_path: Path) -> Iterator[RawSession]:
+    with filer_process(annabelle_home, tmp_path, subprocess.PIPE) as process:
+        yield RawSession(process)
 
 
 def call(arguments: object, *, tool: str = "read_file", request_id: int = 7) -> bytes:
@@ -155,17 +164,6 @@ def test_lines_are_read_as_text_lines_however_the_bytes_arrive(filer: RawSession
 def test_a_server_writing_to_a_file_is_served_by_the_sdk_transport(annabelle_home: Path, tmp_path: Path) -> None:
     # Only pipes and sockets can be waited on by an event loop: with stdout a file, the SDK's transport serves.
     answers = tmp_path / "answers.jsonl"
-    env = {**os.environ, "ANNABELLE_HOME": str(annabelle_home), "ANNABELLE_ENV_FILE": str(tmp_path / "no.env")}
-    with answers.open("wb") as stdout:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "filer_mcp"],
-            stdin=subprocess.PIPE,
-            stdout=stdout,
-            stderr=subprocess.DEVNULL,
-            env=env,
-            cwd=REPO_ROOT,
-        )
-    assert process.stdin is not None
 
     def answer(count: int) -> dict[str, Any]:
         deadline = time.monotonic() + 30
@@ -175,7 +173,8 @@ def test_a_server_writing_to_a_file_is_served_by_the_sdk_transport(annabelle_hom
         reply: dict[str, Any] = json.loads(lines[count - 1])
         return reply
 
-    try:
+    with answers.open("wb") as stdout, filer_process(annabelle_home, tmp_path, stdout) as process:
+        assert process.stdin is not None
         for line in (json.dumps(INITIALIZE).encode(), b'{"jsonrpc":"2.0","method":"notifications/initialized"}'):
             process.stdin.write(line + b"\n")
         process.stdin.flush()
@@ -186,9 +185,3 @@ def test_a_server_writing_to_a_file_is_served_by_the_sdk_transport(annabelle_hom
         process.stdin.write(b'{"jsonrpc": "2.0", "id": 2, "method": "tools/list"}\n')
         process.stdin.flush()
         assert answer(3)["result"]["tools"]
-        process.stdin.close()
-        assert process.wait(timeout=30) == 0
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
