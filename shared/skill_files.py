@@ -186,8 +186,9 @@ def parse_frontmatter(text: str) -> tuple[dict[str, Any], str]:
 
 _SCHEDULE_KEYS = ("schedule", "interval_minutes", "at")
 _TRIGGER_KEYS = frozenset({"schedule", "interval_minutes", "at", "timezone"})
-_TRUE = frozenset({"true", "yes", "1", "on"})
-_FALSE = frozenset({"false", "no", "0", "off"})
+TRUE_WORDS = frozenset({"true", "yes", "1", "on"})
+FALSE_WORDS = frozenset({"false", "no", "0", "off"})
+"""How a yes/no is written, in a SKILL.md and in a model's skill arguments (orchestrator/skills/coerce.py)."""
 
 
 @dataclass(frozen=True)
@@ -258,8 +259,8 @@ class _Fields:
     def boolean(self, field: str, value: Any) -> bool:
         if isinstance(value, bool):
             return value
-        if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            return value.strip().lower() in _TRUE
+        if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+            return value.strip().lower() in TRUE_WORDS
         raise self.error(field, f"must be true or false, got {value!r}")
 
     def trigger_config(self, value: Any) -> Mapping[str, Any] | None:

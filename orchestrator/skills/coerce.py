@@ -10,9 +10,7 @@ import json
 from typing import Any
 
 from orchestrator.skills.errors import SkillInputError
-
-_TRUE = frozenset({"true", "yes", "1", "on"})
-_FALSE = frozenset({"false", "no", "0", "off"})
+from shared.skill_files import FALSE_WORDS, TRUE_WORDS
 
 
 def json_value(field: str, text: str, expected: type) -> Any:
@@ -69,8 +67,8 @@ def boolean(field: str, value: Any) -> bool:
         return value
     if isinstance(value, int) and value in (0, 1):
         return bool(value)
-    if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-        return value.strip().lower() in _TRUE
+    if isinstance(value, str) and value.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        return value.strip().lower() in TRUE_WORDS
     raise SkillInputError(f"{field} must be true or false, got {value!r}.")
 
 
