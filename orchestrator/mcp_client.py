@@ -32,6 +32,16 @@ def _signature(tools: list[Tool]) -> list[tuple[str, str | None, str]]:
     return [(tool.name, tool.description, repr(tool.input_schema)) for tool in tools]
 
 
+async def list_all_tools(client: Client) -> list[Tool]:
+    """Every tool a server lists, following its pages."""
+    listing = await client.list_tools()
+    tools = list(listing.tools)
+    while listing.next_cursor:
+        listing = await client.list_tools(cursor=listing.next_cursor)
+        tools.extend(listing.tools)
+    return tools
+
+
 class McpState(StrEnum):
     NOT_STARTED = "not started"
     """Left for first use (`start_on_first_use`): its tools are listed, the first call starts it."""
@@ -203,7 +213,7 @@ class ManagedMcp:
     async def _serve(self, client: Client) -> str | None:
         """One connected session: list the tools, announce readiness, then watch it until it ends."""
         with anyio.fail_after(self.startup_timeout):
-            tools = await self._list_all_tools(client)
+            tools = await list_all_tools(client)
         self.tools = tools
         self._client = client
         self._up_since = self._clock()
@@ -239,7 +249,7 @@ class ManagedMcp:
                     await anyio.sleep(self.health_interval)
                     try:
                         with anyio.fail_after(self.health_timeout):
-                            tools = await self._list_all_tools(client)
+                            tools = await list_all_tools(client)
                     except TimeoutError:
                         outcome = f"health check failed (no answer within {self.health_timeout:g} s)"
                     except (MCPError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
@@ -256,15 +266,6 @@ class ManagedMcp:
             watchers.start_soon(on_exit)
             watchers.start_soon(on_probe_failure)
         return outcome
-
-    @staticmethod
-    async def _list_all_tools(client: Client) -> list[Tool]:
-        listing = await client.list_tools()
-        tools = list(listing.tools)
-        while listing.next_cursor:
-            listing = await client.list_tools(cursor=listing.next_cursor)
-            tools.extend(listing.tools)
-        return tools
 
     # -- calls ------------------------------------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ import anyio
 from mcp import Client, StdioServerParameters
 
 from orchestrator.discovery import McpSpec, discover
+from orchestrator.mcp_client import list_all_tools
 from orchestrator.on_demand import shipped_tools_path
 from shared.settings import REPO_ROOT
 
@@ -41,12 +42,7 @@ async def live_tools(spec: McpSpec) -> list[dict[str, Any]]:
         env.update({"ANNABELLE_HOME": home, "ANNABELLE_STDERR_LOG_LEVEL": "ERROR", "PYTHONPATH": str(REPO_ROOT)})
         params = StdioServerParameters(command=sys.executable, args=["-m", spec.package], env=env, cwd=str(REPO_ROOT))
         async with Client(params) as client:
-            tools = []
-            listing = await client.list_tools()
-            tools.extend(listing.tools)
-            while listing.next_cursor:
-                listing = await client.list_tools(cursor=listing.next_cursor)
-                tools.extend(listing.tools)
+            tools = await list_all_tools(client)
     return [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in tools]
 
 
