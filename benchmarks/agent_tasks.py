@@ -13,9 +13,13 @@ not in English); one stack serves them all, each in its own chat.
 A call the hub holds for the owner's approval (a side effect in a turn that read untrusted data: mail, web, files)
 is approved, as the owner who asked for it would; the count is printed ("approvals").
 
+`--set` picks a group of tasks: `first` (the default: the 45 tasks of `agent_taskset.py`, every one of them
+read while fixing the product), `fresh-2026-11-27` (`agent_taskset_fresh.py`: written later by another author,
+never used to fix anything; measure before reading its failures), or `all`.
+
 `--perfect` answers every model request from the task's script (`Task.script`), loading a tool category with
 `load_tools` first when the selection did not offer the tool it needs: it checks the tasks and their checks,
-not a model. `--tasks id,id` runs some tasks only; `--turn-timeout` sets the agent's turnTimeoutSeconds;
+not a model. `--tasks id,id` runs some tasks only (of any set); `--turn-timeout` sets the agent's turnTimeoutSeconds;
 `--max-minutes` starts no task after that time (a slow model on a busy CPU: the figures are then those of the
 tasks run, and `not_run` names the others). With `--workdir` the run's files stay: the hub's and the Thinker's
 logs and traces under `home/logs`, the sessions, and every model call as it went over the wire
@@ -53,7 +57,8 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 import httpx  # noqa: E402
-from agent_taskset import CATEGORIES, TASKS, Call, Task, task_by_id  # noqa: E402
+from agent_taskset import CATEGORIES, TASKS, Call, Task  # noqa: E402
+from agent_taskset_fresh import FRESH_TASKS, SET_NAME  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.requests import Request  # noqa: E402
@@ -71,6 +76,9 @@ META_TOOLS = {"browse_tools", "load_tools"}
 ESSENTIALS = {"store_fact": "memory_store_fact", "search_memories": "memory_retrieve_memories"}
 """The Thinker's short aliases and the hub tool each calls (same arguments here)."""
 PERFECT_MODEL = "openai/perfect"
+TASK_SETS: dict[str, tuple[Task, ...]] = {"first": TASKS, SET_NAME: FRESH_TASKS, "all": TASKS + FRESH_TASKS}
+"""Groups `--set` picks: the first 45 tasks (all of them read while fixing the product) and batches written
+later, which are measured before anyone may fit the product to them."""
 
 # -- the recording proxy -----------------------------------------------------------------------------------------
 
@@ -587,7 +595,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="openai/qwen2.5-coder-1.5b", help="litellm model string")
     parser.add_argument("--api-base", help="the model server's OpenAI base URL, e.g. http://127.0.0.1:8088/v1")
     parser.add_argument("--perfect", action="store_true", help="a scripted perfect model instead")
-    parser.add_argument("--tasks", help="comma-separated task ids (default: all)")
+    parser.add_argument(
+        "--set", choices=sorted(TASK_SETS), default="first", help="which group of tasks to run (default: first)"
+    )
+    parser.add_argument("--tasks", help="comma-separated task ids, of any set (default: the whole --set)")
     parser.add_argument("--turn-timeout", type=float, default=240.0, help="the agent's turnTimeoutSeconds")
     parser.add_argument(
         "--max-output-tokens", type=int, help="the agent's maxOutputTokens (default: agents.json's default, 4,096)"
@@ -596,13 +607,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-minutes", type=float, help="start no task after this many minutes (default: no limit)")
     parser.add_argument("--workdir", type=Path, help="an empty folder to run in and keep (logs, traces, sessions)")
     args = parser.parse_args(argv)
-    tasks = list(TASKS)
+    tasks = list(TASK_SETS[args.set])
     if args.tasks:
+        known = {task.id: task for task in TASK_SETS["all"]}
         wanted = [name.strip() for name in args.tasks.split(",") if name.strip()]
-        unknown = sorted(set(wanted) - {task.id for task in TASKS})
+        unknown = sorted(set(wanted) - set(known))
         if unknown:
             parser.error(f"unknown task ids: {', '.join(unknown)}")
-        tasks = [task_by_id(task_id) for task_id in dict.fromkeys(wanted)]  # in the order given
+        tasks = [known[task_id] for task_id in dict.fromkeys(wanted)]  # in the order given
     result = run(
         tasks,
         model=args.model,

@@ -18,8 +18,9 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
-from agent_tasks import run  # noqa: E402
+from agent_tasks import TASK_SETS, run  # noqa: E402
 from agent_taskset import CATEGORIES, TASKS, task_by_id  # noqa: E402
+from agent_taskset_fresh import FRESH_TASKS, SET_NAME  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -43,6 +44,22 @@ def test_the_task_set_has_forty_user_tasks_in_every_category_with_eight_not_in_e
     for task in TASKS:
         assert len(task.script) == len(task.turns), task.id
         assert all(text.strip() for text in task.turns), task.id
+
+
+def test_the_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_languages() -> None:
+    assert TASK_SETS[SET_NAME] == FRESH_TASKS and TASK_SETS["first"] == TASKS
+    assert len(FRESH_TASKS) >= 20
+    assert {task.category for task in FRESH_TASKS} == set(CATEGORIES)
+    assert len({task.lang for task in FRESH_TASKS} - {"en"}) >= 7
+    assert sum(len(task.turns) > 1 for task in FRESH_TASKS) >= 3
+    assert all(task.id.startswith("fresh-") for task in FRESH_TASKS)
+    for task in FRESH_TASKS:
+        assert len(task.script) == len(task.turns), task.id
+    everything = TASK_SETS["all"]
+    assert len({task.id for task in everything}) == len(everything)
+    # The perfect model knows a task and its turn by the user's message alone.
+    messages = [text for task in everything for text in task.turns]
+    assert len(set(messages)) == len(messages)
 
 
 def test_the_stack_sample_covers_every_category() -> None:
