@@ -19,7 +19,8 @@ never used to fix anything; measure before reading its failures), or `all`.
 
 `--perfect` answers every model request from the task's script (`Task.script`), loading a tool category with
 `load_tools` first when the selection did not offer the tool it needs: it checks the tasks and their checks,
-not a model. `--tasks id,id` runs some tasks only (of any set); `--turn-timeout` sets the agent's turnTimeoutSeconds;
+not a model. `--tasks id,id` runs some tasks only (of any set); `--turn-timeout` sets the agent's turnTimeoutSeconds,
+`--max-output-tokens` and `--temperature` its maxOutputTokens and temperature (the summary's `agent_fields`);
 `--max-minutes` starts no task after that time (a slow model on a busy CPU: the figures are then those of the
 tasks run, and `not_run` names the others). With `--workdir` the run's files stay: the hub's and the Thinker's
 logs and traces under `home/logs`, the sessions, and every model call as it went over the wire
@@ -32,7 +33,7 @@ call (p50 and max, as the model server counted them); model calls per task; wall
 waiting for the model (the baseline of the run: what the rest of the stack costs on top). The last line is the
 JSON summary: `{"success", "passed", "tasks", "per_category", "per_language", "schema_valid_rate", "tool_calls",
 "prompt_tokens_p50", "prompt_tokens_max", "model_calls_per_task", "wall_seconds", "model_seconds",
-"model_share", "approvals", "failures", ...}`.
+"model_share", "approvals", "failures", "agent_fields", "not_run", ...}`.
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ class Stack:
         api_base: str,
         turn_timeout: float,
         embeddings: str,
-        max_output_tokens: int | None = None,
+        agent_fields: Mapping[str, Any] | None = None,
         extra_env: Mapping[str, str] | None = None,
     ) -> None:
         self.workdir = workdir
@@ -178,7 +179,8 @@ class Stack:
         self.model = model
         self.api_base = api_base
         self.turn_timeout = turn_timeout
-        self.max_output_tokens = max_output_tokens
+        self.agent_fields = dict(agent_fields or {})
+        """agents.json fields set for the run's agent (maxOutputTokens, temperature), over the defaults."""
         self.embeddings = embeddings
         self.home = workdir / "home"
         self.workspace = self.home / "workspace"
@@ -216,8 +218,7 @@ class Stack:
             # what gets done, and its cost is time, not money.
             "costControls": {"enabled": False},
         }
-        if self.max_output_tokens is not None:
-            agent["maxOutputTokens"] = self.max_output_tokens
+        agent |= self.agent_fields
         agents.write_text(json.dumps({"agents": [agent], "bindings": [{"channel": "*", "agentId": "annabelle"}]}))
         env = {
             "AGENTS_CONFIG": str(agents),
@@ -519,7 +520,7 @@ def run(
     perfect: bool,
     turn_timeout: float,
     embeddings: str,
-    max_output_tokens: int | None = None,
+    agent_fields: Mapping[str, Any] | None = None,
     workdir: Path | None = None,
     max_minutes: float | None = None,
     extra_env: Mapping[str, str] | None = None,
@@ -542,7 +543,7 @@ def run(
                 api_base=api_base,
                 turn_timeout=turn_timeout,
                 embeddings=embeddings,
-                max_output_tokens=max_output_tokens,
+                agent_fields=agent_fields,
                 extra_env=extra_env,
             )
         )
@@ -565,7 +566,11 @@ def run(
             )
         wall = time.monotonic() - started
     ran = {result.task.id for result in results}
-    return {**summary(results, wall, model), "not_run": [task.id for task in tasks if task.id not in ran]}
+    return {
+        **summary(results, wall, model),
+        "agent_fields": dict(agent_fields or {}),
+        "not_run": [task.id for task in tasks if task.id not in ran],
+    }
 
 
 def share(value: float | None) -> str:
@@ -603,6 +608,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--max-output-tokens", type=int, help="the agent's maxOutputTokens (default: agents.json's default, 4,096)"
     )
+    parser.add_argument(
+        "--temperature", type=float, help="the agent's sampling temperature (default: agents.json's default, 0.6)"
+    )
     parser.add_argument("--embeddings", default="local", help="EMBEDDING_PROVIDER for the stack (default local)")
     parser.add_argument("--max-minutes", type=float, help="start no task after this many minutes (default: no limit)")
     parser.add_argument("--workdir", type=Path, help="an empty folder to run in and keep (logs, traces, sessions)")
@@ -622,7 +630,11 @@ def main(argv: list[str] | None = None) -> int:
         perfect=args.perfect,
         turn_timeout=args.turn_timeout,
         embeddings=args.embeddings,
-        max_output_tokens=args.max_output_tokens,
+        agent_fields={
+            field: value
+            for field, value in (("maxOutputTokens", args.max_output_tokens), ("temperature", args.temperature))
+            if value is not None
+        },
         workdir=args.workdir,
         max_minutes=args.max_minutes,
         log=lambda line: print(line, flush=True),

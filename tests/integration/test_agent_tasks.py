@@ -80,6 +80,7 @@ def test_a_perfect_model_gets_a_task_of_every_category_done_through_the_whole_st
         # Guardian's rules only: the classifier's scan of a results page costs seconds on a busy CI machine, and
         # these tasks check the path through the stack, not Guardian.
         extra_env={"GUARDIAN_SCANNER": "rules"},
+        agent_fields={"temperature": 0.3},
         log=lines.append,
     )
     assert result["failures"] == [], "\n".join(lines)
@@ -90,4 +91,8 @@ def test_a_perfect_model_gets_a_task_of_every_category_done_through_the_whole_st
     # Every model call is kept with the run's files, to read a failure by.
     journal = (tmp_path / "bench" / "model-exchanges.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(journal) == result["model_calls"]
-    assert all(json.loads(line)["request"]["messages"] for line in journal)
+    requests = [json.loads(line)["request"] for line in journal]
+    assert all(request["messages"] for request in requests)
+    # The run's agent fields reach agents.json and so every model call (the guards' retries only ever go cooler).
+    assert result["agent_fields"] == {"temperature": 0.3}
+    assert max(request["temperature"] for request in requests) == 0.3
