@@ -395,7 +395,8 @@ Every reminder or recurring task is a skill stored with memory_store_skill.
 1. memory_list_skills shows every skill with its schedule, enabled state and last run.
 2. Answer in a short list: name, when it runs, on/off, last result (and the last error for failing ones).
 3. To pause or resume: memory_update_skill with skill_id and enabled false/true.
-4. To change the time or text: memory_update_skill with only the fields that change.
+4. To change the time or text: memory_update_skill with only the fields that change (trigger_config
+   {"time": "09:00"} keeps its days, {"every": "sunday"} keeps its time).
 5. Delete with memory_delete_skill only when the user clearly wants it gone; pausing is the safer offer.
 6. Find the skill_id from the list; if several skills match the user's words, ask which one.
 """,
