@@ -268,6 +268,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         all_of(fact_with(["Mia"], ["32", "thirty-two", "thirty two"]), fact_gone("Daughter Mia's shoe size is 31")),
         (
             (
+                _c("memory_list_facts"),
                 _c(
                     "memory_update_fact",
                     lambda w: {"fact_id": fact_id("shoe size")(w), "fact": "Daughter Mia's shoe size is 32"},
@@ -283,6 +284,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         all_of(fact_with(["Albrecht"]), fact_gone("Family doctor is Dr. Brandt")),
         (
             (
+                _c("memory_list_facts"),
                 _c(
                     "memory_update_fact",
                     lambda w: {"fact_id": fact_id("Brandt")(w), "fact": "Family doctor is Dr. Albrecht"},
