@@ -6,6 +6,8 @@ Deterministic for a seed. Every record is `{"text", "label", "kind", "surface", 
   output), `jailbreak`, or `benign` (ordinary text and hard negatives, on every surface);
 - `payload`: for indirect records, the inserted attack as it appears in the text, so training can tell the
   windows that hold it from the ordinary windows of the same document (those are benign examples too);
+- `hard`: only on `quoted.py`'s data files (benign texts holding attacks as data), always `true`: calibration
+  counts them among the hard negatives and training keeps all their windows;
 - `part`: `fit` or `calib`. Every pool item (goal, opening, sentence, hard negative, persona...) belongs to
   one part by a hash of its text, and a record is built from one part's items only: the calibration records
   (thresholds, Platt scaling) share no authored sentence with the records the network is fitted on.
