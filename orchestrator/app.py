@@ -37,6 +37,7 @@ from orchestrator.halt import HaltState
 from orchestrator.hub import Hub
 from orchestrator.jobs import tools as _job_tools  # noqa: F401  (queue_task & co. register themselves)
 from orchestrator.jobs.runner import JobRunner
+from orchestrator.mcp_warm_up import warm_up_mcps
 from orchestrator.prestart import Prestarted
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.http import skills_router
@@ -210,6 +211,8 @@ def create_app(
         app.state.serving = True
         if settings.thinker_warm_start:
             tasks.start_soon(agents.warm_start, name="thinker-warm-start")
+        if settings.mcp_warm_up:
+            tasks.start_soon(warm_up_mcps, hub, name="mcp-warm-up")
         # APScheduler is loaded once the hub serves: jobs queued meanwhile are taken and wait as `queued`.
         await jobs.start()
 
