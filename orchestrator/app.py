@@ -63,7 +63,6 @@ from shared.http_api import (
     parse_json_body,
     service_app,
 )
-from shared.settings import process_environment
 from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
 log = logging.getLogger(__name__)
@@ -202,9 +201,8 @@ def create_app(
         agents.attach(tasks)
         await skills.start(tasks)
         jobs.accept()
-        # Polling is on whenever a bot token is set (the MCP without one answers "not configured" forever).
-        if "telegram" in hub.mcps and process_environment().get("TELEGRAM_BOT_TOKEN"):
-            tasks.start_soon(telegram.run)
+        if "telegram" in hub.mcps:
+            tasks.start_soon(telegram.run, name="telegram-channel")  # polls once the MCP has its bot token
         periodic = periodic_for_hub(hub, agents, halt, settings)
         if periodic is not None:
             tasks.start_soon(periodic.run_forever, name="periodic-diagnose")
