@@ -5,11 +5,12 @@ line; the hub serves all the same."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.hub_process import RunningHub, start_hub
+from tests.hub_process import TEST_MCPS, RunningHub, start_hub
 from tests.stack import wait_for
 
 pytestmark = pytest.mark.slow
@@ -65,3 +66,18 @@ def test_a_failed_warm_up_is_a_log_line_and_the_hub_serves(tmp_path: Path) -> No
         with hub.client() as client:
             assert client.get("/health").json()["status"] == "ok"
         assert hub.status()["mcps"]["memory"]["available"]
+
+
+def test_a_warm_up_that_could_change_something_is_refused(tmp_path: Path) -> None:
+    """Only a tool annotated read-only is called: echo's `crash` (a write) declared as its warm-up is not made."""
+    package = tmp_path / "mcps-root" / "echo_mcp"
+    shutil.copytree(TEST_MCPS / "echo_mcp", package)
+    manifest = json.loads((package / "manifest.json").read_text())
+    (package / "manifest.json").write_text(json.dumps({**manifest, "warmUp": {"tool": "crash"}}))
+    with start_hub(tmp_path, tmp_path / "home", ["echo_mcp"], env={"MCP_WARM_UP": "true"}) as hub:
+        refused = wait_for(lambda: warm_up_records(hub), TIMEOUT, "the warm-up's log line")
+        assert refused == [
+            {**refused[0], "msg": "mcp warm-up refused", "tool": "echo_crash", "reason": "the tool is not read-only"}
+        ]
+        echo = hub.status()["mcps"]["echo"]
+        assert echo["state"] == "ready" and echo["restarts"] == 0
