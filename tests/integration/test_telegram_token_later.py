@@ -17,7 +17,7 @@ from tests.stack import telegram_env, wait_for
 pytestmark = pytest.mark.slow
 
 OWNER = 4242
-TIMEOUT = 60.0
+TIMEOUT = 120.0  # the reply includes the Thinker's cold start
 
 
 def hub_without_the_token(tmp_path: Path, llm: FakeOpenAI, telegram: FakeTelegram) -> RunningHub:
