@@ -556,7 +556,7 @@ TASKS: tuple[Task, ...] = (
         "memory",
         ("Forget that I like sushi, that's not true anymore",),
         no_fact_with("sushi"),
-        ((_c("memory_delete_fact", lambda w: {"fact_id": fact_id("sushi")(w)}),),),
+        ((_c("memory_list_facts"), _c("memory_delete_fact", lambda w: {"fact_id": fact_id("sushi")(w)})),),
         setup=seed_facts(("Likes sushi", "preference")),
     ),
     Task(

@@ -172,7 +172,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         "memory",
         ("Vergiss bitte, dass ich Hafermilch in den Kaffee nehme – stimmt nicht mehr.",),
         no_fact_with("oat", "Hafer"),
-        ((_c("memory_delete_fact", lambda w: {"fact_id": fact_id("oat milk")(w)}),),),
+        ((_c("memory_list_facts"), _c("memory_delete_fact", lambda w: {"fact_id": fact_id("oat milk")(w)})),),
         lang="de",
         setup=seed_facts(("Takes oat milk in their coffee", "preference")),
     ),
@@ -185,6 +185,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         all_of(fact_with(["Iron Temple"]), fact_gone("Goes to the FitLife gym")),
         (
             (
+                _c("memory_list_facts"),
                 _c(
                     "memory_update_fact",
                     lambda w: {"fact_id": fact_id("FitLife")(w), "fact": "Goes to the Iron Temple gym"},
