@@ -21,8 +21,7 @@ import argparse
 import gzip
 import json
 import random
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
@@ -30,7 +29,7 @@ from typing import Protocol
 from faker import Faker
 
 from guardian_mcp.training import attacks, benign, quoted
-from guardian_mcp.training.split import CALIB_MOD, part_of
+from guardian_mcp.training.split import CALIB_MOD, Pools
 
 LANGS = ("en", "es", "de", "fr", "pl", "pt")
 LANG_WEIGHTS = (0.4, 0.12, 0.12, 0.12, 0.12, 0.12)
@@ -125,26 +124,6 @@ LOCAL: dict[str, dict[str, list[str]]] = {
         "pt": ["Introdução", "Como funciona", "Ingredientes", "Horário", "Avaliações", "Perguntas frequentes"],
     },
 }
-
-
-@dataclass
-class Pools:
-    """The pool items of one part (fit or calib) for one language, English as fallback when a pool is empty."""
-
-    part: str
-    lang: str
-
-    def pick(self, rng: random.Random, pool: dict[str, list[str]], fallback: bool = True) -> str:
-        items = [item for item in pool.get(self.lang, []) if part_of(item) == self.part]
-        if not items:
-            items = pool.get(self.lang, [])
-        if not items and fallback:
-            items = [item for item in pool["en"] if part_of(item) == self.part] or pool["en"]
-        return rng.choice(items)
-
-    def pick_list(self, rng: random.Random, items: Sequence[str]) -> str:
-        mine = [item for item in items if part_of(item) == self.part]
-        return rng.choice(mine or list(items))
 
 
 class Composer:

@@ -25,8 +25,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from guardian_mcp.training import attacks, benign
-from guardian_mcp.training.compose import LANGS, Composer, Pools, draw, part_of, training_record
+from guardian_mcp.training.compose import LANGS, Composer, draw, training_record
 from guardian_mcp.training.sources import ASK, Item
+from guardian_mcp.training.split import Pools, part_of
 
 SLOT = "<INSTRUCTION>"
 COUNTS = {"direct": 1500, "indirect": 1500, "jailbreak": 800, "benign": 3000}

@@ -21,12 +21,27 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
-from guardian_mcp.training.split import part_of
+from guardian_mcp.training.split import Pools, part_of
 
-if TYPE_CHECKING:  # compose.py builds these records, so it imports this module, not the other way round
-    from guardian_mcp.training.compose import Composer, Pools
+
+class Writer(Protocol):
+    """What these builders use of compose.py's `Composer` (which builds them, so this module cannot import it)."""
+
+    rng: random.Random
+    fakers: dict[str, Any]
+
+    def date(self, lang: str) -> str: ...
+    def moment(self, lang: str) -> str: ...
+    def fill(self, template: str, lang: str) -> str: ...
+    def sentences(self, pools: Pools, count: int) -> str: ...
+    def paragraphs(self, pools: Pools, count: int, hard: float) -> list[str]: ...
+    def injection(self, pools: Pools, address: float = 0.35) -> str: ...
+    def local(self, key: str, lang: str) -> str: ...
+    def email(self, pools: Pools, body: list[str]) -> str: ...
+    def web(self, pools: Pools, body: list[str]) -> str: ...
+
 
 # --- attack strings held as data -------------------------------------------------------------------------
 
@@ -269,7 +284,7 @@ def pick(rng: random.Random, pools: Pools, pool: dict[str, list[str]]) -> str:
 class DataFiles:
     """Benign records whose text holds composed attacks as data."""
 
-    def __init__(self, composer: Composer) -> None:
+    def __init__(self, composer: Writer) -> None:
         self.c = composer
         self.rng = composer.rng
         self.builders: list[tuple[str, Callable[[Pools, list[str]], str]]] = [
@@ -523,7 +538,7 @@ CONCEAL: dict[str, list[str]] = {
 class Orders:
     """Indirect records: an order to the assistant inside a realistic document; returns (text, surface, payload)."""
 
-    def __init__(self, composer: Composer) -> None:
+    def __init__(self, composer: Writer) -> None:
         self.c = composer
         self.rng = composer.rng
         self.builders: list[tuple[str, Callable[[Pools, str], str]]] = [

@@ -5,10 +5,33 @@ a record is built from one part's items only, and calibration texts share no aut
 
 from __future__ import annotations
 
+import random
 import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 CALIB_MOD = 5
 
 
 def part_of(item: str) -> str:
     return "calib" if zlib.crc32(item.encode()) % CALIB_MOD == 0 else "fit"
+
+
+@dataclass
+class Pools:
+    """The pool items of one part (fit or calib) for one language, English as fallback when a pool is empty."""
+
+    part: str
+    lang: str
+
+    def pick(self, rng: random.Random, pool: dict[str, list[str]], fallback: bool = True) -> str:
+        items = [item for item in pool.get(self.lang, []) if part_of(item) == self.part]
+        if not items:
+            items = pool.get(self.lang, [])
+        if not items and fallback:
+            items = [item for item in pool["en"] if part_of(item) == self.part] or pool["en"]
+        return rng.choice(items)
+
+    def pick_list(self, rng: random.Random, items: Sequence[str]) -> str:
+        mine = [item for item in items if part_of(item) == self.part]
+        return rng.choice(mine or list(items))

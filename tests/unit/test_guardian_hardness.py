@@ -24,7 +24,8 @@ def test_a_needle_is_the_longest_literal_line_with_placeholders_cut_out() -> Non
 @pytest.mark.parametrize("lang", ["en", "pl", "pt"])
 def test_composed_documents_are_hard_exactly_when_they_hold_a_hard_pool_item(surface: str, lang: str) -> None:
     pytest.importorskip("faker")
-    from guardian_mcp.training.compose import Composer, Pools
+    from guardian_mcp.training.compose import Composer
+    from guardian_mcp.training.split import Pools
 
     composer = Composer(5)
     hard = HardNegatives(hard_items())
