@@ -13,9 +13,14 @@ not in English); one stack serves them all, each in its own chat.
 A call the hub holds for the owner's approval (a side effect in a turn that read untrusted data: mail, web, files)
 is approved, as the owner who asked for it would; the count is printed ("approvals").
 
+`--set` picks a group of tasks: `first` (the default: the 45 tasks of `agent_taskset.py`, every one of them
+read while fixing the product), `fresh-2026-11-27` (`agent_taskset_fresh.py`: written later by another author,
+never used to fix anything; measure before reading its failures), or `all`.
+
 `--perfect` answers every model request from the task's script (`Task.script`), loading a tool category with
 `load_tools` first when the selection did not offer the tool it needs: it checks the tasks and their checks,
-not a model. `--tasks id,id` runs some tasks only; `--turn-timeout` sets the agent's turnTimeoutSeconds;
+not a model. `--tasks id,id` runs some tasks only (of any set); `--turn-timeout` sets the agent's turnTimeoutSeconds,
+`--max-output-tokens` and `--temperature` its maxOutputTokens and temperature (the summary's `agent_fields`);
 `--max-minutes` starts no task after that time (a slow model on a busy CPU: the figures are then those of the
 tasks run, and `not_run` names the others). With `--workdir` the run's files stay: the hub's and the Thinker's
 logs and traces under `home/logs`, the sessions, and every model call as it went over the wire
@@ -28,7 +33,7 @@ call (p50 and max, as the model server counted them); model calls per task; wall
 waiting for the model (the baseline of the run: what the rest of the stack costs on top). The last line is the
 JSON summary: `{"success", "passed", "tasks", "per_category", "per_language", "schema_valid_rate", "tool_calls",
 "prompt_tokens_p50", "prompt_tokens_max", "model_calls_per_task", "wall_seconds", "model_seconds",
-"model_share", "approvals", "failures", ...}`.
+"model_share", "approvals", "failures", "agent_fields", "not_run", ...}`.
 """
 
 from __future__ import annotations
@@ -53,7 +58,8 @@ sys.path.insert(0, str(REPO_ROOT))
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 import httpx  # noqa: E402
-from agent_taskset import CATEGORIES, TASKS, Call, Task, task_by_id  # noqa: E402
+from agent_taskset import CATEGORIES, TASKS, Call, Task  # noqa: E402
+from agent_taskset_fresh import FRESH_TASKS, SET_NAME  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.requests import Request  # noqa: E402
@@ -71,6 +77,9 @@ META_TOOLS = {"browse_tools", "load_tools"}
 ESSENTIALS = {"store_fact": "memory_store_fact", "search_memories": "memory_retrieve_memories"}
 """The Thinker's short aliases and the hub tool each calls (same arguments here)."""
 PERFECT_MODEL = "openai/perfect"
+TASK_SETS: dict[str, tuple[Task, ...]] = {"first": TASKS, SET_NAME: FRESH_TASKS, "all": TASKS + FRESH_TASKS}
+"""Groups `--set` picks: the first 45 tasks (all of them read while fixing the product) and batches written
+later, which are measured before anyone may fit the product to them."""
 
 # -- the recording proxy -----------------------------------------------------------------------------------------
 
@@ -162,7 +171,7 @@ class Stack:
         api_base: str,
         turn_timeout: float,
         embeddings: str,
-        max_output_tokens: int | None = None,
+        agent_fields: Mapping[str, Any] | None = None,
         extra_env: Mapping[str, str] | None = None,
     ) -> None:
         self.workdir = workdir
@@ -170,7 +179,8 @@ class Stack:
         self.model = model
         self.api_base = api_base
         self.turn_timeout = turn_timeout
-        self.max_output_tokens = max_output_tokens
+        self.agent_fields = dict(agent_fields or {})
+        """agents.json fields set for the run's agent (maxOutputTokens, temperature), over the defaults."""
         self.embeddings = embeddings
         self.home = workdir / "home"
         self.workspace = self.home / "workspace"
@@ -208,8 +218,7 @@ class Stack:
             # what gets done, and its cost is time, not money.
             "costControls": {"enabled": False},
         }
-        if self.max_output_tokens is not None:
-            agent["maxOutputTokens"] = self.max_output_tokens
+        agent |= self.agent_fields
         agents.write_text(json.dumps({"agents": [agent], "bindings": [{"channel": "*", "agentId": "annabelle"}]}))
         env = {
             "AGENTS_CONFIG": str(agents),
@@ -511,7 +520,7 @@ def run(
     perfect: bool,
     turn_timeout: float,
     embeddings: str,
-    max_output_tokens: int | None = None,
+    agent_fields: Mapping[str, Any] | None = None,
     workdir: Path | None = None,
     max_minutes: float | None = None,
     extra_env: Mapping[str, str] | None = None,
@@ -534,7 +543,7 @@ def run(
                 api_base=api_base,
                 turn_timeout=turn_timeout,
                 embeddings=embeddings,
-                max_output_tokens=max_output_tokens,
+                agent_fields=agent_fields,
                 extra_env=extra_env,
             )
         )
@@ -557,7 +566,11 @@ def run(
             )
         wall = time.monotonic() - started
     ran = {result.task.id for result in results}
-    return {**summary(results, wall, model), "not_run": [task.id for task in tasks if task.id not in ran]}
+    return {
+        **summary(results, wall, model),
+        "agent_fields": dict(agent_fields or {}),
+        "not_run": [task.id for task in tasks if task.id not in ran],
+    }
 
 
 def share(value: float | None) -> str:
@@ -587,22 +600,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="openai/qwen2.5-coder-1.5b", help="litellm model string")
     parser.add_argument("--api-base", help="the model server's OpenAI base URL, e.g. http://127.0.0.1:8088/v1")
     parser.add_argument("--perfect", action="store_true", help="a scripted perfect model instead")
-    parser.add_argument("--tasks", help="comma-separated task ids (default: all)")
+    parser.add_argument(
+        "--set", choices=sorted(TASK_SETS), default="first", help="which group of tasks to run (default: first)"
+    )
+    parser.add_argument("--tasks", help="comma-separated task ids, of any set (default: the whole --set)")
     parser.add_argument("--turn-timeout", type=float, default=240.0, help="the agent's turnTimeoutSeconds")
     parser.add_argument(
         "--max-output-tokens", type=int, help="the agent's maxOutputTokens (default: agents.json's default, 4,096)"
+    )
+    parser.add_argument(
+        "--temperature", type=float, help="the agent's sampling temperature (default: agents.json's default, 0.6)"
     )
     parser.add_argument("--embeddings", default="local", help="EMBEDDING_PROVIDER for the stack (default local)")
     parser.add_argument("--max-minutes", type=float, help="start no task after this many minutes (default: no limit)")
     parser.add_argument("--workdir", type=Path, help="an empty folder to run in and keep (logs, traces, sessions)")
     args = parser.parse_args(argv)
-    tasks = list(TASKS)
+    tasks = list(TASK_SETS[args.set])
     if args.tasks:
+        known = {task.id: task for task in TASK_SETS["all"]}
         wanted = [name.strip() for name in args.tasks.split(",") if name.strip()]
-        unknown = sorted(set(wanted) - {task.id for task in TASKS})
+        unknown = sorted(set(wanted) - set(known))
         if unknown:
             parser.error(f"unknown task ids: {', '.join(unknown)}")
-        tasks = [task_by_id(task_id) for task_id in dict.fromkeys(wanted)]  # in the order given
+        tasks = [known[task_id] for task_id in dict.fromkeys(wanted)]  # in the order given
     result = run(
         tasks,
         model=args.model,
@@ -610,7 +630,11 @@ def main(argv: list[str] | None = None) -> int:
         perfect=args.perfect,
         turn_timeout=args.turn_timeout,
         embeddings=args.embeddings,
-        max_output_tokens=args.max_output_tokens,
+        agent_fields={
+            field: value
+            for field, value in (("maxOutputTokens", args.max_output_tokens), ("temperature", args.temperature))
+            if value is not None
+        },
         workdir=args.workdir,
         max_minutes=args.max_minutes,
         log=lambda line: print(line, flush=True),

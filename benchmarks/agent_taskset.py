@@ -285,6 +285,25 @@ def all_of(*checks: Check) -> Check:
     return check
 
 
+def not_(check: Check, problem: str) -> Check:
+    """The opposite of `check`: what must no longer be true (a line removed, an old reminder or fact replaced)."""
+
+    def negated(world: World) -> str | None:
+        return problem if check(world) is None else None
+
+    return negated
+
+
+def fact_gone(text: str) -> Check:
+    """The fact stored with exactly this text is no longer current: deleted, corrected or superseded alike."""
+
+    def check(world: World) -> str | None:
+        left = [f for f in world.facts() if fold(str(f.get("fact", ""))) == fold(text)]
+        return f"still stored: {text!r}" if left else None
+
+    return check
+
+
 # -- dates -------------------------------------------------------------------------------------------------------
 
 
@@ -537,7 +556,7 @@ TASKS: tuple[Task, ...] = (
         "memory",
         ("Forget that I like sushi, that's not true anymore",),
         no_fact_with("sushi"),
-        ((_c("memory_delete_fact", lambda w: {"fact_id": fact_id("sushi")(w)}),),),
+        ((_c("memory_list_facts"), _c("memory_delete_fact", lambda w: {"fact_id": fact_id("sushi")(w)})),),
         setup=seed_facts(("Likes sushi", "preference")),
     ),
     Task(

@@ -468,12 +468,16 @@ class ExecutionStep(BaseModel):
 
 
 # One sentence (the model sees only the first): the one-time forms first, because the 1.5B model turned "remind
-# me in 3 hours" into a daily cron schedule when the cron form led the list.
+# me in 3 hours" into a daily cron schedule when the cron form led the list; the plain fields (every, time, day,
+# in_days; the hub turns them into cron or a date-time, orchestrator/skills/plain_timing.py) instead of cron, which
+# is still accepted but not shown: the same model wrote "0 8:15 * * 1-5" for weekdays at 8.15 and "0 9 * * 1" for
+# the first of the month.
 TriggerConfig = Annotated[
     dict[str, Any] | None,
     Field(
-        description='When it runs, once: {"in_hours": 3} or {"in_minutes": 20} from now, or {"at": '
-        '"2026-02-14T15:00:00"}; repeating: {"schedule": "0 9 * * 1"} (cron) or {"interval_minutes": 60}.'
+        description='When it runs, once: {"in_minutes": 20}, {"in_days": 2, "time": "07:00"} or {"at": '
+        '"2026-02-14T15:00"}; repeating: {"every": "weekday", "time": "08:15"} (every: day, weekday, weekend, '
+        'monday…sunday, or month with "day": 1) or {"interval_minutes": 60}.'
     ),
 ]
 # The first sentence is what a model is shown: it says when to leave the list out, because a model that fills it

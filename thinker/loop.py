@@ -16,7 +16,9 @@
   mistake goes back to the model as that call's result so it can correct itself (a bounded number of times).
   Arguments are normalised (`normalize.py`), then the call goes to a meta-tool (`tiers.py`), an essential
   (`essentials.py`) or the hub, within the turn's remaining time (a `spawn_subagent` call moves the deadline
-  by the subagent's own limit, as the hub does). Results longer than the cap are cut. A call the turn already
+  by the subagent's own limit, as the hub does). A call that may change state and names a record by an id no
+  user message or tool result holds is refused before it runs (`known_ids.py`: look the id up first). Results
+  longer than the cap are cut. A call the turn already
   made (same tool, same normalised arguments), with no call since that worked and may change state (its MCP
   annotations do not say read-only), is not run again: its result is already in the conversation, and a small
   model that repeats a call tends to repeat it until the step limit (seen: one failing fetch, four times; two
@@ -62,6 +64,7 @@ from thinker.guards import (
     sanitize,
 )
 from thinker.hub_tools import SUBAGENT_TOOL, HubTools, call_timeout
+from thinker.known_ids import unseen_ids
 from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ModelTimedOut, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.sessions.messages import (
@@ -228,6 +231,15 @@ REPEATED_CALL: dict[str, Any] = fail(
     "Answer the user now with what you have.",
 )
 """The result a repeated call gets instead of running (one shared object: the loop recognises it by identity)."""
+
+
+def id_from_nowhere(tool: str, unseen: list[tuple[str, str]]) -> str:
+    """What a call naming a record id nobody gave is told instead of running. Pure."""
+    named = ", ".join(f"{name} {value[:60]}" for name, value in unseen)
+    return (
+        f"Not run: {named} is not in this conversation. Look it up first (list or search), then call {tool} "
+        "with an id from that result."
+    )
 
 
 def not_run_after(failed: str) -> dict[str, Any]:
@@ -452,6 +464,11 @@ class AgentLoop:
                 "tool arguments normalised",
                 extra={"tool": call.name, "dropped": list(normalized.dropped), "notes": list(normalized.notes)},
             )
+        if run.toolset.may_change_state(call.name):
+            unseen = unseen_ids(normalized.arguments, run.toolset.schema(call.name), run.messages)
+            if unseen:
+                log.info("call with an id from nowhere refused", extra={"tool": call.name, "ids": unseen})
+                return fail(ErrorCode.INVALID_ARGUMENTS, id_from_nowhere(call.name, unseen)), True
         key = call_key(call.name, normalized.arguments)
         if key in run.calls_made:
             log.info("repeated tool call not run again", extra={"tool": call.name})

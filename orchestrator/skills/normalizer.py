@@ -13,7 +13,8 @@ The fixes, in order (reference §6.5 plus the checks the original lacked):
    `inMinutes|inHours → in_minutes|in_hours`, `timeZone|time_zone|tz → timezone`, at the top level and inside
    `trigger_config`.
 3. Flattened `schedule/interval_minutes/timezone/at/in_minutes/in_hours` moved into `trigger_config`.
-4. `in_minutes`/`in_hours` turned into an absolute `at` using the injected `now`.
+4. `in_minutes`/`in_hours` turned into an absolute `at` using the injected `now`; the plain fields (`every`, `time`,
+   `day`, `in_days`: orchestrator/skills/plain_timing.py) into a cron `schedule` or an `at`.
 5. Checks: exactly one of schedule/interval_minutes/at; cron parses and has a next fire time; `timezone` is an IANA
    zone; `at` parses (no offset = wall time in the skill's zone, written back with its offset) and lies ahead;
    `interval_minutes` ≥ 1.

@@ -1,7 +1,8 @@
 """A skill's `trigger_config` and `trigger_type` as a model writes them → what the scheduler reads. Pure.
 
 Fixes 1–6 of the normaliser (orchestrator/skills/normalizer.py): aliases renamed, a schedule given at the top level
-moved into `trigger_config`, "in 5 minutes" turned into an absolute `at`, and the timing checked now (a bad cron
+moved into `trigger_config`, "in 5 minutes" and the plain fields of `plain_timing` ({"every": "weekday", "time": "08:15"}) turned into
+`at` or a cron `schedule`, and the timing checked now (a bad cron
 expression or a time in the past fails when the skill is written, not at 3 a.m.). What cannot be fixed is refused
 with a `SkillInputError` that tells the model what to send instead.
 """
@@ -15,9 +16,12 @@ from zoneinfo import ZoneInfo
 
 from orchestrator.skills.coerce import json_value, keywords, positive_number, whole_number
 from orchestrator.skills.errors import SkillInputError, TriggerError
+from orchestrator.skills.plain_timing import PLAIN_KEYS, apply_plain_timing, fill_from_stored
 from orchestrator.skills.triggers import check_cron, cron_next, parse_moment, zone
 
-_TRIGGER_KEYS = ("schedule", "interval_minutes", "timezone", "at", "in_minutes", "in_hours")
+# Keys a model may put at the top level of the call instead of in trigger_config ("time" and "day" would be
+# ambiguous there).
+_TRIGGER_KEYS = ("schedule", "interval_minutes", "timezone", "at", "in_minutes", "in_hours", "every", "in_days")
 _TIMING_KEYS = ("schedule", "interval_minutes", "at")
 _RELATIVE_KEYS = ("in_minutes", "in_hours")
 _KNOWN_TRIGGER_KEYS = frozenset(
@@ -67,6 +71,7 @@ def repair_trigger_config(
     if current:
         config = _merged(current, config)
     tz = _zone(config, default_tz)
+    apply_plain_timing(config, now, tz, warnings)
     _relative_to_at(config, now, tz, warnings)
     _check_timing(config, now, tz, creating=creating, warnings=warnings)
     _check_extras(config, warnings)
@@ -96,8 +101,9 @@ def settle_trigger_type(
         args["trigger_type"] = "event" if config and config.get("keywords") else "manual"
     if creating and args["trigger_type"] == "cron" and not scheduled:
         raise SkillInputError(
-            "A cron skill needs a schedule: trigger_config.schedule (cron, e.g. '0 9 * * *'), interval_minutes, "
-            "at (ISO date-time) or in_minutes/in_hours."
+            'A cron skill needs a time in trigger_config: once {"in_minutes": 20}, {"in_days": 2, "time": "07:00"} '
+            'or {"at": "2026-02-14T15:00"}; repeating {"every": "weekday", "time": "08:15"}, '
+            '{"interval_minutes": 60} or {"schedule": "0 9 * * *"} (cron).'
         )
 
 
@@ -136,8 +142,9 @@ def _gather(args: dict[str, Any], warnings: list[str]) -> dict[str, Any] | None:
 
 def _merged(current: Mapping[str, Any], config: dict[str, Any]) -> dict[str, Any]:
     # The Memorizer replaces trigger_config whole: keep what this update does not mention.
+    fill_from_stored(current, config)
     merged = dict(current)
-    if any(key in config for key in (*_TIMING_KEYS, *_RELATIVE_KEYS)):
+    if any(key in config for key in (*_TIMING_KEYS, *_RELATIVE_KEYS, *PLAIN_KEYS)):
         for key in _TIMING_KEYS:
             merged.pop(key, None)
     merged.update(config)

@@ -311,8 +311,11 @@ class FakeGoogle(LoopbackServer):
         if method == "GET" and not rest:
             label_ids = query.getlist("labelIds")
             found = [m for m in reversed(self.messages.values()) if self.matches(m, query.get("q"), label_ids)]
-            size = int(query.get("maxResults", "100"))
-            start = int(query.get("pageToken", "0"))
+            size_text, token = query.get("maxResults", "100"), query.get("pageToken", "0")
+            if not (size_text.isdigit() and token.isdigit()):
+                # Gmail answers a page token it did not hand out (a model passed a thread id as one) with a 400.
+                return error(400, "Invalid pageToken" if not token.isdigit() else "Invalid maxResults")
+            size, start = int(size_text), int(token)
             page = found[start : start + size]
             out: dict[str, Any] = {
                 "messages": [{"id": m.id, "threadId": m.thread_id} for m in page],

@@ -18,8 +18,9 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
-from agent_tasks import run  # noqa: E402
+from agent_tasks import TASK_SETS, run  # noqa: E402
 from agent_taskset import CATEGORIES, TASKS, task_by_id  # noqa: E402
+from agent_taskset_fresh import FRESH_TASKS, SET_NAME  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -45,6 +46,22 @@ def test_the_task_set_has_forty_user_tasks_in_every_category_with_eight_not_in_e
         assert all(text.strip() for text in task.turns), task.id
 
 
+def test_the_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_languages() -> None:
+    assert TASK_SETS[SET_NAME] == FRESH_TASKS and TASK_SETS["first"] == TASKS
+    assert len(FRESH_TASKS) >= 20
+    assert {task.category for task in FRESH_TASKS} == set(CATEGORIES)
+    assert len({task.lang for task in FRESH_TASKS} - {"en"}) >= 7
+    assert sum(len(task.turns) > 1 for task in FRESH_TASKS) >= 3
+    assert all(task.id.startswith("fresh-") for task in FRESH_TASKS)
+    for task in FRESH_TASKS:
+        assert len(task.script) == len(task.turns), task.id
+    everything = TASK_SETS["all"]
+    assert len({task.id for task in everything}) == len(everything)
+    # The perfect model knows a task and its turn by the user's message alone.
+    messages = [text for task in everything for text in task.turns]
+    assert len(set(messages)) == len(messages)
+
+
 def test_the_stack_sample_covers_every_category() -> None:
     assert {task_by_id(task_id).category for task_id in SAMPLE} == set(CATEGORIES)
 
@@ -63,6 +80,7 @@ def test_a_perfect_model_gets_a_task_of_every_category_done_through_the_whole_st
         # Guardian's rules only: the classifier's scan of a results page costs seconds on a busy CI machine, and
         # these tasks check the path through the stack, not Guardian.
         extra_env={"GUARDIAN_SCANNER": "rules"},
+        agent_fields={"temperature": 0.3},
         log=lines.append,
     )
     assert result["failures"] == [], "\n".join(lines)
@@ -73,4 +91,8 @@ def test_a_perfect_model_gets_a_task_of_every_category_done_through_the_whole_st
     # Every model call is kept with the run's files, to read a failure by.
     journal = (tmp_path / "bench" / "model-exchanges.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(journal) == result["model_calls"]
-    assert all(json.loads(line)["request"]["messages"] for line in journal)
+    requests = [json.loads(line)["request"] for line in journal]
+    assert all(request["messages"] for request in requests)
+    # The run's agent fields reach agents.json and so every model call (the guards' retries only ever go cooler).
+    assert result["agent_fields"] == {"temperature": 0.3}
+    assert max(request["temperature"] for request in requests) == 0.3

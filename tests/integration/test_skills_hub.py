@@ -122,6 +122,29 @@ def test_the_hook_refuses_unknown_tools_and_bad_schedules_and_stores_nothing(env
         assert "Bad" not in names and "Never" not in names
 
 
+def test_a_reminder_said_in_plain_fields_is_stored_as_cron_and_moved_by_its_days_alone(env: Path) -> None:
+    with running_hub(FakeClock(real_now())) as hub:
+        stored = hub.call(
+            "memory_store_skill",
+            {
+                "name": "Standup",
+                "trigger_type": "cron",
+                "instructions": "Remind me to check the standup notes.",
+                "trigger_config": {"every": "weekday", "time": "8.15"},
+            },
+        )
+        assert stored["success"], stored
+        skill_id = stored["data"]["skill_id"]
+        assert hub.skill(skill_id)["trigger_config"]["schedule"] == "15 8 * * 1-5"
+        moved = hub.call("memory_update_skill", {"skill_id": skill_id, "trigger_config": {"every": "sunday"}})
+        assert moved["success"], moved
+        assert hub.skill(skill_id)["trigger_config"]["schedule"] == "15 8 * * 0"
+        unclear = hub.call(
+            "memory_store_skill", {"name": "Vague", "instructions": "x", "trigger_config": {"every": "fortnight"}}
+        )
+        assert unclear["errorCode"] == "INVALID_ARGUMENTS" and "weekday" in unclear["error"]
+
+
 def test_backoff_and_auto_disable_survive_a_hub_restart(env: Path) -> None:
     clock = FakeClock(real_now())
     plan = [{"toolName": "echo_sleep", "parameters": {"seconds": 100}}]  # refused by the tool's schema: fails

@@ -229,6 +229,15 @@ async def test_list_emails_sends_the_query_and_returns_compact_messages(connecte
     assert metadata.query["metadataHeaders"] == ["From", "To", "Cc", "Subject", "Date"]
 
 
+async def test_a_page_token_gmail_never_gave_is_a_clear_error_not_a_crash(connected: FakeGoogle) -> None:
+    connected.add_message(sender="ann@example.com", subject="Lunch?", body="Are you free?")
+    async with Client(server) as client:
+        # A thread id passed as the page token, as the 1.5B model did: Gmail answers 400.
+        error = refused(await call(client, "list_emails", page_token="thr-msg8"))
+        assert "pageToken" in error
+        assert ok(await call(client, "list_emails"))["count"] == 1
+
+
 async def test_get_email_reads_the_body_and_an_attachment_downloads_as_base64(connected: FakeGoogle) -> None:
     mid = connected.add_message(subject="Report", body="See attached.", attachment=("r.bin", b"\x00\x01binary"))
     async with Client(server) as client:

@@ -95,6 +95,37 @@ TRIGGER_CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
     ),
     ("month end L", {"schedule": "0 0 L * *"}, {"schedule": "0 0 L * *"}),
     ("Sunday as 7", {"schedule": "0 18 * * 7"}, {"schedule": "0 18 * * 7"}),
+    # The plain fields (orchestrator/skills/plain_timing.py): NOW is Saturday 14 February, 15:00 in Berlin.
+    ("every weekday", {"trigger_config": {"every": "weekday", "time": "8.15"}}, {"schedule": "15 8 * * 1-5"}),
+    ("every day, 12-hour clock", {"trigger_config": {"every": "day", "time": "7:30 pm"}}, {"schedule": "30 19 * * *"}),
+    ("every weekend", {"trigger_config": {"every": "weekend", "time": "10"}}, {"schedule": "0 10 * * 0,6"}),
+    ("every Sunday", {"trigger_config": {"every": "Sunday", "time": "20:00"}}, {"schedule": "0 20 * * 0"}),
+    (
+        "every listed weekday, short and plural",
+        {"trigger_config": {"every": ["tue", "Thursdays"], "time": "18h30"}},
+        {"schedule": "30 18 * * 2,4"},
+    ),
+    (
+        "every month on a day",
+        {"trigger_config": {"every": "month", "day": 1, "time": "09:00"}},
+        {"schedule": "0 9 1 * *"},
+    ),
+    (
+        "every month, first day by default",
+        {"trigger_config": {"every": "monthly", "time": "9"}},
+        {"schedule": "0 9 1 * *"},
+    ),
+    ("every hour at a minute", {"trigger_config": {"every": "hour", "time": "00:30"}}, {"schedule": "30 * * * *"}),
+    ("every at the top level", {"every": "friday", "trigger_config": {"time": "17:00"}}, {"schedule": "0 17 * * 5"}),
+    (
+        "every in the skill's zone",
+        {"trigger_config": {"every": "day", "time": "06:00", "timezone": "Asia/Tokyo"}},
+        {"schedule": "0 6 * * *", "timezone": "Asia/Tokyo"},
+    ),
+    ("in_days at a time", {"trigger_config": {"in_days": 2, "time": "07:00"}}, {"at": "2026-02-16T07:00:00+01:00"}),
+    ("in_days alone", {"in_days": "1"}, {"at": "2026-02-15T15:00:00+01:00"}),
+    ("a time later today", {"trigger_config": {"time": "21:00"}}, {"at": "2026-02-14T21:00:00+01:00"}),
+    ("a time already past: tomorrow", {"trigger_config": {"time": "09:00"}}, {"at": "2026-02-15T09:00:00+01:00"}),
 ]
 
 
@@ -104,6 +135,8 @@ def test_trigger_config_is_renested_and_normalised(case: str, fields: dict[str, 
     assert result.args["trigger_config"] == config
     for key in ("schedule", "interval_minutes", "at", "in_minutes", "in_hours", "timezone", "cron", "cronExpression"):
         assert key not in result.args
+    for key in ("every", "in_days", "time", "day"):
+        assert key not in result.args and key not in result.args["trigger_config"]
 
 
 # -- trigger_type ----------------------------------------------------------------------------------------------
@@ -304,7 +337,7 @@ REFUSALS: list[tuple[str, str, dict[str, Any], str]] = [
     ("bad trigger_config JSON", STORE, {"trigger_config": "{schedule: 0 9 * * *}"}, "not valid JSON"),
     ("trigger_config list", STORE, {"trigger_config": ["0 9 * * *"]}, "must be an object"),
     ("bad trigger type", STORE, {"trigger_type": "sometimes"}, "not one of cron"),
-    ("cron type without schedule", STORE, {"trigger_type": "cron"}, "needs a schedule"),
+    ("cron type without schedule", STORE, {"trigger_type": "cron"}, "needs a time"),
     ("max_steps words", STORE, {"max_steps": "many"}, "whole number"),
     ("max_steps too big", STORE, {"max_steps": 500}, "from 1 to 100"),
     ("notify maybe", STORE, {"notify_on_completion": "maybe"}, "true or false"),
@@ -317,6 +350,16 @@ REFUSALS: list[tuple[str, str, dict[str, Any], str]] = [
     ("update without id", UPDATE, {"skill_id": None, "enabled": False}, "skill_id is required"),
     ("update with nothing", UPDATE, {}, "Nothing to update"),
     ("update with bad cron", UPDATE, {"schedule": "99 * * * *"}, "not a valid cron"),
+    ("unknown every word", STORE, {"trigger_config": {"every": "fortnight", "time": "9"}}, "is not one of day"),
+    ("time of day out of range", STORE, {"trigger_config": {"every": "day", "time": "25:00"}}, "not a time of day"),
+    ("time in words", STORE, {"trigger_config": {"time": "noonish"}}, "not a time of day"),
+    ("every and cron", STORE, {"trigger_config": {"every": "day", "schedule": "0 9 * * *"}}, "one way of saying"),
+    ("time and in_minutes", STORE, {"trigger_config": {"time": "9:00", "in_minutes": 5}}, "one way of saying"),
+    ("every and in_days", STORE, {"trigger_config": {"every": "day", "in_days": 2}}, "every \\(repeating\\)"),
+    ("day without month", STORE, {"trigger_config": {"every": "monday", "day": 3, "time": "9"}}, "month"),
+    ("day of month 32", STORE, {"trigger_config": {"every": "month", "day": 32, "time": "9"}}, "from 1 to 31"),
+    ("every without a time", STORE, {"trigger_config": {"every": "weekday"}}, "needs a time of day"),
+    ("hourly with an hour", STORE, {"trigger_config": {"every": "hour", "time": "09:30"}}, "minutes past the hour"),
 ]
 
 
@@ -380,6 +423,53 @@ def test_an_update_with_a_new_kind_of_schedule_replaces_the_stored_one():
         current_trigger_config={"schedule": "0 9 * * *", "timezone": "UTC"},
     )
     assert result.args["trigger_config"] == {"timezone": "UTC", "at": "2026-02-14T14:10:00+00:00"}
+
+
+RETIMED: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
+    (
+        "a weekly schedule keeps its days",
+        {"schedule": "0 10 * * 6", "timezone": "UTC"},
+        {"schedule": "0 9 * * 6", "timezone": "UTC"},
+    ),
+    ("a one-off keeps its date", {"at": "2026-02-20T10:00:00+01:00"}, {"at": "2026-02-20T09:00:00+01:00"}),
+]
+
+
+@pytest.mark.parametrize(("case", "stored", "config"), RETIMED, ids=[c[0] for c in RETIMED])
+def test_an_update_giving_only_a_time_moves_the_stored_timing_to_it(
+    case: str, stored: dict[str, Any], config: dict[str, Any]
+):
+    result = normalize_skill_input(
+        UPDATE,
+        {"skill_id": 7, "trigger_config": {"time": "9:00"}},
+        now=NOW,
+        default_tz=TZ,
+        current_trigger_config=stored,
+    )
+    assert result.args["trigger_config"] == config
+
+
+def test_an_update_giving_only_the_days_keeps_the_stored_time_of_day():
+    result = normalize_skill_input(
+        UPDATE,
+        {"skill_id": 7, "trigger_config": {"every": "sunday"}},
+        now=NOW,
+        default_tz=TZ,
+        current_trigger_config={"schedule": "30 10 * * 6"},
+    )
+    assert result.args["trigger_config"] == {"schedule": "30 10 * * 0"}
+
+
+def test_an_update_giving_only_a_time_cannot_move_a_schedule_with_no_one_time_of_day():
+    for stored in ({"schedule": "*/15 * * * *"}, {"interval_minutes": 30}):
+        with pytest.raises(SkillInputError, match="every and time"):
+            normalize_skill_input(
+                UPDATE,
+                {"skill_id": 7, "trigger_config": {"time": "9:00"}},
+                now=NOW,
+                default_tz=TZ,
+                current_trigger_config=stored,
+            )
 
 
 def test_keywords_keep_their_apostrophes_and_spacing_is_collapsed():

@@ -340,8 +340,9 @@ PLAYBOOKS: tuple[SeedSkill, ...] = (
         "Create reminders and scheduled tasks as skills.",
         """
 Every reminder or recurring task is a skill stored with memory_store_skill.
-1. When: trigger_config {"schedule": "<5-field cron>"} for set times (e.g. "0 9 * * 1-5" = weekdays 09:00),
-   {"interval_minutes": N} for "every N minutes", {"at": "2026-02-14T15:00:00"} or {"in_minutes": N} for once.
+1. When: trigger_config {"every": "weekday", "time": "08:15"} for set times (every: day, weekday, weekend, a
+   weekday name, or "month" with "day": 1), {"interval_minutes": N} for "every N minutes", {"in_minutes": N} or
+   {"in_days": 2, "time": "07:00"} for once. A cron {"schedule": "0 9 * * 1-5"} works too.
    Times are the user's local time unless they name a zone ("timezone": "Europe/Berlin").
 2. Fixed message, no thinking needed (a plain reminder): give execution_plan with ONE step,
    [{"toolName": "telegram_send_message", "parameters": {"message": "Drink water!"}}]. It costs no tokens.
@@ -394,7 +395,8 @@ Every reminder or recurring task is a skill stored with memory_store_skill.
 1. memory_list_skills shows every skill with its schedule, enabled state and last run.
 2. Answer in a short list: name, when it runs, on/off, last result (and the last error for failing ones).
 3. To pause or resume: memory_update_skill with skill_id and enabled false/true.
-4. To change the time or text: memory_update_skill with only the fields that change.
+4. To change the time or text: memory_update_skill with only the fields that change (trigger_config
+   {"time": "09:00"} keeps its days, {"every": "sunday"} keeps its time).
 5. Delete with memory_delete_skill only when the user clearly wants it gone; pausing is the safer offer.
 6. Find the skill_id from the list; if several skills match the user's words, ask which one.
 """,

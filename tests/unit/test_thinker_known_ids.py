@@ -1,0 +1,134 @@
+"""A state-changing call naming a record id nobody gave is refused (thinker/known_ids.py, through the agent loop)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+
+from shared.contracts.hub_api import ToolListing
+from tests.unit.test_thinker_loop import Hub, Model, make_loop
+from thinker.catalog import catalog_of
+from thinker.known_ids import record_id_parameters, unseen_ids
+from thinker.sessions.messages import system_message, tool_message, user_message
+from thinker.tiers import ToolSet
+
+READ_ONLY = {"readOnlyHint": True, "destructiveHint": False, "openWorldHint": False}
+LISTING = {
+    "tools": [
+        {
+            "name": "notes_list_notes",
+            "description": "List notes",
+            "inputSchema": {"type": "object", "properties": {}},
+            "annotations": READ_ONLY,
+        },
+        {
+            "name": "notes_get_note",
+            "description": "Get a note",
+            "inputSchema": {"type": "object", "properties": {"note_id": {"type": "integer"}}, "required": ["note_id"]},
+            "annotations": READ_ONLY,
+        },
+        {
+            "name": "notes_update_note",
+            "description": "Update a note",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "note_id": {"type": "integer"},
+                    "text": {"type": "string"},
+                    "agent_id": {"type": "string"},
+                },
+                "required": ["note_id", "text", "agent_id"],
+            },
+        },
+    ],
+    "mcps": {"notes": {"label": "Notes", "toolGroup": "Notes", "toolCount": 3}},
+}
+TOOLS = ToolSet(
+    catalog_of(ToolListing.model_validate(LISTING)), ("notes_list_notes", "notes_get_note", "notes_update_note")
+)
+UPDATE_SCHEMA = LISTING["tools"][2]["inputSchema"]
+
+
+class NotesHub(Hub):
+    """Lists two notes; echoes every other call."""
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        if body["name"] == "notes_list_notes":
+            self.calls.append(body)
+            notes = [{"id": 7, "text": "milk"}, {"id": 1234, "text": "bread"}]
+            return httpx.Response(200, json={"success": True, "data": {"notes": notes, "count": 2}})
+        return super().__call__(request)
+
+
+@pytest.fixture
+def hub() -> NotesHub:
+    return NotesHub()
+
+
+@pytest.fixture
+def model() -> Model:
+    return Model()
+
+
+def start(text: str) -> list[Any]:
+    return [system_message("You are a test. Note 7 is not yours to name."), user_message(text)]
+
+
+async def test_an_update_naming_an_id_nobody_gave_is_refused_and_runs_after_a_lookup(model: Model, hub: NotesHub):
+    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.calls(("notes_list_notes", {}))
+    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.text("Changed it.")
+    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), TOOLS)
+    refused = model.tool_results(1)[0]
+    assert refused["errorCode"] == "INVALID_ARGUMENTS"
+    assert "note_id 7" in refused["error"] and "Look it up first" in refused["error"]
+    # The refused call never reached the hub; after the listing the same call ran.
+    assert [call["name"] for call in hub.calls] == ["notes_list_notes", "notes_update_note"]
+    assert result.success and result.response == "Changed it."
+
+
+async def test_an_id_the_user_wrote_and_any_read_need_no_lookup(model: Model, hub: NotesHub):
+    model.calls(("notes_get_note", {"note_id": 99}))
+    model.calls(("notes_update_note", {"note_id": 31, "text": "eggs", "agent_id": "bob"}))
+    model.text("Done.")
+    result = await make_loop(model, hub).run(start("set note 31 to eggs"), TOOLS)
+    assert [call["name"] for call in hub.calls] == ["notes_get_note", "notes_update_note"]
+    assert result.success
+
+
+def test_record_ids_are_the_required_id_parameters_but_not_where_the_call_runs():
+    assert record_id_parameters(UPDATE_SCHEMA) == ["note_id"]
+    assert record_id_parameters({"properties": {"skill_id": {}}}) == []  # optional: nothing to check
+    assert record_id_parameters(None) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "result", "seen"),
+    [
+        (7, '{"notes": [{"id": 7, "text": "milk"}]}', True),
+        (7, '{"count": 7, "page": 1}', False),  # a short number only counts as an id field's value
+        ("7", '{"note_id": "7"}', True),
+        ("18c2f0a9e1", '{"success": true, "data": {"messages": [{"id": "18c2f0a9e1"}]}}', True),
+        ("18c2f0a9e1", "Reply to message 18c2f0a9e1 above.", True),  # a long id anywhere in a result
+        ("18c2f0a9e1", "message 18c2f0a9e12 above", False),  # not part of a longer word
+        (1234, "there are 1234 notes", True),
+    ],
+)
+def test_where_an_id_counts_as_seen_in_a_tool_result(value: Any, result: str, seen: bool):
+    conversation = [user_message("hello"), tool_message("c1", result)]
+    unseen = unseen_ids({"note_id": value, "text": "x"}, UPDATE_SCHEMA, conversation)
+    assert (unseen == []) is seen
+
+
+def test_the_system_prompt_and_the_models_own_words_are_not_sources():
+    conversation = [
+        system_message("Notes: 7"),
+        user_message("fix my note"),
+        {"role": "assistant", "content": "I will update note 7."},
+    ]
+    assert unseen_ids({"note_id": 7}, UPDATE_SCHEMA, conversation) == [("note_id", "7")]
