@@ -15,7 +15,8 @@ is approved, as the owner who asked for it would; the count is printed ("approva
 
 `--set` picks a group of tasks: `first` (the default: the 45 tasks of `agent_taskset.py`, every one of them
 read while fixing the product), `fresh-2026-11-27` (`agent_taskset_fresh.py`: written later by another author,
-never used to fix anything; measure before reading its failures), or `all`.
+never used to fix anything; measure before reading its failures), `fresh-2026-11-27b` (`agent_taskset_fresh_b.py`:
+a second such batch by a third author, for after the first one is fitted), or `all`.
 
 `--perfect` answers every model request from the task's script (`Task.script`), loading a tool category with
 `load_tools` first when the selection did not offer the tool it needs: it checks the tasks and their checks,
@@ -60,6 +61,8 @@ sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 import httpx  # noqa: E402
 from agent_taskset import CATEGORIES, TASKS, Call, Task  # noqa: E402
 from agent_taskset_fresh import FRESH_TASKS, SET_NAME  # noqa: E402
+from agent_taskset_fresh_b import FRESH_B_TASKS  # noqa: E402
+from agent_taskset_fresh_b import SET_NAME as SET_NAME_B  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.requests import Request  # noqa: E402
@@ -77,7 +80,12 @@ META_TOOLS = {"browse_tools", "load_tools"}
 ESSENTIALS = {"store_fact": "memory_store_fact", "search_memories": "memory_retrieve_memories"}
 """The Thinker's short aliases and the hub tool each calls (same arguments here)."""
 PERFECT_MODEL = "openai/perfect"
-TASK_SETS: dict[str, tuple[Task, ...]] = {"first": TASKS, SET_NAME: FRESH_TASKS, "all": TASKS + FRESH_TASKS}
+TASK_SETS: dict[str, tuple[Task, ...]] = {
+    "first": TASKS,
+    SET_NAME: FRESH_TASKS,
+    SET_NAME_B: FRESH_B_TASKS,
+    "all": TASKS + FRESH_TASKS + FRESH_B_TASKS,
+}
 """Groups `--set` picks: the first 45 tasks (all of them read while fixing the product) and batches written
 later, which are measured before anyone may fit the product to them."""
 

@@ -1,5 +1,6 @@
 """The figures behind the encoder route's floors (memorizer_mcp/attributes.py), from the tuned and development
-update sets only (benchmarks/data/memory_updates.json, memory_updates_dev4.json; the held-out sets are never read).
+update sets only (benchmarks/data/memory_updates.json, memory_updates_dev4.json, memory_updates_dev5.json; the
+held-out sets are never read).
 
 Every sequence's facts (the benchmark's filler facts for its language, then its steps) are parsed and each step
 is judged by the rules (memorizer_mcp.decisions.judge, without similarities) against every fact before it, as the
@@ -35,7 +36,7 @@ from memorizer_mcp.decisions import judge  # noqa: E402
 from shared.embeddings import EmbeddingSettings, create_embedder  # noqa: E402
 
 DATA = REPO_ROOT / "benchmarks" / "data"
-SETS = (DATA / "memory_updates.json", DATA / "memory_updates_dev4.json")
+SETS = (DATA / "memory_updates.json", DATA / "memory_updates_dev4.json", DATA / "memory_updates_dev5.json")
 
 
 def route_pairs(data: dict[str, Any], filler_count: int) -> list[tuple[str, str, bool, str]]:

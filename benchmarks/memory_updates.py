@@ -26,7 +26,7 @@ sequence's question through `retrieve_memories` (limit 3, facts only). Figures, 
   multilingual encoder beside MiniLM, with the default the same encoder serves both), before the sets run.
 
     python benchmarks/memory_updates.py [--embedder multilingual|local|none] [--fillers 8]
-        [--only tuned|dev4|holdout|...|holdout5]
+        [--only tuned|dev4|dev5|holdout|...|holdout6]
         [--model-decisions]   # ask UTILITY_MODEL (with UTILITY_API_BASE) about pairs the rules cannot settle
 
 The tuned set is the one the rules were developed against; the held-out sets were never used to tune: the first
@@ -71,11 +71,13 @@ DATA = REPO_ROOT / "benchmarks" / "data"
 SETS = {
     "tuned": DATA / "memory_updates.json",
     "dev4": DATA / "memory_updates_dev4.json",
+    "dev5": DATA / "memory_updates_dev5.json",
     "holdout": DATA / "memory_updates_holdout.json",
     "holdout2": DATA / "memory_updates_holdout2.json",
     "holdout3": DATA / "memory_updates_holdout3.json",
     "holdout4": DATA / "memory_updates_holdout4.json",
     "holdout5": DATA / "memory_updates_holdout5.json",
+    "holdout6": DATA / "memory_updates_holdout6.json",
 }
 DECOY = "Zanzibar"
 

@@ -207,9 +207,7 @@ def main() -> None:
     torch.set_num_threads(threads)
     started = time.monotonic()
     if args.compose or not args.data.exists():
-        compose.write(
-            compose.compose(args.seed, {"direct": 2500, "indirect": 2500, "jailbreak": 2500, "benign": 7000}), args.data
-        )
+        compose.write(compose.compose(args.seed, compose.COUNTS), args.data)
     records = read_records(args.data)
     public: dict[str, object] = {}
     kept: list[sources.Item] = []
@@ -251,7 +249,10 @@ def main() -> None:
     surfaces = np.array([str(r["surface"]) for r in calib_records])
     is_hard = hardness.HardNegatives(hardness.hard_items(kept))
     hard = np.array(
-        [kind == "benign" and is_hard(str(r["text"])) for kind, r in zip(kinds, calib_records, strict=True)]
+        [
+            kind == "benign" and (bool(r.get("hard")) or is_hard(str(r["text"])))
+            for kind, r in zip(kinds, calib_records, strict=True)
+        ]
     )
     thresholds = surface_bars(risks, surfaces, hard, args.mark_fpr, args.block_fpr, args.block_floor)
     metrics: dict[str, object] = {}

@@ -106,10 +106,16 @@ class Records:
         skill_id, existed = self.memory.skills.create(agent_id, fields, self.memory.now())
         result: dict[str, Any] = {"skill_id": skill_id, "stored_at": self.memory.now()}
         if existed:
+            row = self.memory.skills.get(agent_id, skill_id)
+            if row is not None and _differs(skill_dict(row), fields):
+                # Saying "already existed" with success let a model report a reminder it never stored (the 1.5B
+                # model named every skill "Morning Briefing", the seeded one's name): a different skill is refused.
+                raise InvalidArguments(
+                    f"Agent '{agent_id}' already has a different skill named '{fields['name']}' (id {skill_id}); "
+                    "nothing was stored. Give this one another name, or change that one with update_skill."
+                )
             result["already_existed"] = True
-            result["message"] = (
-                f"Agent '{agent_id}' already has a skill named '{fields['name']}'; it was left unchanged."
-            )
+            result["message"] = f"Agent '{agent_id}' already has this skill ('{fields['name']}'); nothing changed."
         return result
 
     def list_skills(self, agent_id: str, enabled: bool | None, trigger_type: str | None) -> dict[str, Any]:
@@ -288,3 +294,12 @@ class Records:
             "date_range": {"from": start, "to": end},
             "sources_queried": sources,
         }
+
+
+def _differs(stored: dict[str, Any], given: dict[str, Any]) -> bool:
+    """Whether storing `given` under a taken name asks for another skill than the one stored (what it does and when;
+    bookkeeping the stored one gained since, such as a seed's version in its trigger_config, does not count)."""
+    if stored.get("instructions") != given.get("instructions"):
+        return True
+    stored_trigger, given_trigger = stored.get("trigger_config") or {}, given.get("trigger_config") or {}
+    return any(stored_trigger.get(key) != value for key, value in given_trigger.items())

@@ -514,7 +514,7 @@ def _plan(plan: list[ExecutionStep] | None) -> list[dict[str, Any]] | None:
 @envelope_tool(server, annotations=LOCAL_WRITE)
 def store_skill(
     ctx: MemorizerContext,
-    name: Annotated[str, Field(min_length=1, max_length=200, description='Skill name, e.g. "Morning Briefing".')],
+    name: Annotated[str, Field(min_length=1, max_length=200, description="A short name of its own, from the request.")],
     trigger_type: Annotated[TriggerType, Field(description="cron (timed: once or repeating), manual or event.")],
     instructions: Annotated[str, Field(min_length=1, description="What to do, step by step, in plain language.")],
     agent_id: Agent = DEFAULT_AGENT_ID,
@@ -534,7 +534,7 @@ def store_skill(
     """Create a skill: a reminder, a recurring task or a routine the assistant runs by itself.
 
     It runs on a schedule (trigger_type cron with trigger_config) or on demand. A skill name is unique per agent:
-    storing an existing name returns its id with already_existed.
+    storing the same skill again returns its id with already_existed; another skill under a taken name is refused.
 
     For requests like: remind me every Monday at 9 to send the report, remind me tomorrow at noon, send me a
     briefing every morning.

@@ -6,6 +6,8 @@ Deterministic for a seed. Every record is `{"text", "label", "kind", "surface", 
   output), `jailbreak`, or `benign` (ordinary text and hard negatives, on every surface);
 - `payload`: for indirect records, the inserted attack as it appears in the text, so training can tell the
   windows that hold it from the ordinary windows of the same document (those are benign examples too);
+- `hard`: only on `quoted.py`'s data files (benign texts holding attacks as data), always `true`: calibration
+  counts them among the hard negatives and training keeps all their windows;
 - `part`: `fit` or `calib`. Every pool item (goal, opening, sentence, hard negative, persona...) belongs to
   one part by a hash of its text, and a record is built from one part's items only: the calibration records
   (thresholds, Platt scaling) share no authored sentence with the records the network is fitted on.
@@ -19,7 +21,6 @@ import argparse
 import gzip
 import json
 import random
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,18 +29,17 @@ from typing import Protocol
 
 from faker import Faker
 
-from guardian_mcp.training import attacks, benign
+from guardian_mcp.training import attacks, benign, quoted
+from guardian_mcp.training.split import CALIB_MOD, part_of
 
 LANGS = ("en", "es", "de", "fr", "pl", "pt")
 LANG_WEIGHTS = (0.4, 0.12, 0.12, 0.12, 0.12, 0.12)
 LOCALES = {"en": "en_GB", "es": "es_ES", "de": "de_DE", "fr": "fr_FR", "pl": "pl_PL", "pt": "pt_BR"}
-CALIB_MOD = 5
+# Records per kind. `quoted` are benign files, pages, mails and tool outputs that hold attack strings as data,
+# `ordered` indirect attacks addressed to the assistant inside realistic documents (`quoted.py`).
+COUNTS = {"direct": 2500, "indirect": 2500, "jailbreak": 2500, "benign": 7000, "quoted": 1200, "ordered": 600}
 # Faker draws dates up to "now" unless told otherwise: a fixed end keeps a seed's records the same on every run.
 DATES_END = datetime(2026, 1, 1)
-
-
-def part_of(item: str) -> str:
-    return "calib" if zlib.crc32(item.encode()) % CALIB_MOD == 0 else "fit"
 
 
 LOCAL: dict[str, dict[str, list[str]]] = {
@@ -153,6 +153,14 @@ class Composer:
         self.fakers = {lang: Faker(locale) for lang, locale in LOCALES.items()}
         for index, faker in enumerate(self.fakers.values()):
             faker.seed_instance(seed + index)
+        self.data_files = quoted.DataFiles(self)
+        self.orders = quoted.Orders(self)
+
+    def date(self, lang: str) -> str:
+        return str(self.fakers[lang].date(end_datetime=DATES_END))
+
+    def moment(self, lang: str) -> str:
+        return str(self.fakers[lang].date_time(end_datetime=DATES_END))
 
     # --- slots --------------------------------------------------------------------------------------------
 
@@ -298,7 +306,7 @@ class Composer:
             )
         if style == "csv":
             rows = [
-                f'{fake.date(end_datetime=DATES_END)},{fake.company().replace(",", "")},"{line}",{self.rng.randint(5, 900)}'
+                f'{self.date(lang)},{fake.company().replace(",", "")},"{line}",{self.rng.randint(5, 900)}'
                 for line in body
             ]
             return "date,company,note,amount\n" + "\n".join(rows)
@@ -307,7 +315,7 @@ class Composer:
             return f"name: {fake.word()}\nowner: {fake.name()}\nnotes:\n{lines}\n"
         if style == "minutes":
             items = "\n".join(f"- {line}" for line in body)
-            return f"# {self.local('subject', lang)} — {fake.date(end_datetime=DATES_END)}\n\n{items}\n"
+            return f"# {self.local('subject', lang)} — {self.date(lang)}\n\n{items}\n"
         return f"{fake.catch_phrase()}\n\n" + "\n\n".join(body)
 
     def tool(self, pools: Pools, body: list[str]) -> str:
@@ -323,7 +331,7 @@ class Composer:
                 "events": [
                     {
                         "summary": fake.catch_phrase(),
-                        "start": str(fake.date_time(end_datetime=DATES_END)),
+                        "start": self.moment(pools.lang),
                         "description": line,
                     }
                     for line in body
@@ -351,6 +359,14 @@ class Composer:
         lang = self.rng.choices(LANGS, LANG_WEIGHTS)[0]
         pools = Pools(part, lang)
         payload = ""
+        if kind == "quoted":
+            text, surface = self.data_files.build(pools)
+            return training_record(text, "benign", surface, lang, part, payload, hard=True)
+        if kind == "ordered":
+            text, surface, payload = self.orders.build(pools)
+            if payload not in text:
+                payload = json.dumps(payload, ensure_ascii=False)[1:-1]
+            return training_record(text, "indirect", surface, lang, part, payload)
         if kind == "direct":
             surface = "chat"
             text = self.injection(pools, address=0.05)
@@ -441,11 +457,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path("datasets/guardian/train.jsonl.gz"))
     parser.add_argument("--seed", type=int, default=22)
-    parser.add_argument("--per-kind", type=int, default=2500, help="attack records per attack kind")
-    parser.add_argument("--benign", type=int, default=7000)
     args = parser.parse_args()
-    counts = {"direct": args.per_kind, "indirect": args.per_kind, "jailbreak": args.per_kind, "benign": args.benign}
-    records = compose(args.seed, counts)
+    records = compose(args.seed, COUNTS)
     write(records, args.out)
     print(f"wrote {len(records)} records to {args.out}")
 

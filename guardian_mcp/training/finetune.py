@@ -3,8 +3,9 @@
 A record is cut into windows as the scanner cuts it (`segment.windows`); each window is read with its prefix
 (surface and structure tags). Labels per window: every window of a direct attack or jailbreak is an attack; in
 an indirect record only the windows that hold the inserted payload are, the others are ordinary text of the
-same document and count as benign; every window of a benign record is benign. Easy benign windows (no hard
-negative in them) are subsampled so an epoch stays short on two CPU cores.
+same document and count as benign; every window of a benign record is benign. Benign windows are subsampled so
+an epoch stays short on two CPU cores, except those of records marked `hard` (files and pages that hold attack
+strings as data, `quoted.py`): each of their windows is the kind of text the model must learn to pass.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ def examples(records: Sequence[dict[str, object]], rng: random.Random, easy_keep
                 attack = 0.0
             if kind == "indirect" and where < 0:
                 continue  # the payload could not be located: no label for its windows
-            if attack == 0.0 and kind == "benign" and rng.random() > easy_keep:
+            if attack == 0.0 and kind == "benign" and not record.get("hard") and rng.random() > easy_keep:
                 continue
             out.append(Example(window_text, attack, 1.0 if kind == "jailbreak" else 0.0, index))
     return out

@@ -10,7 +10,8 @@ ordinary mail looks like to this model, were blocked more often.
 A record is a hard negative when it holds one of the hard items it was composed from: an authored `benign.HARD`
 item (its placeholders filled at composition), or a public item that is documentation (role `document`: prose
 about jailbreaks and injection) or one of bastioncorpus's false-positive traps. The record does not say which
-items it used, so an item is found by its longest literal line (placeholders cut out): a line of 16 characters or
+items it used (except `quoted.py`'s data files, which carry `"hard": true` and are counted by `train.py`
+without a search), so an item is found by its longest literal line (placeholders cut out): a line of 16 characters or
 more that ordinary text does not write by chance. Tool outputs are JSON, so their strings are decoded first.
 """
 

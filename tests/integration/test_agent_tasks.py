@@ -21,6 +21,8 @@ sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 from agent_tasks import TASK_SETS, run  # noqa: E402
 from agent_taskset import CATEGORIES, TASKS, task_by_id  # noqa: E402
 from agent_taskset_fresh import FRESH_TASKS, SET_NAME  # noqa: E402
+from agent_taskset_fresh_b import FRESH_B_TASKS  # noqa: E402
+from agent_taskset_fresh_b import SET_NAME as SET_NAME_B  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -60,6 +62,24 @@ def test_the_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_languag
     # The perfect model knows a task and its turn by the user's message alone.
     messages = [text for task in everything for text in task.turns]
     assert len(set(messages)) == len(messages)
+
+
+def test_the_second_fresh_batch_is_a_set_of_its_own_with_reminders_of_every_kind_and_eight_languages() -> None:
+    assert TASK_SETS[SET_NAME_B] == FRESH_B_TASKS
+    assert TASK_SETS["all"] == TASKS + FRESH_TASKS + FRESH_B_TASKS
+    assert len(FRESH_B_TASKS) >= 20
+    assert {task.category for task in FRESH_B_TASKS} == set(CATEGORIES)
+    per_category = Counter(task.category for task in FRESH_B_TASKS)
+    assert per_category["skills"] >= 7 and per_category["memory"] >= 4 and per_category["files"] >= 3
+    assert per_category["email"] + per_category["calendar"] >= 3 and per_category["search"] >= 2
+    assert sum(task.lang != "en" for task in FRESH_B_TASKS) >= 8
+    assert len({task.lang for task in FRESH_B_TASKS} - {"en"}) >= 8
+    assert sum(len(task.turns) > 1 for task in FRESH_B_TASKS) >= 2
+    assert all(task.id.startswith("freshb-") for task in FRESH_B_TASKS)
+    assert len({task.id for task in FRESH_B_TASKS}) == len(FRESH_B_TASKS)
+    for task in FRESH_B_TASKS:
+        assert len(task.script) == len(task.turns), task.id
+        assert all(text.strip() for text in task.turns), task.id
 
 
 def test_the_stack_sample_covers_every_category() -> None:

@@ -597,8 +597,25 @@ async def test_skills_are_created_once_per_name_listed_updated_and_deleted(embed
             required_tools=["gmail_list_emails"],
             execution_plan=[{"id": "s1", "toolName": "telegram_send_message", "parameters": {"text": "hi"}}],
         )
-        again = await ok(client, "store_skill", name="Morning Briefing", trigger_type="manual", instructions="other")
+        again = await ok(
+            client,
+            "store_skill",
+            name="Morning Briefing",
+            trigger_type="cron",
+            trigger_config={"schedule": "0 6 * * *"},
+            instructions="Summarise today's calendar and mail.",
+        )
         assert again["skill_id"] == created["skill_id"] and again["already_existed"] is True
+        # Another skill under the taken name is refused, not reported as stored: a model would say it was.
+        taken = await refused(
+            client,
+            "store_skill",
+            "INVALID_ARGUMENTS",
+            name="Morning Briefing",
+            trigger_type="manual",
+            instructions="other",
+        )
+        assert f"(id {created['skill_id']})" in taken and "another name" in taken
         await ok(client, "store_skill", name="Water", trigger_type="manual", instructions="Remind me", enabled=False)
         await ok(client, "store_skill", name="Other agent's", trigger_type="event", instructions="x", agent_id="bob")
 
