@@ -283,8 +283,14 @@ def run_hub(workdir: Path, scan: bool) -> Any:
     workspace.mkdir(parents=True)
     (workspace / "note.txt").write_text("A short note kept in the workspace for the benchmark. " * 2)
     packages = hub_root_with_filer_scan(workdir, scan)
-    # No Thinker warm start: this measures tool calls, and a Thinker warming up beside them would share the cores.
-    env = {"FILER_WORKSPACE": str(workspace), "LOG_LEVEL": "WARNING", "THINKER_WARM_START": "false"}
+    # No Thinker warm start and no MCP warm-up: this measures tool calls, and a Thinker or a model loading beside
+    # them would share the cores.
+    env = {
+        "FILER_WORKSPACE": str(workspace),
+        "LOG_LEVEL": "WARNING",
+        "THINKER_WARM_START": "false",
+        "MCP_WARM_UP": "false",
+    }
     return start_hub(workdir, home, packages, env=env)
 
 

@@ -28,7 +28,8 @@ log = logging.getLogger(__name__)
 
 NOT_CONFIGURED = (
     "1Password is not configured: set OP_SERVICE_ACCOUNT_TOKEN to a service account token "
-    "(1Password → Developer → Service Accounts) and restart the 1Password MCP."
+    "(1Password → Developer → Service Accounts) in .env; the hub notices it and starts 1Password with it, no restart "
+    "needed."
 )
 MAX_OUTPUT_BYTES = 8 * 1024 * 1024
 _PASSED = ("PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "XDG_CONFIG_HOME", "USER")

@@ -37,6 +37,7 @@ from orchestrator.halt import HaltState
 from orchestrator.hub import Hub
 from orchestrator.jobs import tools as _job_tools  # noqa: F401  (queue_task & co. register themselves)
 from orchestrator.jobs.runner import JobRunner
+from orchestrator.mcp_warm_up import warm_up_mcps
 from orchestrator.prestart import Prestarted
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.http import skills_router
@@ -62,7 +63,6 @@ from shared.http_api import (
     parse_json_body,
     service_app,
 )
-from shared.settings import process_environment
 from shared.traces import TRACE_HEADER, continue_trace, new_trace_id, traced, valid_trace_id
 
 log = logging.getLogger(__name__)
@@ -201,15 +201,16 @@ def create_app(
         agents.attach(tasks)
         await skills.start(tasks)
         jobs.accept()
-        # Polling is on whenever a bot token is set (the MCP without one answers "not configured" forever).
-        if "telegram" in hub.mcps and process_environment().get("TELEGRAM_BOT_TOKEN"):
-            tasks.start_soon(telegram.run)
+        if "telegram" in hub.mcps:
+            tasks.start_soon(telegram.run, name="telegram-channel")  # polls once the MCP has its bot token
         periodic = periodic_for_hub(hub, agents, halt, settings)
         if periodic is not None:
             tasks.start_soon(periodic.run_forever, name="periodic-diagnose")
         app.state.serving = True
         if settings.thinker_warm_start:
             tasks.start_soon(agents.warm_start, name="thinker-warm-start")
+        if settings.mcp_warm_up:
+            tasks.start_soon(warm_up_mcps, hub, name="mcp-warm-up")
         # APScheduler is loaded once the hub serves: jobs queued meanwhile are taken and wait as `queued`.
         await jobs.start()
 

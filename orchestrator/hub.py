@@ -104,6 +104,10 @@ class Hub:
             timeout=settings.approval_timeout_s,
         )
         self._tasks: anyio.abc.TaskGroup | None = None
+        self.unconfigured: set[str] = set()
+        """MCPs whose manifest `needs` a setting that was missing at start-up and has not appeared since."""
+        self._configured: dict[str, anyio.Event] = {}
+        """Set when the setting of an MCP in `unconfigured` appears (made by `until_configured`, in the loop)."""
         self.externals = ExternalMcps(
             self,
             settings.external_mcps_config,
@@ -163,6 +167,11 @@ class Hub:
         guardian = self._register(guardian_spec, environ) if guardian_spec is not None else None
         self.gate.guardian = guardian
         others = [self._register(spec, environ) for spec in self.discovery.others]
+        self.unconfigured = {
+            spec.name
+            for spec in self.discovery.others
+            if missing_setting(spec, environ, self.settings.annabelle_home) is not None
+        }
         now = [mcp for mcp in others if not self._leave_for_first_use(mcp, tasks, environ)]
         async with anyio.create_task_group() as starting:
             for mcp in [guardian, *now] if guardian is not None else now:
@@ -187,8 +196,8 @@ class Hub:
         self.ready = True
         tasks.start_soon(self.externals.watch, name="external-mcps")
         tasks.start_soon(self._start_fork_server, name="fork-server")
-        if len(now) < len(others):
-            tasks.start_soon(self._start_once_configured, name="mcps-left-for-first-use")
+        if self.unconfigured:
+            tasks.start_soon(self._start_once_configured, name="mcps-waiting-for-a-setting")
         log.info(
             "hub ready",
             extra={
@@ -212,17 +221,32 @@ class Hub:
         return True
 
     async def _start_once_configured(self) -> None:
-        """Start each MCP left for first use as soon as its setting appears (a token in .env, a client file)."""
+        """Each MCP that lacked its setting at start-up gets it as soon as it appears (a token in .env, a client
+        file): one left for first use is started; one that a call started meanwhile (and that answers "not
+        configured") is restarted with it. No restart of the hub is needed."""
         assert self._tasks is not None
-        while True:
+        while self.unconfigured:
             await anyio.sleep(self.settings.mcp_health_interval_seconds)
-            waiting = [mcp for mcp in self.mcps.values() if mcp.state is McpState.NOT_STARTED]
-            if not waiting:
-                return
             environ = process_environment()
-            for mcp in waiting:
-                if missing_setting(self.specs[mcp.name], environ, self.settings.annabelle_home) is None:
-                    self._tasks.start_soon(mcp.wake, name=f"mcp-configured:{mcp.name}")
+            for name in sorted(self.unconfigured):
+                spec, mcp = self.specs.get(name), self.mcps.get(name)
+                if spec is not None and mcp is not None:
+                    if missing_setting(spec, environ, self.settings.annabelle_home) is not None:
+                        continue
+                    log.info("mcp setting appeared", extra={"mcp": name, "state": mcp.state.value})
+                    if mcp.state is McpState.NOT_STARTED:
+                        self._tasks.start_soon(mcp.wake, name=f"mcp-configured:{name}")
+                    else:
+                        mcp.renew(child_command(spec, self.settings, environ))
+                self.unconfigured.discard(name)
+                if (event := self._configured.pop(name, None)) is not None:
+                    event.set()
+
+    async def until_configured(self, name: str) -> None:
+        """Return once `name`'s MCP has the setting its manifest `needs`: at once when it had it at start-up (or
+        needs none), else when the setting appears and the MCP is started, or restarted, with it."""
+        if name in self.unconfigured:
+            await self._configured.setdefault(name, anyio.Event()).wait()
 
     def _register(self, spec: McpSpec, environ: Mapping[str, str]) -> ManagedMcp:
         mcp = self._managed(spec, environ)

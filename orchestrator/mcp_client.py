@@ -90,6 +90,8 @@ class ManagedMcp:
         self._cancel: anyio.CancelScope | None = None
         self._tasks: anyio.abc.TaskGroup | None = None
         self._command_then: Callable[[], ChildCommand] | None = None
+        self._life: anyio.CancelScope | None = None
+        self._renewing = False
         self.not_started: str | None = None
         """Why it was left for first use ("not configured: set X"), while it is."""
 
@@ -151,6 +153,15 @@ class ManagedMcp:
         if self.state is McpState.STARTING:  # not when the hub stopped it before anything called it
             await self._first_outcome.wait()
 
+    def renew(self, command: ChildCommand) -> None:
+        """Run it with `command` from now on (a setting it lacked has appeared): a running child is replaced at
+        once, which is not a crash (no backoff, not counted); one not running takes `command` at its next start."""
+        self.command = command
+        if self._life is not None:
+            log.info("mcp restarting with a new setting", extra={"mcp": self.name, "pid": self.pid})
+            self._renewing = True
+            self._life.cancel()
+
     async def stop(self) -> None:
         self._stopping = True
         if self._cancel is not None:
@@ -161,10 +172,18 @@ class ManagedMcp:
         with anyio.CancelScope() as scope:
             self._cancel = scope
             while not self._stopping:
-                reason = await self._run_once()
+                reason = "replaced"  # what ends a life that `renew` cancels
+                with anyio.CancelScope() as life:
+                    self._life = life
+                    reason = await self._run_once()
+                self._life = None
                 self._client = None
                 if self._stopping:
                     break
+                if self._renewing:
+                    self._renewing = False
+                    self.state = McpState.STARTING
+                    continue
                 self.last_error = reason
                 if not self._first_outcome.is_set():
                     # Never came up: reported once and skipped, not retried in a loop.

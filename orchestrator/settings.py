@@ -29,6 +29,11 @@ class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSetti
         description="Start the default agent's Thinker once the hub is ready, so the first message does not wait "
         "for it (otherwise the first message or skill starts it).",
     )
+    mcp_warm_up: bool = Field(
+        default=True,
+        description="Once the hub is ready, make each MCP's declared warm-up call (manifest `warmUp`), so the first "
+        "message does not wait for Guardian's and the Memorizer's models to load.",
+    )
     thinker_health_interval_seconds: float = Field(
         default=30.0, gt=0, description="How often the hub checks each Thinker's health and stops idle ones."
     )

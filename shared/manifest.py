@@ -117,6 +117,17 @@ class Needs(BaseModel):
         return self
 
 
+class WarmUp(BaseModel):
+    """A call the hub makes once it is ready (`/health` ok), so that the MCP loads what its first real call would
+    wait for (a model, a tokeniser). It must be harmless: a read-only tool (checked when it is made), with fixed
+    arguments, its result discarded. See orchestrator/mcp_warm_up.py."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tool: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="The MCP's own tool name, without its prefix.")
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+
 class McpServing(BaseModel):
     """How the hub serves an MCP's tools: the fields a first-party `manifest.json` and an `external-mcps.json` entry
     both have, with one meaning and one set of limits. An external entry's are copied into its manifest
@@ -159,6 +170,9 @@ class McpManifest(McpServing):
     )
     needs: Needs | None = Field(
         default=None, description="A setting without which the MCP can do nothing: it then starts on first use."
+    )
+    warmUp: WarmUp | None = Field(
+        default=None, description="A harmless call the hub makes once it is ready, so the first real one is fast."
     )
     command: str | None = Field(default=None, description="Executable for non-Python servers.")
     args: list[str] = Field(default_factory=list)

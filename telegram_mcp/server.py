@@ -35,7 +35,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-NO_TOKEN = "Telegram is not configured: set TELEGRAM_BOT_TOKEN (from @BotFather) and restart the Telegram MCP."
+NO_TOKEN = (
+    "Telegram is not configured: set TELEGRAM_BOT_TOKEN (from @BotFather) in .env; the hub notices it and starts "
+    "Telegram with it, no restart needed."
+)
 
 
 # The service (and python-telegram-bot under it, a third of this server's start-up) is imported only when a token

@@ -14,6 +14,9 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 # agents.json would hold THINKER_PORT (8006) for the life of a module's hub, and every other hub starting meanwhile
 # would refuse to start. Set here too for module-scoped hubs, which start before the per-test fixture below.
 os.environ["THINKER_WARM_START"] = "false"
+# Nor do its MCPs warm up (`MCP_WARM_UP`): Guardian's first classifier scan and the Memorizer's model load would cost
+# every hub under test seconds of CPU that the test does not ask for.
+os.environ["MCP_WARM_UP"] = "false"
 
 # Variables that change behaviour: cleared so the developer's own shell cannot leak into a test.
 _BEHAVIOUR_VARIABLES = (
@@ -64,6 +67,7 @@ _BEHAVIOUR_VARIABLES = (
     "MCP_HEALTH_TIMEOUT_SECONDS",
     "MCP_RESTART_BASE_SECONDS",
     "MCP_STARTUP_TIMEOUT_SECONDS",
+    "MCP_WARM_UP",
     "LOG_LEVEL",
     "ANNABELLE_STDERR_LOG_LEVEL",
     "OPENAI_API_KEY",
@@ -139,6 +143,7 @@ def annabelle_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     monkeypatch.setenv("ANNABELLE_ENV_FILE", str(tmp_path / "no.env"))
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     monkeypatch.setenv("THINKER_WARM_START", "false")  # cleared with the THINKER_ variables above; see the top
+    monkeypatch.setenv("MCP_WARM_UP", "false")  # likewise
     # configure_logging makes the process's new files private (umask 077); a test that calls it must not
     # change the modes later tests see.
     umask = os.umask(0o022)

@@ -6,8 +6,8 @@ hub that dies mid-answer finds the message pending again after its restart, and 
 is never answered twice. Chats are served concurrently (up to `MAX_CONCURRENT_CHATS`); within a chat,
 messages are answered one at a time, oldest first. While the agent works the chat shows "typing…".
 
-When the MCP is down or not configured, the poller waits and tries again with a growing interval (the MCP's
-own restart logic brings it back). A reply that cannot be delivered is kept and delivered on a later round
+Polling starts once the MCP has its bot token (at start-up, or when it appears in .env later). When the MCP is
+down, the poller waits and tries again with a growing interval (the MCP's own restart logic brings it back). A reply that cannot be delivered is kept and delivered on a later round
 without asking the agent again; after `MAX_DELIVERY_ATTEMPTS` the message is given up (logged).
 """
 
@@ -81,11 +81,17 @@ class TelegramChannel:
     # -- the loop ---------------------------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """Poll until `stop`; chats being answered when it stops stay pending and are answered after a restart."""
+        """Poll until `stop`; chats being answered when it stops stay pending and are answered after a restart.
+
+        Polling starts once the Telegram MCP has its bot token: at once when it had one at start-up, else when the
+        token appears in .env and the hub starts the MCP with it (without one it answers "not configured" to every
+        call, and asking it would start it before its time)."""
         delay = self.poll_interval
         self._slots = anyio.Semaphore(MAX_CONCURRENT_CHATS)
         self._scope = anyio.CancelScope()
         with self._scope:
+            await self.hub.until_configured(CHANNEL)
+            log.info("telegram polling starts")
             async with anyio.create_task_group() as tasks:
                 self._tasks = tasks
                 while True:

@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
+from onepassword_mcp.cli import NOT_CONFIGURED
+from telegram_mcp.server import NO_TOKEN
+from tests.fakes.op_cli import install_fake_op
+from tests.fakes.op_vaults import DATA, TOKEN
 from tests.hub_process import REPO_ROOT, RunningHub, start_hub
 
 pytestmark = pytest.mark.slow
-
-TELEGRAM_SENTENCE = "Telegram is not configured: set TELEGRAM_BOT_TOKEN"
 
 
 def shipped_names(package: str) -> set[str]:
@@ -60,7 +62,7 @@ def test_an_unconfigured_mcp_is_not_started_its_tools_are_listed_and_the_first_c
         with ThreadPoolExecutor(2) as pool:
             answers = list(pool.map(lambda _: running.call("telegram_send_message", arguments), range(2)))
         for answer in answers:
-            assert answer["success"] is False and answer["error"].startswith(TELEGRAM_SENTENCE), answer
+            assert answer["success"] is False and answer["error"] == NO_TOKEN, answer
 
         telegram = running.status()["mcps"]["telegram"]
         assert telegram["state"] == "ready" and telegram["pid"] is not None and telegram["notStarted"] is None
@@ -96,6 +98,38 @@ def test_an_mcp_left_for_first_use_starts_once_its_variable_appears_in_the_env_f
         assert running.status()["mcps"]["onepassword"]["state"] == "not started"
         env_file.write_text("OP_SERVICE_ACCOUNT_TOKEN=ops_test\n")
         assert wait_for(running, "onepassword", "ready")["pid"] is not None
+
+
+def test_the_not_configured_sentences_say_where_to_put_the_token_and_that_no_restart_is_needed() -> None:
+    for sentence, variable in ((NO_TOKEN, "TELEGRAM_BOT_TOKEN"), (NOT_CONFIGURED, "OP_SERVICE_ACCOUNT_TOKEN")):
+        assert f"set {variable}" in sentence and "in .env" in sentence and "no restart needed" in sentence
+        assert "restart the" not in sentence
+
+
+def test_an_mcp_a_call_started_without_its_token_is_restarted_with_it_once_it_appears_in_the_env_file(
+    tmp_path: Path,
+) -> None:
+    """The sentence is true: put the token in .env and the same hub serves the MCP with it, no restart asked for."""
+    env_file = Path(os.environ["ANNABELLE_ENV_FILE"])
+    fake_op = install_fake_op(tmp_path / "bin", DATA)
+    env = {"MCP_HEALTH_INTERVAL_SECONDS": "0.3", "PATH": f"{fake_op}{os.pathsep}{os.environ['PATH']}"}
+    with start_hub(tmp_path, tmp_path / "home", ["onepassword_mcp"], env=env) as running:
+        answer = running.call("onepassword_list_vaults")
+        assert answer["success"] is False and answer["error"] == NOT_CONFIGURED, answer
+        unconfigured = wait_for(running, "onepassword", "ready")
+
+        env_file.write_text(f"OP_SERVICE_ACCOUNT_TOKEN={TOKEN}\n")
+        deadline = time.monotonic() + 30
+        while (described := running.status()["mcps"]["onepassword"])["pid"] in (unconfigured["pid"], None) or (
+            described["state"] != "ready"
+        ):
+            assert time.monotonic() < deadline, described
+            time.sleep(0.1)
+        assert described["restarts"] == 0  # replaced on purpose, not a crash
+        vaults = running.call("onepassword_list_vaults")
+        assert vaults["success"], vaults
+        assert [vault["name"] for vault in vaults["data"]["vaults"]] == ["Private", "Work"]
+    assert "mcp restarting with a new setting" in running.log()
 
 
 def test_the_shipped_tool_lists_match_their_live_servers() -> None:
