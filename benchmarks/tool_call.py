@@ -5,7 +5,8 @@ All figures are ratios to baselines measured in the same run (these machines are
 - latency: `/tools/call` for a trivial Filer call (`filer_read_file` of a 100-byte file) through the hub, with
   Filer's Guardian scanning off and on, against (a) the same call on a direct `mcp` ClientSession to a Filer
   process and (b) a bare FastAPI echo endpoint on uvicorn. Target: hub p50 ≤ 1.2 × (direct p50 + echo p50).
-- throughput with 32 concurrent clients: hub (scanning off) against the bare echo endpoint. Target ≥ 0.5 ×.
+- throughput with 32 concurrent clients (each its own HTTP client and connection): hub (scanning off) against the
+  bare echo endpoint. Target ≥ 0.5 ×.
   The CPU each process (hub, each MCP child, echo server, the benchmark's own client) spends per request is
   printed beside it, so a shortfall can be placed.
 - start-up to all MCPs ready (every first-party MCP in the repository; one left for first use because it is not
@@ -28,6 +29,7 @@ import asyncio
 import json
 import os
 import shutil
+import ssl
 import statistics
 import subprocess
 import sys
@@ -35,8 +37,8 @@ import tempfile
 import textwrap
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -78,18 +80,22 @@ ECHO_APP = textwrap.dedent(
 )
 
 
-async def throughput(total: int, concurrency: int, one: Callable[[], Awaitable[Any]]) -> float:
-    """Requests per second of `total` calls made by `concurrency` workers (warm the connections up first)."""
+Caller = Callable[[], Awaitable[Any]]
+"""One call of one way (its result checked)."""
+
+
+async def throughput(total: int, callers: Sequence[Caller]) -> float:
+    """Requests per second of `total` calls made by one worker per caller (warm the connections up first)."""
     remaining = total
 
-    async def worker() -> None:
+    async def worker(one: Caller) -> None:
         nonlocal remaining
         while remaining > 0:
             remaining -= 1
             await one()
 
     started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(concurrency)))
+    await asyncio.gather(*(worker(one) for one in callers))
     return total / (time.perf_counter() - started)
 
 
@@ -111,11 +117,11 @@ class ThroughputTally:
         self.seconds = 0.0
         self.cpu = dict.fromkeys([*servers, "benchmark_client"], 0.0)
 
-    async def round(self, total: int, concurrency: int, one: Callable[[], Awaitable[Any]]) -> None:
+    async def round(self, total: int, callers: Sequence[Caller]) -> None:
         before = {name: cpu_seconds(pid) for name, pid in self.servers.items()}
         client_before = time.process_time()
         started = time.perf_counter()
-        await throughput(total, concurrency, one)
+        await throughput(total, callers)
         self.seconds += time.perf_counter() - started
         for name, pid in self.servers.items():
             self.cpu[name] += cpu_seconds(pid) - before[name]
@@ -211,18 +217,36 @@ def http_caller(client: httpx.AsyncClient, path: str, body: dict[str, Any]) -> C
     return one
 
 
-Way = Callable[[], AbstractAsyncContextManager[Callable[[], Awaitable[Any]]]]
-"""How one way of calling is opened for a round: a fresh HTTP client (keep-alive connections left idle while the
-other ways run would be closed by the server, uvicorn's default after 5 s, and fail the next request), or the
-direct session, which stays open."""
+Way = Callable[[int], AbstractAsyncContextManager[list[Caller]]]
+"""How one way of calling is opened for a round, as that many concurrent clients (one caller each): fresh HTTP
+clients (keep-alive connections left idle while the other ways run would be closed by the server, uvicorn's default
+after 5 s, and fail the next request), or the direct session, which stays open."""
 
 
-def http_way(url: str, path: str, body: dict[str, Any], concurrency: int, headers: dict[str, str] | None = None) -> Way:
+def http_way(url: str, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> Way:
+    """Each concurrent client is its own httpx client with one connection, not one client sharing a pool of as
+    many: httpx's pool scans all its connections (and polls each idle socket) at every request and every response,
+    so the benchmark's own CPU per call grew with the connections idle at each step, which are many when the server
+    answers faster than the client reads (the echo) and few when it does not (the hub); the baseline measured the
+    client's pool more than the server (docs/benchmarks.md, "The client's CPU per echo call")."""
+
+    # One TLS context for all of them (the URLs are plain HTTP): each client would otherwise load the CA bundle.
+    tls = ssl.create_default_context()
+
     @asynccontextmanager
-    async def opened() -> AsyncIterator[Callable[[], Awaitable[None]]]:
-        limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-        async with httpx.AsyncClient(base_url=url, headers=headers, limits=limits, timeout=60) as client:
-            yield http_caller(client, path, body)
+    async def opened(clients: int) -> AsyncIterator[list[Caller]]:
+        limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+        async with AsyncExitStack() as stack:
+            yield [
+                http_caller(
+                    await stack.enter_async_context(
+                        httpx.AsyncClient(base_url=url, headers=headers, limits=limits, timeout=60, verify=tls)
+                    ),
+                    path,
+                    body,
+                )
+                for _ in range(clients)
+            ]
 
     return opened
 
@@ -234,7 +258,7 @@ async def latency_rounds(calls: int, rounds: int, ways: dict[str, Way]) -> dict[
     per_round = max(calls // rounds, 1)
     for number in range(rounds):
         for name, way in ways.items():
-            async with way() as one:
+            async with way(1) as (one,):
                 samples[name].extend(await timed(per_round, one, warmup=WARMUP if number == 0 else ROUND_WARMUP))
     return {name: summary(values) for name, values in samples.items()}
 
@@ -247,9 +271,9 @@ async def throughput_rounds(
     tallies = {name: ThroughputTally(servers) for name, (_, servers) in ways.items()}
     for _ in range(rounds):
         for name, (way, _) in ways.items():
-            async with way() as one:
-                await throughput(concurrency * 2, concurrency, one)
-                await tallies[name].round(max(calls // rounds, concurrency), concurrency, one)
+            async with way(concurrency) as callers:
+                await throughput(concurrency * 2, callers)
+                await tallies[name].round(max(calls // rounds, concurrency), callers)
     return {name: tally.summary() for name, tally in tallies.items()}
 
 
@@ -351,11 +375,11 @@ async def main(calls: int, concurrency: int, startup_only: bool, configured: boo
                     raise RuntimeError("the direct Filer call failed")
 
             @asynccontextmanager
-            async def direct_way() -> AsyncIterator[Callable[[], Awaitable[None]]]:
-                yield direct_call
+            async def direct_way(clients: int) -> AsyncIterator[list[Caller]]:
+                yield [direct_call] * clients
 
-            echo = http_way(echo_url, "/echo", body, concurrency)
-            through_hub = http_way(hub.url, "/tools/call", body, concurrency, {"X-Annabelle-Token": hub.token})
+            echo = http_way(echo_url, "/echo", body)
+            through_hub = http_way(hub.url, "/tools/call", body, {"X-Annabelle-Token": hub.token})
             latency = await latency_rounds(
                 calls, ROUNDS, {"direct_mcp": direct_way, "bare_echo": echo, "hub_scan_off": through_hub}
             )
@@ -378,8 +402,8 @@ async def main(calls: int, concurrency: int, startup_only: bool, configured: boo
     # The hub with Filer's scanning on (reported beside the same baselines, measured after them).
     hub = run_hub(scratch / "hub_scan_on", scan=True)
     try:
-        scanned = http_way(hub.url, "/tools/call", body, concurrency, {"X-Annabelle-Token": hub.token})
-        async with scanned() as one:
+        scanned = http_way(hub.url, "/tools/call", body, {"X-Annabelle-Token": hub.token})
+        async with scanned(1) as (one,):
             results["hub_scan_on"] = {"latency": summary(await timed(calls, one, warmup=WARMUP))}
     except RuntimeError as exc:
         # A scanned call can fail closed (in one run at load 11 a scan failed as "the guardian MCP stopped"): the
