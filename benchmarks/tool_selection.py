@@ -11,8 +11,8 @@ Four pipelines run over the shared tuning set (`../shared/bench/toolsel`):
 - `embedding_only`: the cosine alone (best of each tool's texts), top 15 (the original's `TOOL_SELECTOR_TOP_K`);
   `embedding_top8` (an extra key) the same at about the shipped pipeline's number of tools.
 
-Then, on this project's own sets in `benchmarks/data/` (see its README): `dev`, `dev_project`, `dev2_project` and `dev3_project`
-(used for choices) and the held-out sets never tuned on, `heldout_catalog` (the shared catalog), `heldout_project` and
+Then, on this project's own sets in `benchmarks/data/` (see its README): `dev`, `dev_project`, `dev2_project`, `dev3_project` and
+`dev4_project` (used for choices) and the held-out sets never tuned on, `heldout_catalog` (the shared catalog), `heldout_project` and
 `heldout3_project`, `heldout4_project`, `heldout5_project`, `heldout6_project`, `heldout7_project` (this project's real tools, built from the MCP servers' code by `project_catalog.py`), each
 overall, per kind and per language.
 
@@ -499,6 +499,7 @@ OWN_SETS: dict[str, str] = {
     "dev_project": "dev_project.jsonl",
     "dev2_project": "dev2_project.jsonl",
     "dev3_project": "dev3_project.jsonl",
+    "dev4_project": "dev4_project.jsonl",
     "heldout_catalog": "heldout_catalog.jsonl",
     "heldout_project": "heldout_project.jsonl",
     "heldout3_project": "heldout3_project.jsonl",
@@ -514,6 +515,7 @@ PROJECT_SETS = frozenset(
         "dev_project",
         "dev2_project",
         "dev3_project",
+        "dev4_project",
         "heldout_project",
         "heldout3_project",
         "heldout4_project",
