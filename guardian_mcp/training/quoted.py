@@ -11,7 +11,7 @@
   sentence addresses the assistant and asks it to send, forward, delete or pay, often asking it to keep quiet.
   Built from three pools (who is addressed, what is asked, how it hides), so the payloads vary in structure.
 
-Each record is built from one part's items (`compose.part_of`), like every composed record, and the benign ones
+Each record is built from one part's items (`split.part_of`), like every composed record, and the benign ones
 carry `hard: true` so calibration counts them among the hard negatives (`train.py`). Languages: English,
 Spanish, German, French, Polish, Portuguese.
 """

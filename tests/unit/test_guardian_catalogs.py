@@ -85,7 +85,7 @@ def test_scripts_without_spaces_count_characters_not_words() -> None:
 def test_everyday_lines_make_benign_records_in_one_language_and_one_part() -> None:
     pytest.importorskip("faker")
     from guardian_mcp.training import mix
-    from guardian_mcp.training.compose import part_of
+    from guardian_mcp.training.split import part_of
 
     langs = ("en", "de", "pl", "ja")
     items = [

@@ -87,7 +87,7 @@ def test_paragraphs_keep_prose_and_skip_tables_code_and_fragments() -> None:
 def test_public_records_keep_the_split_and_locate_their_payloads() -> None:
     pytest.importorskip("faker")
     from guardian_mcp.training import mix
-    from guardian_mcp.training.compose import part_of
+    from guardian_mcp.training.split import part_of
 
     # Every item carries a token naming it, so the items a record was built from can be read off its text.
     templates = {
