@@ -587,24 +587,20 @@ async def test_imported_facts_pass_the_secret_filter_and_bad_entries_are_reporte
 
 async def test_skills_are_created_once_per_name_listed_updated_and_deleted(embedder: FakeEmbedder) -> None:
     async with Client(server) as client:
+        briefing: dict[str, Any] = {
+            "name": "Morning Briefing",
+            "trigger_type": "cron",
+            "trigger_config": {"schedule": "0 6 * * *"},
+            "instructions": "Summarise today's calendar and mail.",
+        }
         created = await ok(
             client,
             "store_skill",
-            name="Morning Briefing",
-            trigger_type="cron",
-            trigger_config={"schedule": "0 6 * * *"},
-            instructions="Summarise today's calendar and mail.",
+            **briefing,
             required_tools=["gmail_list_emails"],
             execution_plan=[{"id": "s1", "toolName": "telegram_send_message", "parameters": {"text": "hi"}}],
         )
-        again = await ok(
-            client,
-            "store_skill",
-            name="Morning Briefing",
-            trigger_type="cron",
-            trigger_config={"schedule": "0 6 * * *"},
-            instructions="Summarise today's calendar and mail.",
-        )
+        again = await ok(client, "store_skill", **briefing)  # the same skill again: nothing new is stored
         assert again["skill_id"] == created["skill_id"] and again["already_existed"] is True
         # Another skill under the taken name is refused, not reported as stored: a model would say it was.
         taken = await refused(
