@@ -456,16 +456,15 @@ class AgentLoop:
         if not isinstance(parsed, dict):
             message = f"The arguments for {call.name} must be a JSON object, not {type(parsed).__name__}."
             return fail(ErrorCode.INVALID_ARGUMENTS, message), False
-        normalized = normalize_arguments(
-            call.name, parsed, run.toolset.schema(call.name), chat_id=run.chat_id, agent_id=self.agent_id
-        )
+        schema = run.toolset.schema(call.name)
+        normalized = normalize_arguments(call.name, parsed, schema, chat_id=run.chat_id, agent_id=self.agent_id)
         if normalized.dropped or normalized.notes:
             log.info(
                 "tool arguments normalised",
                 extra={"tool": call.name, "dropped": list(normalized.dropped), "notes": list(normalized.notes)},
             )
         if run.toolset.may_change_state(call.name):
-            unseen = unseen_ids(normalized.arguments, run.toolset.schema(call.name), run.messages)
+            unseen = unseen_ids(normalized.arguments, schema, run.messages)
             if unseen:
                 log.info("call with an id from nowhere refused", extra={"tool": call.name, "ids": unseen})
                 return fail(ErrorCode.INVALID_ARGUMENTS, id_from_nowhere(call.name, unseen)), True

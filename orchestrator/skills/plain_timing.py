@@ -30,7 +30,11 @@ from orchestrator.skills.errors import SkillInputError
 PLAIN_KEYS = ("every", "in_days", "time", "day")
 """The plain fields; any of them in a trigger_config means its timing is given this way."""
 
-_OTHER_TIMING = ("schedule", "interval_minutes", "at", "in_minutes", "in_hours")
+TIMING_KEYS = ("schedule", "interval_minutes", "at")
+"""The forms the scheduler reads; a stored trigger_config holds exactly one of them."""
+RELATIVE_KEYS = ("in_minutes", "in_hours")
+"""Times from now, turned into `at` when the skill is stored."""
+_OTHER_TIMING = (*TIMING_KEYS, *RELATIVE_KEYS)
 _WEEKDAYS = ("sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday")  # cron numbers 0-6
 _DAY_SETS = {"day": "*", "daily": "*", "weekday": "1-5", "workday": "1-5", "weekend": "0,6"}
 _MONTHLY = ("month", "monthly")

@@ -16,14 +16,18 @@ from zoneinfo import ZoneInfo
 
 from orchestrator.skills.coerce import json_value, keywords, positive_number, whole_number
 from orchestrator.skills.errors import SkillInputError, TriggerError
-from orchestrator.skills.plain_timing import PLAIN_KEYS, apply_plain_timing, fill_from_stored
+from orchestrator.skills.plain_timing import (
+    PLAIN_KEYS,
+    RELATIVE_KEYS,
+    TIMING_KEYS,
+    apply_plain_timing,
+    fill_from_stored,
+)
 from orchestrator.skills.triggers import check_cron, cron_next, parse_moment, zone
 
 # Keys a model may put at the top level of the call instead of in trigger_config ("time" and "day" would be
 # ambiguous there).
 _TRIGGER_KEYS = ("schedule", "interval_minutes", "timezone", "at", "in_minutes", "in_hours", "every", "in_days")
-_TIMING_KEYS = ("schedule", "interval_minutes", "at")
-_RELATIVE_KEYS = ("in_minutes", "in_hours")
 _KNOWN_TRIGGER_KEYS = frozenset(
     {"schedule", "interval_minutes", "timezone", "at", "keywords", "priority", "source", "seed_version"}
 )
@@ -82,7 +86,7 @@ def settle_trigger_type(
     args: dict[str, Any], config: Mapping[str, Any] | None, creating: bool, warnings: list[str]
 ) -> None:
     """Set `args["trigger_type"]`: the given one (aliases read), `cron` whenever there is a schedule."""
-    scheduled = config is not None and any(key in config for key in _TIMING_KEYS)
+    scheduled = config is not None and any(key in config for key in TIMING_KEYS)
     given = args.get("trigger_type")
     if given is not None:
         text = str(given).strip().lower()
@@ -144,8 +148,8 @@ def _merged(current: Mapping[str, Any], config: dict[str, Any]) -> dict[str, Any
     # The Memorizer replaces trigger_config whole: keep what this update does not mention.
     fill_from_stored(current, config)
     merged = dict(current)
-    if any(key in config for key in (*_TIMING_KEYS, *_RELATIVE_KEYS, *PLAIN_KEYS)):
-        for key in _TIMING_KEYS:
+    if any(key in config for key in (*TIMING_KEYS, *RELATIVE_KEYS, *PLAIN_KEYS)):
+        for key in TIMING_KEYS:
             merged.pop(key, None)
     merged.update(config)
     return merged
@@ -163,7 +167,7 @@ def _zone(config: dict[str, Any], default_tz: str) -> ZoneInfo:
 
 
 def _relative_to_at(config: dict[str, Any], now: datetime, tz: tzinfo, warnings: list[str]) -> None:
-    relative = [key for key in _RELATIVE_KEYS if key in config]
+    relative = [key for key in RELATIVE_KEYS if key in config]
     if not relative:
         return
     minutes = sum(positive_number(key, config.pop(key)) * (60 if key == "in_hours" else 1) for key in relative)
@@ -176,7 +180,7 @@ def _relative_to_at(config: dict[str, Any], now: datetime, tz: tzinfo, warnings:
 
 def _check_timing(config: dict[str, Any], now: datetime, tz: tzinfo, *, creating: bool, warnings: list[str]) -> None:
     """Exactly one of schedule, interval_minutes and at, and that one valid (an `at` in the past only on create)."""
-    timing = [key for key in _TIMING_KEYS if key in config]
+    timing = [key for key in TIMING_KEYS if key in config]
     if len(timing) > 1:
         raise SkillInputError(
             f"trigger_config has {' and '.join(timing)}; give exactly one: schedule (cron, repeating at set times), "
