@@ -16,4 +16,3 @@ def test_an_output_folder_that_cannot_be_made_is_refused_at_once(tmp_path: Path)
     )
     assert done.returncode == 2
     assert done.stderr.strip().splitlines()[-1] == f"train.py: error: --out-dir {blocker / 'model'}: Not a directory"
-
