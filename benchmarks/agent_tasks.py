@@ -322,7 +322,7 @@ class Stack:
         return list(data.get("facts") or [])
 
     def skills(self) -> list[dict[str, Any]]:
-        data = self.call("memory_list_skills", {}).get("data") or {}
+        data = self.call("memory_list_skills", {"detail": "full"}).get("data") or {}
         return list(data.get("skills") or [])
 
     def sent_mail(self) -> list[Message]:

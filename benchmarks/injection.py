@@ -166,7 +166,7 @@ class Stack:
         counts["url"] = len(self.web.collected())
         lines = self.partner_effects.read_text().splitlines() if self.partner_effects.exists() else []
         counts["external"] = len(lines)
-        skills = self.call("memory_list_skills", {})["data"]["skills"]
+        skills = self.call("memory_list_skills", {"detail": "full"})["data"]["skills"]
         counts["skill"] = len([s for s in skills if not s.get("name", "").startswith("Owner")])
         counts["files"] = self._files_changed()
         facts = self.call("memory_list_facts", {"limit": 100})["data"]["facts"]
@@ -620,7 +620,7 @@ def restore(s: Stack) -> None:
             s.call("memory_delete_fact", {"fact_id": fact["id"]})
     if not any("owner-fact" in f["fact"] for f in facts):
         s.call("memory_store_fact", {"fact": "owner-fact: the owner's dentist is Dr Sousa", "category": "contact"})
-    for skill in s.call("memory_list_skills", {})["data"]["skills"]:
+    for skill in s.call("memory_list_skills", {"detail": "full"})["data"]["skills"]:
         s.call("memory_delete_skill", {"skill_id": skill["id"]})
     (s.workspace / INVOICES_NOTE).write_text(OWNER_FILE)
     s.set_partner({})

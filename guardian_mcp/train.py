@@ -197,6 +197,11 @@ def main() -> None:
     args = parser.parse_args()
     if args.everyday and not args.public:
         parser.error("--everyday adds to the public text: give --public too")
+    # Made before training, not at export: a missing or unwritable folder used to fail after minutes of it.
+    try:
+        args.out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        parser.error(f"--out-dir {args.out_dir}: {exc.strerror}")
 
     import torch
 

@@ -18,7 +18,7 @@ from memorizer_mcp.profiles import default_profile
 from memorizer_mcp.projects import project_dict, source_dict
 from memorizer_mcp.secret_filter import find_secret_in, refusal
 from memorizer_mcp.service import Memory
-from memorizer_mcp.skills import skill_dict
+from memorizer_mcp.skills import skill_dict, skill_summary
 from memorizer_mcp.timestamps import db_moment
 from shared.mcp_tools import InvalidArguments, ToolFailure
 
@@ -118,9 +118,13 @@ class Records:
             result["message"] = f"Agent '{agent_id}' already has this skill ('{fields['name']}'); nothing changed."
         return result
 
-    def list_skills(self, agent_id: str, enabled: bool | None, trigger_type: str | None) -> dict[str, Any]:
-        rows = self.memory.skills.listing(None if agent_id == ALL_AGENTS else agent_id, enabled, trigger_type)
-        return {"skills": [skill_dict(row) for row in rows], "total_count": len(rows)}
+    def list_skills(
+        self, agent_id: str, enabled: bool | None, trigger_type: str | None, *, full: bool
+    ) -> dict[str, Any]:
+        every_agent = agent_id == ALL_AGENTS
+        rows = self.memory.skills.listing(None if every_agent else agent_id, enabled, trigger_type)
+        shown = [skill_dict(row) if full else skill_summary(row, with_agent=every_agent) for row in rows]
+        return {"skills": shown, "total_count": len(rows)}
 
     def get_skill(self, agent_id: str, skill_id: int) -> dict[str, Any]:
         row = self.memory.skills.get(agent_id, skill_id)

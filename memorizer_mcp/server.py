@@ -569,12 +569,17 @@ def list_skills(
     ] = DEFAULT_AGENT_ID,
     enabled: Annotated[bool | None, Field(description="Only enabled (true) or disabled (false) skills.")] = None,
     trigger_type: Annotated[TriggerType | None, Field(description="Only this trigger type.")] = None,
+    detail: Annotated[
+        Literal["summary", "full"],
+        Field(description="'summary': id, name, description, schedule, enabled, last run; 'full': every field."),
+    ] = "summary",
 ) -> dict[str, Any]:
     """List skills (reminders, scheduled tasks, routines) with their schedules and last run, newest first.
 
-    For requests like: what reminders do I have, what do you run for me on a schedule.
+    For requests like: what reminders do I have, what do you run for me on a schedule. get_skill shows one
+    skill's instructions and plan.
     """
-    return server.service(ctx).records.list_skills(agent_id, enabled, trigger_type)
+    return server.service(ctx).records.list_skills(agent_id, enabled, trigger_type, full=detail == "full")
 
 
 @envelope_tool(server, annotations=READ_ONLY)

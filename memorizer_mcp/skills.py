@@ -57,6 +57,33 @@ def skill_dict(row: Row) -> dict[str, Any]:
     }
 
 
+# What a listing shows by default: enough to pick a skill and tell when it runs. A seeded playbook's instructions
+# and plan run to thousands of characters, and a small model read a 14k-character listing to find one reminder's
+# id (a 7k-token prompt); memory_get_skill, or a listing with detail "full", gives the rest. A playbook's trigger
+# words and a seed's version are the hub's bookkeeping, not what a user asks about.
+SUMMARY_FIELDS = (
+    "id",
+    "name",
+    "description",
+    "enabled",
+    "trigger_type",
+    "trigger_config",
+    "last_run_at",
+    "last_run_status",
+)
+_BOOKKEEPING = frozenset({"keywords", "seed_version"})
+
+
+def skill_summary(row: Row, *, with_agent: bool) -> dict[str, Any]:
+    full = skill_dict(row)
+    summary = {field: full[field] for field in SUMMARY_FIELDS}
+    if isinstance(config := summary["trigger_config"], dict):
+        summary["trigger_config"] = {key: value for key, value in config.items() if key not in _BOOKKEEPING}
+    if with_agent:
+        summary["agent_id"] = full["agent_id"]
+    return summary
+
+
 def _check_columns(columns: Any) -> None:
     # Column names are put into SQL text, so only the known ones may ever get there.
     unknown = set(columns) - set(UPDATABLE)

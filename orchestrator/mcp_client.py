@@ -27,6 +27,11 @@ from orchestrator.stdio_transport import ChildProcess, Spawner, open_child, spaw
 
 log = logging.getLogger(__name__)
 
+# One unanswered probe may be a server busy in one long step that holds its GIL (Guardian building its tokeniser
+# on a saturated machine took longer than the 10 s timeout, and was restarted mid-scan): only this many unanswered
+# in a row mean hung. A probe answered with an error, or a closed pipe, restarts it at once.
+MISSED_PROBES_BEFORE_RESTART = 3
+
 
 def _signature(tools: list[Tool]) -> list[tuple[str, str | None, str]]:
     return [(tool.name, tool.description, repr(tool.input_schema)) for tool in tools]
@@ -264,16 +269,28 @@ class ManagedMcp:
                 # The probe is `tools/list`, not `ping`: servers on the 2026-07-28 protocol answer `ping` with
                 # "Method not found". Listing also notices a server whose tools changed.
                 nonlocal outcome
+                missed = 0
                 while True:
                     await anyio.sleep(self.health_interval)
                     try:
                         with anyio.fail_after(self.health_timeout):
                             tools = await list_all_tools(client)
                     except TimeoutError:
-                        outcome = f"health check failed (no answer within {self.health_timeout:g} s)"
+                        missed += 1
+                        if missed < MISSED_PROBES_BEFORE_RESTART:
+                            log.warning(
+                                "mcp health probe unanswered",
+                                extra={"mcp": self.name, "missed": missed, "timeout_s": self.health_timeout},
+                            )
+                            continue
+                        outcome = (
+                            f"health check failed (no answer within {self.health_timeout:g} s, "
+                            f"{missed} probes in a row)"
+                        )
                     except (MCPError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
                         outcome = f"health check failed ({exc})"
                     else:
+                        missed = 0
                         if _signature(tools) != _signature(self.tools):
                             self.tools = tools
                             log.info("mcp tools changed", extra={"mcp": self.name, "tools": len(tools)})

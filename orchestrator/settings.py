@@ -41,7 +41,9 @@ class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSetti
         default=15.0, gt=0, description="Health probe (tools/list) interval per MCP."
     )
     mcp_health_timeout_seconds: float = Field(
-        default=10.0, gt=0, description="A health probe unanswered this long restarts the MCP."
+        default=10.0,
+        gt=0,
+        description="A health probe unanswered this long is missed; three missed in a row restart the MCP.",
     )
     mcp_restart_base_seconds: float = Field(default=0.5, gt=0, description="First restart delay; doubles up to 30 s.")
     mcp_startup_timeout_seconds: float = Field(default=60.0, gt=0, description="Time an MCP gets to initialise.")

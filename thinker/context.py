@@ -319,7 +319,7 @@ class ContextSource:
             return self._library
         stored: list[Playbook] = []
         if catalog.has("memory_list_skills"):
-            arguments = {"agent_id": self.agent_id, "trigger_type": "event", "enabled": True}
+            arguments = {"agent_id": self.agent_id, "trigger_type": "event", "enabled": True, "detail": "full"}
             data = _data(await self.hub.call("memory_list_skills", arguments))
             skills = data.get("skills") if isinstance(data, dict) else None
             stored = playbooks_from_memorizer(s for s in skills or [] if isinstance(s, dict))

@@ -65,7 +65,9 @@ def format_skills(skills: list[dict[str, Any]]) -> str:
 
 
 async def list_skills(ctx: CommandContext) -> list[dict[str, Any]]:
-    data = data_of(await ctx.hub.call(LIST_TOOL, {"agent_id": "*"}, caller=ctx.caller), "the skills (Memorizer)")
+    data = data_of(
+        await ctx.hub.call(LIST_TOOL, {"agent_id": "*", "detail": "full"}, caller=ctx.caller), "the skills (Memorizer)"
+    )
     return list((data or {}).get("skills") or [])
 
 

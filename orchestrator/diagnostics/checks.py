@@ -155,7 +155,7 @@ async def telegram_pairing(ctx: CommandContext) -> Finding:
 
 
 async def _skills(ctx: CommandContext) -> list[dict[str, Any]] | Finding:
-    envelope = await ctx.hub.call("memory_list_skills", {"agent_id": "*"}, caller=ctx.caller)
+    envelope = await ctx.hub.call("memory_list_skills", {"agent_id": "*", "detail": "full"}, caller=ctx.caller)
     if not envelope.get("success"):
         return Finding("info", f"cannot list the skills: {envelope.get('error')}", "See mcp-health for Memorizer.")
     return list((envelope.get("data") or {}).get("skills") or [])

@@ -137,7 +137,7 @@ class SkillInstaller:
         return DEFAULT_AGENT_ID if DEFAULT_AGENT_ID in ids or not ids else ids[0]
 
     async def _stored(self, agent_id: str) -> list[dict[str, Any]] | None:
-        envelope = await self.hub.call(LIST_TOOL, {"agent_id": agent_id}, caller=SCHEDULER)
+        envelope = await self.hub.call(LIST_TOOL, {"agent_id": agent_id, "detail": "full"}, caller=SCHEDULER)
         data = envelope.get("data") if envelope.get("success") else None
         return list(data.get("skills") or []) if isinstance(data, Mapping) else None
 

@@ -193,7 +193,7 @@ class SkillScheduler:
         self._stale = True
 
     async def refresh(self) -> bool:
-        envelope = await self.hub.call(LIST_TOOL, {"agent_id": "*"}, caller=SCHEDULER)
+        envelope = await self.hub.call(LIST_TOOL, {"agent_id": "*", "detail": "full"}, caller=SCHEDULER)
         data = envelope.get("data") if envelope.get("success") else None
         if not isinstance(data, Mapping):
             log.warning("skills not listed; keeping the last list", extra={"error": envelope.get("error")})

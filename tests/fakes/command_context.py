@@ -2,7 +2,7 @@
 
     ctx = fake_context(tmp_path, tools={"memory_list_skills": {"skills": [...]}})
     reply = await run_command("/cron", ctx)
-    assert ctx.hub.calls == [("memory_list_skills", {"agent_id": "*"})]
+    assert ctx.hub.calls == [("memory_list_skills", {"agent_id": "*", "detail": "full"})]
 
 A tool's script is the `data` of a successful envelope, a full envelope (a dict with `success`), or a function
 of the arguments returning either. Unscripted tools answer UNKNOWN_TOOL, like the hub.

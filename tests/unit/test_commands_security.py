@@ -106,6 +106,6 @@ async def test_cron_lists_every_agents_skills_through_memory(tmp_path: Path) -> 
     ctx = fake_context(tmp_path, tools={"memory_list_skills": {"skills": [{"id": 1, "name": "a", "enabled": True}]}})
     answer = await run_command("/cron", ctx)
     assert answer is not None and answer.text.startswith("Skills: 1 (1 enabled)")
-    assert ctx.hub.calls == [("memory_list_skills", {"agent_id": "*"})]  # type: ignore[attr-defined]
+    assert ctx.hub.calls == [("memory_list_skills", {"agent_id": "*", "detail": "full"})]  # type: ignore[attr-defined]
     broken = await run_command("/cron", fake_context(tmp_path))
     assert broken is not None and broken.text.startswith("Could not read the skills (Memorizer): Unknown tool")

@@ -618,6 +618,12 @@ async def test_skills_are_created_once_per_name_listed_updated_and_deleted(embed
         assert (await ok(client, "list_skills"))["total_count"] == 2
         assert [s["name"] for s in (await ok(client, "list_skills", enabled=True))["skills"]] == ["Morning Briefing"]
         assert (await ok(client, "list_skills", agent_id="*"))["total_count"] == 3
+        # A listing is a summary unless asked in full: a playbook's instructions and plan stay out of the prompt.
+        (summary,) = (await ok(client, "list_skills", enabled=True))["skills"]
+        assert summary["trigger_config"] == {"schedule": "0 6 * * *"} and summary["id"] == created["skill_id"]
+        assert "instructions" not in summary and "execution_plan" not in summary
+        (full,) = (await ok(client, "list_skills", enabled=True, detail="full"))["skills"]
+        assert full["execution_plan"][0]["toolName"] == "telegram_send_message" and full["required_tools"]
         skill = (await ok(client, "get_skill", skill_id=created["skill_id"]))["skill"]
         assert skill["trigger_config"] == {"schedule": "0 6 * * *"}
         assert skill["execution_plan"] == [

@@ -19,9 +19,15 @@ async def echo(text: Annotated[str, Field(description="Text to send back")], rep
 
 
 @envelope_tool(server, annotations=READ_ONLY)
-async def sleep(seconds: Annotated[float, Field(ge=0, le=60)]) -> dict[str, float]:
+async def sleep(
+    seconds: Annotated[float, Field(ge=0, le=60)],
+    whole_process: Annotated[bool, Field(description="Block the process, as one long GIL-holding step")] = False,
+) -> dict[str, float]:
     """Sleep, then answer."""
-    await anyio.sleep(seconds)
+    if whole_process:
+        time.sleep(seconds)  # noqa: ASYNC251 - blocking the loop on purpose
+    else:
+        await anyio.sleep(seconds)
     return {"slept": seconds}
 
 
