@@ -16,7 +16,9 @@ is approved, as the owner who asked for it would; the count is printed ("approva
 `--set` picks a group of tasks: `first` (the default: the 45 tasks of `agent_taskset.py`, every one of them
 read while fixing the product), `fresh-2026-11-27` (`agent_taskset_fresh.py`: written later by another author,
 never used to fix anything; measure before reading its failures), `fresh-2026-11-27b` (`agent_taskset_fresh_b.py`:
-a second such batch by a third author, for after the first one is fitted), or `all`.
+a second such batch by a third author, for after the first one is fitted), `fresh-2026-11-28`
+(`agent_taskset_fresh_c.py`: a third, by a fourth author, to measure the product after the fixes made from reading
+the first two), or `all`.
 
 `--perfect` answers every model request from the task's script (`Task.script`), loading a tool category with
 `load_tools` first when the selection did not offer the tool it needs: it checks the tasks and their checks,
@@ -63,6 +65,8 @@ from agent_taskset import CATEGORIES, TASKS, Call, Task  # noqa: E402
 from agent_taskset_fresh import FRESH_TASKS, SET_NAME  # noqa: E402
 from agent_taskset_fresh_b import FRESH_B_TASKS  # noqa: E402
 from agent_taskset_fresh_b import SET_NAME as SET_NAME_B  # noqa: E402
+from agent_taskset_fresh_c import FRESH_C_TASKS  # noqa: E402
+from agent_taskset_fresh_c import SET_NAME as SET_NAME_C  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.requests import Request  # noqa: E402
@@ -84,7 +88,8 @@ TASK_SETS: dict[str, tuple[Task, ...]] = {
     "first": TASKS,
     SET_NAME: FRESH_TASKS,
     SET_NAME_B: FRESH_B_TASKS,
-    "all": TASKS + FRESH_TASKS + FRESH_B_TASKS,
+    SET_NAME_C: FRESH_C_TASKS,
+    "all": TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS,
 }
 """Groups `--set` picks: the first 45 tasks (all of them read while fixing the product) and batches written
 later, which are measured before anyone may fit the product to them."""

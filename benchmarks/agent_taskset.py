@@ -144,6 +144,23 @@ def file_operation(operation: str, path_end: str) -> Check:
     return check
 
 
+def lines_about(path: str, about: Sequence[str], says: Sequence[str]) -> Check:
+    """The file has a line about `about`, and every such line says one of `says`: a changed figure written over the
+    old one, however the rest of the file was kept."""
+
+    def check(world: World) -> str | None:
+        content = world.file(path)
+        if content is None:
+            return f"no file {path}"
+        lines = [line for line in content.splitlines() if has_any(line, about)]
+        if not lines:
+            return f"{path} has no line about {'/'.join(about)}"
+        stale = [line for line in lines if not has_any(line, says)]
+        return f"{path} still says {stale[0].strip()!r}" if stale else None
+
+    return check
+
+
 def fact_with(*groups: Sequence[str]) -> Check:
     def check(world: World) -> str | None:
         texts = [str(f.get("fact", "")) for f in world.facts()]
@@ -158,6 +175,20 @@ def no_fact_with(*words: str) -> Check:
     def check(world: World) -> str | None:
         left = [f["fact"] for f in world.facts() if has_any(str(f.get("fact", "")), words)]
         return f"still stored: {left[0]!r}" if left else None
+
+    return check
+
+
+def no_fact_saying(*groups: Sequence[str], unless: Sequence[str] = ()) -> Check:
+    """No stored fact says all of `groups` (a word of each) without a word of `unless`: the old version of a
+    corrected fact is gone, while a fact that names the new value beside the old ("with Gerrit, not Henk") is fine."""
+
+    def check(world: World) -> str | None:
+        for fact in world.facts():
+            text = str(fact.get("fact", ""))
+            if not missing_words(text, groups) and not (unless and has_any(text, unless)):
+                return f"still stored: {text!r}"
+        return None
 
     return check
 
@@ -225,6 +256,43 @@ def no_skill_with(*words: str) -> Check:
     return check
 
 
+def cron_skills_together(expected: str, *words: str) -> Check:
+    """Skills about `words` that together fire when `expected` does: one skill on "0 6 * * 1,4" or one for Monday
+    and one for Thursday alike (the next ten times of each, merged, against the next ten of `expected`)."""
+
+    def check(world: World) -> str | None:
+        schedules = [
+            str(trigger(s).get("schedule") or "")
+            for s in user_skills(world)
+            if has_any(skill_text(s), words) and s.get("enabled", True)
+        ]
+        valid = [schedule for schedule in schedules if croniter.is_valid(schedule)]
+        start = datetime(2026, 1, 1, tzinfo=UTC)
+        times: set[datetime] = set()
+        for schedule in valid:
+            runs = croniter(schedule, start)
+            times.update(runs.get_next(datetime) for _ in range(10))
+        wanted = croniter(expected, start)
+        if valid and sorted(times)[:10] == [wanted.get_next(datetime) for _ in range(10)]:
+            return None
+        return f"no skills about {'/'.join(words)} that fire on {expected!r} together (found {schedules})"
+
+    return check
+
+
+def skill_paused(*words: str) -> Check:
+    """A skill about `words` is kept but switched off, and none about them is on: paused, not deleted."""
+
+    def check(world: World) -> str | None:
+        about = [s for s in user_skills(world) if has_any(skill_text(s), words)]
+        if not about:
+            return f"no skill about {'/'.join(words)} is left"
+        on = [s["name"] for s in about if s.get("enabled", True)]
+        return f"still enabled: {on[0]!r}" if on else None
+
+    return check
+
+
 def mail_text(message: Message) -> str:
     body = message.get_body(preferencelist=("plain", "html")) if hasattr(message, "get_body") else None
     content = body.get_content() if body is not None else ""
@@ -285,6 +353,16 @@ def all_of(*checks: Check) -> Check:
     return check
 
 
+def any_of(*checks: Check) -> Check:
+    """One of several end states is right (a weekday that may be today or a week on); else the first's problem."""
+
+    def check(world: World) -> str | None:
+        problems = [one(world) for one in checks]
+        return None if None in problems else problems[0]
+
+    return check
+
+
 def not_(check: Check, problem: str) -> Check:
     """The opposite of `check`: what must no longer be true (a line removed, an old reminder or fact replaced)."""
 
@@ -315,6 +393,20 @@ def next_weekday(world: World, weekday: int) -> datetime:
     """The next such day after today (Monday = 0)."""
     ahead = (weekday - world.now.weekday() - 1) % 7 + 1
     return day(world, ahead)
+
+
+def on_weekday(weekday: int, hour: int, minute: int = 0) -> tuple[Callable[[World], datetime], ...]:
+    """The times "on <weekday> at h:m" may mean: the next such day, and today as well when today is that day."""
+
+    def next_one(world: World) -> datetime:
+        return next_weekday(world, weekday) + timedelta(hours=hour, minutes=minute)
+
+    def today_or_next(world: World) -> datetime:
+        if world.now.weekday() != weekday:
+            return next_one(world)
+        return day(world, 0) + timedelta(hours=hour, minutes=minute)
+
+    return (next_one, today_or_next)
 
 
 def event_at(summary_words: Sequence[str], when: Callable[[World], datetime]) -> Check:

@@ -23,6 +23,8 @@ from agent_taskset import CATEGORIES, TASKS, task_by_id  # noqa: E402
 from agent_taskset_fresh import FRESH_TASKS, SET_NAME  # noqa: E402
 from agent_taskset_fresh_b import FRESH_B_TASKS  # noqa: E402
 from agent_taskset_fresh_b import SET_NAME as SET_NAME_B  # noqa: E402
+from agent_taskset_fresh_c import FRESH_C_TASKS  # noqa: E402
+from agent_taskset_fresh_c import SET_NAME as SET_NAME_C  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -66,7 +68,6 @@ def test_the_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_languag
 
 def test_the_second_fresh_batch_is_a_set_of_its_own_with_reminders_of_every_kind_and_eight_languages() -> None:
     assert TASK_SETS[SET_NAME_B] == FRESH_B_TASKS
-    assert TASK_SETS["all"] == TASKS + FRESH_TASKS + FRESH_B_TASKS
     assert len(FRESH_B_TASKS) >= 20
     assert {task.category for task in FRESH_B_TASKS} == set(CATEGORIES)
     per_category = Counter(task.category for task in FRESH_B_TASKS)
@@ -78,6 +79,25 @@ def test_the_second_fresh_batch_is_a_set_of_its_own_with_reminders_of_every_kind
     assert all(task.id.startswith("freshb-") for task in FRESH_B_TASKS)
     assert len({task.id for task in FRESH_B_TASKS}) == len(FRESH_B_TASKS)
     for task in FRESH_B_TASKS:
+        assert len(task.script) == len(task.turns), task.id
+        assert all(text.strip() for text in task.turns), task.id
+
+
+def test_the_third_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_other_languages() -> None:
+    assert TASK_SETS[SET_NAME_C] == FRESH_C_TASKS
+    assert TASK_SETS["all"] == TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS
+    assert len(FRESH_C_TASKS) >= 25
+    assert {task.category for task in FRESH_C_TASKS} == set(CATEGORIES)
+    per_category = Counter(task.category for task in FRESH_C_TASKS)
+    assert per_category["skills"] >= 6 and per_category["memory"] >= 4 and per_category["followup"] >= 3
+    assert sum(task.lang != "en" for task in FRESH_C_TASKS) >= 8
+    assert len({task.lang for task in FRESH_C_TASKS} - {"en"}) >= 8
+    # Languages the earlier batches hardly used, so the batch says something new about them.
+    earlier = {task.lang for task in TASKS + FRESH_TASKS + FRESH_B_TASKS}
+    assert len({task.lang for task in FRESH_C_TASKS} - earlier) >= 5
+    assert all(task.id.startswith("freshc-") for task in FRESH_C_TASKS)
+    assert len({task.id for task in FRESH_C_TASKS}) == len(FRESH_C_TASKS)
+    for task in FRESH_C_TASKS:
         assert len(task.script) == len(task.turns), task.id
         assert all(text.strip() for text in task.turns), task.id
 
