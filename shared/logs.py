@@ -29,11 +29,13 @@ from shared.settings import ConfigError, load_settings
 from shared.traces import configure_traces
 
 # Attributes every LogRecord has; anything else on a record came from `extra=` and is logged as a field.
-# (uvicorn adds `color_message`, a duplicate of the message with terminal colours.)
+# (uvicorn adds `color_message`, a duplicate of the message with terminal colours; litellm's secret filter, once
+# litellm is loaded, stamps the records it has scrubbed with `litellm_redacted`, a bare marker object.)
 _STANDARD_ATTRS = frozenset(vars(logging.LogRecord("", 0, "", 0, "", (), None))) | {
     "message",
     "asctime",
     "color_message",
+    "litellm_redacted",
 }
 
 STDERR_LEVEL_VARIABLE = "ANNABELLE_STDERR_LOG_LEVEL"
