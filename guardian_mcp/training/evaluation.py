@@ -1,6 +1,6 @@
 """Evaluation sets as records: the shared corpus (JSONL), the never-tuned sets (`holdout.txt`, `fresh.txt`,
-`blind.txt`) and, for
-checking a change before the never-tuned sets are scored, the training data's `calib` part (`read_set`).
+`blind.txt`, `unseen.txt`) and, for checking a change before the never-tuned sets are scored, the training data's
+`calib` part (`read_set`).
 
 Pure parsing, no model: used by `benchmarks/guardian.py` and its tests.
 """
@@ -18,6 +18,8 @@ FRESH = HOLDOUT.with_name("fresh.txt")
 """The second never-tuned set, written after the shipped model and its bars were fixed."""
 BLIND = HOLDOUT.with_name("blind.txt")
 """The third never-tuned set, written in another style and committed before the hard-negative bars were set."""
+UNSEEN = HOLDOUT.with_name("unseen.txt")
+"""The fourth never-tuned set, written in a fourth style and committed before a calibration change was judged on it."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""The evaluation sets' readers: the shared corpus format and the never-tuned holdout's `###` format."""
+"""The evaluation sets' readers (the shared corpus format and the never-tuned sets' `###` format), and the sets
+themselves."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from guardian_mcp.train import DEFAULT_EXCLUDE
 from guardian_mcp.training.evaluation import (
     BLIND,
     FRESH,
     HOLDOUT,
     KINDS,
+    UNSEEN,
     parse_holdout,
     read_corpus,
     read_holdout,
@@ -43,6 +46,23 @@ def test_each_shipped_held_out_set_covers_every_kind_surface_and_language(path: 
     assert {r.kind for r in records} == set(KINDS)
     assert {r.surface for r in records if r.kind == "benign"} == {"chat", "email", "web", "file", "tool"}
     assert {r.lang for r in records} == {"en", "es", "de", "fr", "pl", "pt"}
+
+
+def test_the_fourth_set_has_both_benign_and_attack_texts_in_each_of_its_ten_languages() -> None:
+    records = read_holdout(UNSEEN)
+    assert {r.kind for r in records} == set(KINDS)
+    for kind, surfaces in [
+        ("benign", {"chat", "email", "web", "file", "tool"}),
+        ("indirect", {"email", "web", "file", "tool"}),
+    ]:
+        assert {r.surface for r in records if r.kind == kind} == surfaces
+    languages = {"en", "nl", "it", "tr", "ru", "ja", "zh", "ar", "hi", "sv"}
+    assert {r.lang for r in records if r.kind == "benign"} == languages
+    assert {r.lang for r in records if r.attack} == languages
+
+
+def test_training_never_reads_a_never_tuned_set_as_training_text() -> None:
+    assert {HOLDOUT, FRESH, BLIND, UNSEEN} <= set(DEFAULT_EXCLUDE)
 
 
 def test_corpus_records_take_their_kind_or_default_from_the_label(tmp_path: Path) -> None:
