@@ -100,7 +100,9 @@ def test_a_model_too_slow_for_the_agents_turn_time_gets_one_sentence_and_no_dupl
     assert "is too slow for this agent's limits" in error and "turnTimeoutSeconds in agents.json" in error
     assert "did not answer within" not in error  # the Thinker said so, before the hub gave up
     asked = len(llm.requests)
-    assert asked == 2  # the first call took 0.6 s, the second had 0.4 s left and was cut
+    # The first call took 0.6 s and the second had the rest of the 1 s turn and was cut; on a saturated machine
+    # the tool call in between can use all of it, and the second is never made. Never a third.
+    assert asked in (1, 2)
     assert turns(stack, "hurried", "hurried") == []
     llm.set_handler(None)
     llm.reply(Reply.text("Quick now."))
