@@ -39,6 +39,7 @@ from shared.skill_files import SkillFile, load_skill_files
 from thinker.catalog import ToolCatalog
 from thinker.guards import as_data
 from thinker.hub_tools import HubTools
+from thinker.known_ids import SHOWN_ID
 from thinker.prompts import prompt
 from thinker.selection import Playbook
 
@@ -247,6 +248,15 @@ VOUCHED = ("owner", "system")
 """Provenance classes whose facts are the user's (or their configuration's) word."""
 
 
+def shown_fact(fact: Mapping[str, Any]) -> str:
+    """A retrieved fact as the prompt shows it, its id first ("(id 12) Lives in Lisbon"): a fact the model was shown
+    can be corrected or deleted without a lookup. Without it the 1.5B model, told to correct a birthday it could
+    see, guessed fact ids 0, 1, 2 … 7 (each refused as an id from nowhere) and never found it."""
+    fact_id = fact.get("id")
+    text = str(fact["fact"])
+    return f"{SHOWN_ID.format(fact_id)} {text}" if isinstance(fact_id, int) and not isinstance(fact_id, bool) else text
+
+
 @dataclass(frozen=True)
 class Memories:
     facts: tuple[str, ...] = ()
@@ -307,8 +317,8 @@ class ContextSource:
             return Memories()
         found = [f for f in facts[:limit] if isinstance(f, dict) and f.get("fact")]
         return Memories(
-            tuple(str(f["fact"]) for f in found if f.get("provenance") in VOUCHED),
-            tuple(str(f["fact"]) for f in found if f.get("provenance") not in VOUCHED),
+            tuple(shown_fact(f) for f in found if f.get("provenance") in VOUCHED),
+            tuple(shown_fact(f) for f in found if f.get("provenance") not in VOUCHED),
         )
 
     def invalidate_playbooks(self) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -222,7 +223,8 @@ async def test_a_stored_fact_reaches_the_next_prompt(
     fake_llm.reply("Miso.")
     await client.post("/process-message", json=message("What is my cat called, Miso?", chat_id="facts"))
     system = fake_llm.requests[2].messages[0]["content"]
-    assert "## Relevant memories about the user\n- The user's cat is called Miso" in system
+    # With its id, so that the model can correct or delete it without a lookup.
+    assert re.search(r"## Relevant memories about the user\n- \(id \d+\) The user's cat is called Miso", system)
 
 
 async def test_a_matching_skill_file_is_injected_as_a_playbook(

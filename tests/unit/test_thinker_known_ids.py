@@ -132,3 +132,12 @@ def test_the_system_prompt_and_the_models_own_words_are_not_sources():
         {"role": "assistant", "content": "I will update note 7."},
     ]
     assert unseen_ids({"note_id": 7}, UPDATE_SCHEMA, conversation) == [("note_id", "7")]
+
+
+def test_a_record_the_system_prompt_shows_with_its_id_counts_as_seen():
+    conversation = [
+        system_message("## Relevant memories about the user\n- (id 12) Birthday: May 14"),
+        user_message("no, 15"),
+    ]
+    assert unseen_ids({"note_id": 12}, UPDATE_SCHEMA, conversation) == []
+    assert unseen_ids({"note_id": 1}, UPDATE_SCHEMA, conversation) == [("note_id", "1")]  # not a part of "(id 12)"
