@@ -160,12 +160,19 @@ class ManagedMcp:
 
     def renew(self, command: ChildCommand) -> None:
         """Run it with `command` from now on (a setting it lacked has appeared): a running child is replaced at
-        once, which is not a crash (no backoff, not counted); one not running takes `command` at its next start."""
+        once, which is not a crash (no backoff, not counted); one that gave up (it failed to start, or crashed in
+        a loop) starts again, with its crash count cleared; one waiting to restart takes `command` then."""
         self.command = command
         if self._life is not None:
             log.info("mcp restarting with a new setting", extra={"mcp": self.name, "pid": self.pid})
             self._renewing = True
             self._life.cancel()
+        elif self.state is McpState.FAILED and self._tasks is not None:
+            log.info("mcp starting again with a new setting", extra={"mcp": self.name, "was": self.last_error})
+            self._tracker = RestartTracker(self._tracker.policy)
+            self._first_outcome = anyio.Event()
+            self.state = McpState.STARTING
+            self._tasks.start_soon(self._supervise, name=f"mcp:{self.name}")
 
     async def stop(self) -> None:
         self._stopping = True

@@ -132,6 +132,22 @@ def test_an_mcp_a_call_started_without_its_token_is_restarted_with_it_once_it_ap
     assert "mcp restarting with a new setting" in running.log()
 
 
+def test_an_mcp_that_failed_to_start_on_first_use_starts_again_once_its_setting_appears(tmp_path: Path) -> None:
+    """A test MCP that exits at once without NEEDY_TOKEN: the first call starts it and it fails ("failed", not
+    retried); the owner adds the token to .env and the same hub starts it again, with no restart of the hub."""
+    env_file = Path(os.environ["ANNABELLE_ENV_FILE"])
+    with start_hub(tmp_path, tmp_path / "home", ["needy_mcp"], env={"MCP_HEALTH_INTERVAL_SECONDS": "0.3"}) as running:
+        assert running.status()["mcps"]["needy"]["notStarted"] == "not configured: set NEEDY_TOKEN"
+        answer = running.call("needy_ping")
+        assert answer["success"] is False and answer["errorCode"] == "MCP_UNAVAILABLE", answer
+        assert "process exited with code 3" in wait_for(running, "needy", "failed")["lastError"]
+
+        env_file.write_text("NEEDY_TOKEN=yes\n")
+        assert wait_for(running, "needy", "ready")["pid"] is not None
+        assert running.call("needy_ping")["data"] == "pong"
+    assert "mcp starting again with a new setting" in running.log()
+
+
 def test_the_shipped_tool_lists_match_their_live_servers() -> None:
     """`python -m orchestrator.shipped_tools --check`: a tool changed without regenerating the file fails here."""
     checked = subprocess.run(
