@@ -25,6 +25,8 @@ from agent_taskset_fresh_b import FRESH_B_TASKS  # noqa: E402
 from agent_taskset_fresh_b import SET_NAME as SET_NAME_B  # noqa: E402
 from agent_taskset_fresh_c import FRESH_C_TASKS  # noqa: E402
 from agent_taskset_fresh_c import SET_NAME as SET_NAME_C  # noqa: E402
+from agent_taskset_fresh_d import FRESH_D_TASKS  # noqa: E402
+from agent_taskset_fresh_d import SET_NAME as SET_NAME_D  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -85,7 +87,6 @@ def test_the_second_fresh_batch_is_a_set_of_its_own_with_reminders_of_every_kind
 
 def test_the_third_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_other_languages() -> None:
     assert TASK_SETS[SET_NAME_C] == FRESH_C_TASKS
-    assert TASK_SETS["all"] == TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS
     assert len(FRESH_C_TASKS) >= 25
     assert {task.category for task in FRESH_C_TASKS} == set(CATEGORIES)
     per_category = Counter(task.category for task in FRESH_C_TASKS)
@@ -98,6 +99,33 @@ def test_the_third_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_o
     assert all(task.id.startswith("freshc-") for task in FRESH_C_TASKS)
     assert len({task.id for task in FRESH_C_TASKS}) == len(FRESH_C_TASKS)
     for task in FRESH_C_TASKS:
+        assert len(task.script) == len(task.turns), task.id
+        assert all(text.strip() for text in task.turns), task.id
+
+
+def test_the_fourth_fresh_batch_is_a_set_of_its_own_with_every_kind_of_task_and_seven_new_languages() -> None:
+    assert TASK_SETS[SET_NAME_D] == FRESH_D_TASKS
+    assert TASK_SETS["all"] == TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS + FRESH_D_TASKS
+    assert len(FRESH_D_TASKS) == 20
+    per_category = Counter(task.category for task in FRESH_D_TASKS)
+    assert per_category == {
+        "skills": 5,
+        "memory": 4,
+        "files": 2,
+        "email": 2,
+        "calendar": 2,
+        "search": 1,
+        "multistep": 2,
+        "followup": 2,
+    }
+    assert set(per_category) == set(CATEGORIES)
+    # Languages none of the earlier batches used, so the batch says something new about them.
+    earlier = {task.lang for task in TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS}
+    others = [task.lang for task in FRESH_D_TASKS if task.lang != "en"]
+    assert len(others) >= 7 and len(set(others) - earlier) >= 7
+    assert all(task.id.startswith("freshd-") for task in FRESH_D_TASKS)
+    assert len({task.id for task in FRESH_D_TASKS}) == len(FRESH_D_TASKS)
+    for task in FRESH_D_TASKS:
         assert len(task.script) == len(task.turns), task.id
         assert all(text.strip() for text in task.turns), task.id
 
