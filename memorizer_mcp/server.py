@@ -471,13 +471,15 @@ class ExecutionStep(BaseModel):
 # me in 3 hours" into a daily cron schedule when the cron form led the list; the plain fields (every, time, day,
 # in_days; the hub turns them into cron or a date-time, orchestrator/skills/plain_timing.py) instead of cron, which
 # is still accepted but not shown: the same model wrote "0 8:15 * * 1-5" for weekdays at 8.15 and "0 9 * * 1" for
-# the first of the month.
+# the first of the month. Placeholders (N, HH:MM, DAYS), not sample values: the same model copied the sample
+# "weekday" for "every Saturday" and for "in an hour and a half", and a copied sample is a valid, wrong reminder,
+# where a copied placeholder is refused with a sentence saying what to send.
 TriggerConfig = Annotated[
     dict[str, Any] | None,
     Field(
-        description='When it runs, once: {"in_minutes": 20}, {"in_days": 2, "time": "07:00"} or {"at": '
-        '"2026-02-14T15:00"}; repeating: {"every": "weekday", "time": "08:15"} (every: day, weekday, weekend, '
-        'monday…sunday, or month with "day": 1) or {"interval_minutes": 60}.'
+        description='When it runs, once: {"in_minutes": N}, {"in_days": N, "time": "HH:MM"} or {"at": '
+        '"YYYY-MM-DDTHH:MM"}; repeating: {"every": DAYS, "time": "HH:MM"} (DAYS: "day", "weekday", "weekend", '
+        'a weekday name or a list of them, or "month" with "day": N) or {"interval_minutes": N}.'
     ),
 ]
 # The first sentence is what a model is shown: it says when to leave the list out, because a model that fills it

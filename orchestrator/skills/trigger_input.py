@@ -105,9 +105,10 @@ def settle_trigger_type(
         args["trigger_type"] = "event" if config and config.get("keywords") else "manual"
     if creating and args["trigger_type"] == "cron" and not scheduled:
         raise SkillInputError(
-            'A cron skill needs a time in trigger_config: once {"in_minutes": 20}, {"in_days": 2, "time": "07:00"} '
-            'or {"at": "2026-02-14T15:00"}; repeating {"every": "weekday", "time": "08:15"}, '
-            '{"interval_minutes": 60} or {"schedule": "0 9 * * *"} (cron).'
+            'A cron skill needs a time in trigger_config: once {"in_minutes": N}, {"in_days": N, "time": "HH:MM"} '
+            'or {"at": "YYYY-MM-DDTHH:MM"}; repeating {"every": DAYS, "time": "HH:MM"} (DAYS: "day", "weekday", '
+            '"weekend", a weekday name or a list of them, or "month" with "day": N), {"interval_minutes": N} or '
+            '{"schedule": CRON}.'
         )
 
 

@@ -340,9 +340,9 @@ PLAYBOOKS: tuple[SeedSkill, ...] = (
         "Create reminders and scheduled tasks as skills.",
         """
 Every reminder or recurring task is a skill stored with memory_store_skill.
-1. When: trigger_config {"every": "weekday", "time": "08:15"} for set times (every: day, weekday, weekend, a
-   weekday name, or "month" with "day": 1), {"interval_minutes": N} for "every N minutes", {"in_minutes": N} or
-   {"in_days": 2, "time": "07:00"} for once. A cron {"schedule": "0 9 * * 1-5"} works too.
+1. When: trigger_config {"every": DAYS, "time": "HH:MM"} for set times (DAYS: "day", "weekday", "weekend", a
+   weekday name or a list of them, or "month" with "day": N), {"interval_minutes": N} for "every N minutes",
+   {"in_minutes": N} or {"in_days": N, "time": "HH:MM"} for once. A cron {"schedule": CRON} works too.
    Times are the user's local time unless they name a zone ("timezone": "Europe/Berlin").
 2. Fixed message, no thinking needed (a plain reminder): give execution_plan with ONE step,
    [{"toolName": "telegram_send_message", "parameters": {"message": "Drink water!"}}]. It costs no tokens.
