@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO_ROOT / "benchmarks"))
 
 from agent_tasks import TASK_SETS, run  # noqa: E402
-from agent_taskset import CATEGORIES, TASKS, task_by_id  # noqa: E402
+from agent_taskset import CATEGORIES, TASKS, Task, task_by_id  # noqa: E402
 from agent_taskset_fresh import FRESH_TASKS, SET_NAME  # noqa: E402
 from agent_taskset_fresh_b import FRESH_B_TASKS  # noqa: E402
 from agent_taskset_fresh_b import SET_NAME as SET_NAME_B  # noqa: E402
@@ -41,6 +42,15 @@ SAMPLE = (
 """One task per category; between them they reach every fake server and the Filer, Memorizer and skills."""
 
 
+def assert_well_formed(tasks: Sequence[Task], prefix: str) -> None:
+    """Ids of the batch's own (prefixed, unique), one scripted answer per turn, no empty turn."""
+    assert all(task.id.startswith(prefix) for task in tasks)
+    assert len({task.id for task in tasks}) == len(tasks)
+    for task in tasks:
+        assert len(task.script) == len(task.turns), task.id
+        assert all(text.strip() for text in task.turns), task.id
+
+
 def test_the_task_set_has_forty_user_tasks_in_every_category_with_eight_not_in_english() -> None:
     assert len(TASKS) >= 40
     assert len({task.id for task in TASKS}) == len(TASKS)
@@ -58,9 +68,7 @@ def test_the_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_languag
     assert {task.category for task in FRESH_TASKS} == set(CATEGORIES)
     assert len({task.lang for task in FRESH_TASKS} - {"en"}) >= 7
     assert sum(len(task.turns) > 1 for task in FRESH_TASKS) >= 3
-    assert all(task.id.startswith("fresh-") for task in FRESH_TASKS)
-    for task in FRESH_TASKS:
-        assert len(task.script) == len(task.turns), task.id
+    assert_well_formed(FRESH_TASKS, "fresh-")
     everything = TASK_SETS["all"]
     assert len({task.id for task in everything}) == len(everything)
     # The perfect model knows a task and its turn by the user's message alone.
@@ -78,11 +86,7 @@ def test_the_second_fresh_batch_is_a_set_of_its_own_with_reminders_of_every_kind
     assert sum(task.lang != "en" for task in FRESH_B_TASKS) >= 8
     assert len({task.lang for task in FRESH_B_TASKS} - {"en"}) >= 8
     assert sum(len(task.turns) > 1 for task in FRESH_B_TASKS) >= 2
-    assert all(task.id.startswith("freshb-") for task in FRESH_B_TASKS)
-    assert len({task.id for task in FRESH_B_TASKS}) == len(FRESH_B_TASKS)
-    for task in FRESH_B_TASKS:
-        assert len(task.script) == len(task.turns), task.id
-        assert all(text.strip() for text in task.turns), task.id
+    assert_well_formed(FRESH_B_TASKS, "freshb-")
 
 
 def test_the_third_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_other_languages() -> None:
@@ -96,11 +100,7 @@ def test_the_third_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_o
     # Languages the earlier batches hardly used, so the batch says something new about them.
     earlier = {task.lang for task in TASKS + FRESH_TASKS + FRESH_B_TASKS}
     assert len({task.lang for task in FRESH_C_TASKS} - earlier) >= 5
-    assert all(task.id.startswith("freshc-") for task in FRESH_C_TASKS)
-    assert len({task.id for task in FRESH_C_TASKS}) == len(FRESH_C_TASKS)
-    for task in FRESH_C_TASKS:
-        assert len(task.script) == len(task.turns), task.id
-        assert all(text.strip() for text in task.turns), task.id
+    assert_well_formed(FRESH_C_TASKS, "freshc-")
 
 
 def test_the_fourth_fresh_batch_is_a_set_of_its_own_with_every_kind_of_task_and_seven_new_languages() -> None:
@@ -123,11 +123,7 @@ def test_the_fourth_fresh_batch_is_a_set_of_its_own_with_every_kind_of_task_and_
     earlier = {task.lang for task in TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS}
     others = [task.lang for task in FRESH_D_TASKS if task.lang != "en"]
     assert len(others) >= 7 and len(set(others) - earlier) >= 7
-    assert all(task.id.startswith("freshd-") for task in FRESH_D_TASKS)
-    assert len({task.id for task in FRESH_D_TASKS}) == len(FRESH_D_TASKS)
-    for task in FRESH_D_TASKS:
-        assert len(task.script) == len(task.turns), task.id
-        assert all(text.strip() for text in task.turns), task.id
+    assert_well_formed(FRESH_D_TASKS, "freshd-")
 
 
 def test_the_stack_sample_covers_every_category() -> None:
