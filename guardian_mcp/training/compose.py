@@ -6,8 +6,9 @@ Deterministic for a seed. Every record is `{"text", "label", "kind", "surface", 
   output), `jailbreak`, or `benign` (ordinary text and hard negatives, on every surface);
 - `payload`: for indirect records, the inserted attack as it appears in the text, so training can tell the
   windows that hold it from the ordinary windows of the same document (those are benign examples too);
-- `hard`: only on `quoted.py`'s data files (benign texts holding attacks as data), always `true`: calibration
-  counts them among the hard negatives and training keeps all their windows;
+- `hard`: only on `quoted.py`'s data files (benign texts holding attacks as data) and `owner.py`'s chat messages
+  (the owner talking about instructions, security, AI and personas), always `true`: calibration counts them
+  among the hard negatives and training keeps all their windows;
 - `part`: `fit` or `calib`. Every pool item (goal, opening, sentence, hard negative, persona...) belongs to
   one part by a hash of its text, and a record is built from one part's items only: the calibration records
   (thresholds, Platt scaling) share no authored sentence with the records the network is fitted on.
@@ -28,15 +29,26 @@ from typing import Protocol
 
 from faker import Faker
 
-from guardian_mcp.training import attacks, benign, quoted
+from guardian_mcp.training import attacks, benign, owner, quoted
 from guardian_mcp.training.split import CALIB_MOD, Pools
 
 LANGS = ("en", "es", "de", "fr", "pl", "pt")
 LANG_WEIGHTS = (0.4, 0.12, 0.12, 0.12, 0.12, 0.12)
 LOCALES = {"en": "en_GB", "es": "es_ES", "de": "de_DE", "fr": "fr_FR", "pl": "pl_PL", "pt": "pt_BR"}
 # Records per kind. `quoted` are benign files, pages, mails and tool outputs that hold attack strings as data,
-# `ordered` indirect attacks addressed to the assistant inside realistic documents (`quoted.py`).
-COUNTS = {"direct": 2500, "indirect": 2500, "jailbreak": 2500, "benign": 7000, "quoted": 1200, "ordered": 600}
+# `ordered` indirect attacks addressed to the assistant inside realistic documents (`quoted.py`); `owner` the
+# owner's chat messages about instructions, security, AI and harmless personas, `persona` the same personas asked
+# to drop their rules, a jailbreak (`owner.py`). New kinds go last: the earlier kinds' records stay the same.
+COUNTS = {
+    "direct": 2500,
+    "indirect": 2500,
+    "jailbreak": 2500,
+    "benign": 7000,
+    "quoted": 1200,
+    "ordered": 600,
+    "owner": 2000,
+    "persona": 300,
+}
 # Faker draws dates up to "now" unless told otherwise: a fixed end keeps a seed's records the same on every run.
 DATES_END = datetime(2026, 1, 1)
 
@@ -134,6 +146,7 @@ class Composer:
             faker.seed_instance(seed + index)
         self.data_files = quoted.DataFiles(self)
         self.orders = quoted.Orders(self)
+        self.owner = owner.OwnerChat(self)
 
     def date(self, lang: str) -> str:
         return str(self.fakers[lang].date(end_datetime=DATES_END))
@@ -346,6 +359,10 @@ class Composer:
             if payload not in text:
                 payload = json.dumps(payload, ensure_ascii=False)[1:-1]
             return training_record(text, "indirect", surface, lang, part, payload)
+        if kind == "owner":
+            return training_record(self.owner.talk(pools), "benign", "chat", lang, part, payload, hard=True)
+        if kind == "persona":
+            return training_record(self.owner.persona_attack(pools), "jailbreak", "chat", lang, part, payload)
         if kind == "direct":
             surface = "chat"
             text = self.injection(pools, address=0.05)
