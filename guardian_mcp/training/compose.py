@@ -47,7 +47,7 @@ COUNTS = {
     "quoted": 1200,
     "ordered": 600,
     "owner": 2000,
-    "persona": 300,
+    "persona": 600,
 }
 # Faker draws dates up to "now" unless told otherwise: a fixed end keeps a seed's records the same on every run.
 DATES_END = datetime(2026, 1, 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from guardian_mcp.training import owner
+from guardian_mcp.training import attacks, owner
 from guardian_mcp.training.compose import LANGS, Composer, draw
 from guardian_mcp.training.quoted import pick
 from guardian_mcp.training.split import Pools, part_of
@@ -16,6 +16,7 @@ POOLS = {
     "PASTE_ASK": owner.PASTE_ASK,
     "PASTED": owner.PASTED,
     "DROP_RULES": owner.DROP_RULES,
+    "HARMFUL_ASKS": owner.HARMFUL_ASKS,
 }
 # Wording of a jailbreak: a benign persona request must hold none of it, or the two labels contradict.
 JAILBREAK_WORDS = ("no rules", "never refuse", "restriction", "policy", "filter", "guideline", "uncensored")
@@ -42,10 +43,10 @@ def test_owner_records_are_hard_benign_chat_and_persona_records_are_chat_jailbre
     composer = Composer(8)
     talk = [composer.record("owner", part) for part in ("fit", "calib") for _ in range(60)]
     assert {(r["kind"], r["label"], r["surface"], r["hard"]) for r in talk} == {("benign", "benign", "chat", True)}
-    attacks = [composer.record("persona", part) for part in ("fit", "calib") for _ in range(30)]
-    assert {(r["kind"], r["label"], r["surface"]) for r in attacks} == {("jailbreak", "injection", "chat")}
-    drops = [item for items in owner.DROP_RULES.values() for item in items]
-    for record in attacks:
+    jailbreaks = [composer.record("persona", part) for part in ("fit", "calib") for _ in range(30)]
+    assert {(r["kind"], r["label"], r["surface"]) for r in jailbreaks} == {("jailbreak", "injection", "chat")}
+    drops = [item for items in owner.DROP_RULES.values() for item in items] + attacks.JAILBREAK_RULES
+    for record in jailbreaks:
         assert "hard" not in record
         assert any(drop in str(record["text"]) for drop in drops)
 
