@@ -20,11 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import timedelta
-from typing import Any
 
 from agent_taskset import (
-    Arguments,
-    Call,
     Check,
     Task,
     World,
@@ -47,6 +44,7 @@ from agent_taskset import (
     no_skill_with,
     not_,
     once_skill,
+    reminder_call,
     searched,
     seed_events,
     seed_facts,
@@ -55,19 +53,11 @@ from agent_taskset import (
     seed_skill,
     skill_id,
     skill_paused,
+    tool_call,
 )
 from agent_taskset_fresh import mail_id
 
 SET_NAME = "fresh-2026-11-28c"
-
-
-def _c(name: str, arguments: Arguments | None = None) -> Call:
-    return Call(name, arguments or {})
-
-
-def _reminder(name: str, config: dict[str, Any], instructions: str) -> Call:
-    arguments = {"name": name, "trigger_type": "cron", "trigger_config": config, "instructions": instructions}
-    return _c("memory_store_skill", arguments)
 
 
 def no_line_saying(path: str, about: Sequence[str], stale: Sequence[str]) -> Check:
@@ -106,7 +96,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         once_skill(lambda w: w.now + timedelta(minutes=45), timedelta(minutes=10), "parking", "Hollis", "car"),
         (
             (
-                _reminder(
+                reminder_call(
                     "Move the car",
                     {"in_minutes": 45},
                     "Remind the user to move the car off Hollis Street before the parking meter runs out.",
@@ -124,7 +114,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         cron_skill("0 9 25 * *", "nájom", "najom", "rent"),
         (
             (
-                _reminder(
+                reminder_call(
                     "Kontrola nájomného",
                     {"every": "month", "day": 25, "time": "09:00"},
                     "Pripomeň používateľovi, aby skontroloval, či všetci nájomníci zaplatili nájomné.",
@@ -143,8 +133,8 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         no_skill_with("vodomjer", "Trešnjev", "water meter"),
         (
             (
-                _c("memory_list_skills"),
-                _c("memory_delete_skill", lambda w: {"skill_id": skill_id("vodomjer")(w)}),
+                tool_call("memory_list_skills"),
+                tool_call("memory_delete_skill", lambda w: {"skill_id": skill_id("vodomjer")(w)}),
             ),
         ),
         lang="hr",
@@ -162,8 +152,8 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         skill_paused("Migo"),
         (
             (
-                _c("memory_list_skills"),
-                _c("memory_update_skill", lambda w: {"skill_id": skill_id("Migo")(w), "enabled": False}),
+                tool_call("memory_list_skills"),
+                tool_call("memory_update_skill", lambda w: {"skill_id": skill_id("Migo")(w), "enabled": False}),
             ),
         ),
         lang="tl",
@@ -182,8 +172,8 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         cron_skills_together("30 19 * * 4", "šiukšl", "konteiner", "trash", "garbage", "rubbish"),
         (
             (
-                _c("memory_list_skills"),
-                _c(
+                tool_call("memory_list_skills"),
+                tool_call(
                     "memory_update_skill",
                     lambda w: {"skill_id": skill_id("šiukšl")(w), "trigger_config": {"every": "thursday"}},
                 ),
@@ -205,7 +195,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         fact_with(["Juma", "Mwangi"], ["418"]),
         (
             (
-                _c(
+                tool_call(
                     "store_fact",
                     {"fact": "The user's plumber is Juma Mwangi, phone 0722 418 905", "category": "contact"},
                 ),
@@ -223,7 +213,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         fact_with(["Adaeze"], ["2B"]),
         (
             (
-                _c(
+                tool_call(
                     "store_fact",
                     {
                         "fact": "From 1 December the tenant in flat 2B is Adaeze Obi; deposit £950 with the DPS",
@@ -246,8 +236,8 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("memory_list_facts"),
-                _c(
+                tool_call("memory_list_facts"),
+                tool_call(
                     "memory_update_fact",
                     lambda w: {
                         "fact_id": fact_id("Arman")(w),
@@ -270,7 +260,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         file_with("senarai-parti-aisyah.txt", ["belon"], ["kek"], ["lilin"], ["cenderamata"]),
         (
             (
-                _c(
+                tool_call(
                     "filer_create_file",
                     {
                         "path": "senarai-parti-aisyah.txt",
@@ -295,8 +285,8 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("filer_read_file", {"path": "rents-2026.txt"}),
-                _c(
+                tool_call("filer_read_file", {"path": "rents-2026.txt"}),
+                tool_call(
                     "filer_update_file",
                     lambda w: {
                         "path": "rents-2026.txt",
@@ -315,7 +305,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
             "parakstīta.",
         ),
         all_of(no_file("nomas-ligums-melnraksts.txt"), file_with("nomas-ligums.txt", ["parakst"])),
-        ((_c("filer_delete_file", {"path": "nomas-ligums-melnraksts.txt"}),),),
+        ((tool_call("filer_delete_file", {"path": "nomas-ligums-melnraksts.txt"}),),),
         lang="lv",
         setup=seed_files(
             {
@@ -335,7 +325,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         mail_to("marko.novak@example.si", ["bojler", "grelnik", "boiler"], ["četrt", "thursday"]),
         (
             (
-                _c(
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "marko.novak@example.si",
@@ -361,8 +351,8 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("gmail_list_emails", {"query": "wetland"}),
-                _c(
+                tool_call("gmail_list_emails", {"query": "wetland"}),
+                tool_call(
                     "gmail_create_draft",
                     {
                         "to": "r.ferreira@oakfield-primary.example",
@@ -392,7 +382,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "ประชุมผู้ปกครอง โรงเรียนน้องมายด์",
@@ -415,8 +405,10 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         all_of(no_event("3C"), not_(no_event("Gas safety"), "the gas safety check that day was deleted as well")),
         (
             (
-                _c("gmail_list_events", lambda w: {"time_min": at(w, 2, 0) + "Z", "time_max": at(w, 3, 0) + "Z"}),
-                _c("gmail_delete_event", lambda w: {"event_id": event_id("3C")(w)}),
+                tool_call(
+                    "gmail_list_events", lambda w: {"time_min": at(w, 2, 0) + "Z", "time_max": at(w, 3, 0) + "Z"}
+                ),
+                tool_call("gmail_delete_event", lambda w: {"event_id": event_id("3C")(w)}),
             ),
         ),
         setup=seed_events(("Viewing flat 3C", 2, 11), ("Gas safety check flat 1A", 2, 15)),
@@ -430,7 +422,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
             "and if we have to book",
         ),
         searched(("web", "news"), ["Natural History"]),
-        ((_c("searcher_web_search", {"query": "Natural History Museum Sunday opening hours booking"}),),),
+        ((tool_call("searcher_web_search", {"query": "Natural History Museum Sunday opening hours booking"}),),),
     ),
     # multi-step ------------------------------------------------------------------------------------------------------
     Task(
@@ -454,12 +446,12 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("gmail_list_emails", {"query": "EICR"}),
-                _c(
+                tool_call("gmail_list_emails", {"query": "EICR"}),
+                tool_call(
                     "gmail_get_email",
                     lambda w: {"message_id": mail_id("from:bookings@brightspark-electrical.example")(w)},
                 ),
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "EICR electrical inspection - Flat 1A",
@@ -468,7 +460,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
                         "time_zone": "UTC",
                     },
                 ),
-                _c(
+                tool_call(
                     "memory_store_skill",
                     lambda w: {
                         "name": "Tell the 1A tenant about the inspection",
@@ -491,8 +483,8 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         mail_to("jo.hart@example.com", ["sleeping bag"], ["torch"], ["wellies"]),
         (
             (
-                _c("filer_read_file", {"path": "camp-packing.txt"}),
-                _c(
+                tool_call("filer_read_file", {"path": "camp-packing.txt"}),
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "jo.hart@example.com",
@@ -516,15 +508,15 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         cron_skills_together("45 16 * * 2", *_PICKUP_WORDS),
         (
             (
-                _reminder(
+                reminder_call(
                     "Pick Leo up from football",
                     {"every": ["tuesday", "thursday"], "time": "16:45"},
                     "Remind the user to pick Leo up from football.",
                 ),
             ),
             (
-                _c("memory_list_skills"),
-                _c(
+                tool_call("memory_list_skills"),
+                tool_call(
                     "memory_update_skill",
                     lambda w: {"skill_id": skill_id("Leo")(w), "trigger_config": {"every": "tuesday"}},
                 ),
@@ -545,7 +537,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c(
+                tool_call(
                     "filer_create_file",
                     {
                         "path": "repairs-todo.txt",
@@ -554,7 +546,7 @@ FRESH_E_TASKS: tuple[Task, ...] = (
                 ),
             ),
             (
-                _c(
+                tool_call(
                     "filer_update_file",
                     {
                         "path": "repairs-todo.txt",
