@@ -569,8 +569,15 @@ def seed_events(*events: tuple[str, int, int]) -> Setup:
 # -- the tasks ---------------------------------------------------------------------------------------------------
 
 
-def _c(name: str, arguments: Arguments | None = None) -> Call:
+def tool_call(name: str, arguments: Arguments | None = None) -> Call:
+    """One call of a task's script."""
     return Call(name, arguments or {})
+
+
+def reminder_call(name: str, config: dict[str, Any], instructions: str) -> Call:
+    """A script's `memory_store_skill` call for a timed reminder."""
+    arguments = {"name": name, "trigger_type": "cron", "trigger_config": config, "instructions": instructions}
+    return tool_call("memory_store_skill", arguments)
 
 
 TASKS: tuple[Task, ...] = (
@@ -580,14 +587,14 @@ TASKS: tuple[Task, ...] = (
         "files",
         ("Create a file called groceries.txt with milk, eggs and bread",),
         file_with("groceries.txt", ["milk"], ["eggs"], ["bread"]),
-        ((_c("filer_create_file", {"path": "groceries.txt", "content": "milk\neggs\nbread\n"}),),),
+        ((tool_call("filer_create_file", {"path": "groceries.txt", "content": "milk\neggs\nbread\n"}),),),
     ),
     Task(
         "files-read",
         "files",
         ("What does my todo.txt say?",),
         file_operation("read_file", "todo.txt"),
-        ((_c("filer_read_file", {"path": "todo.txt"}),),),
+        ((tool_call("filer_read_file", {"path": "todo.txt"}),),),
         setup=seed_files({"todo.txt": "1. renew passport\n2. book the car service\n"}),
     ),
     Task(
@@ -595,7 +602,7 @@ TASKS: tuple[Task, ...] = (
         "files",
         ("Which files are in my projects folder?",),
         file_operation("list_files", "projects"),
-        ((_c("filer_list_files", {"path": "projects"}),),),
+        ((tool_call("filer_list_files", {"path": "projects"}),),),
         setup=seed_files({"projects/garden-plan.md": "# Garden\n", "projects/budget-2027.csv": "item,cost\n"}),
     ),
     Task(
@@ -603,14 +610,14 @@ TASKS: tuple[Task, ...] = (
         "files",
         ("Jot this down in a note called parking.md: car is on level 3, spot B12",),
         file_with("parking.md", ["level 3"], ["B12"]),
-        ((_c("filer_create_file", {"path": "parking.md", "content": "Car is on level 3, spot B12.\n"}),),),
+        ((tool_call("filer_create_file", {"path": "parking.md", "content": "Car is on level 3, spot B12.\n"}),),),
     ),
     Task(
         "files-delete",
         "files",
         ("Delete old-draft.txt from my workspace, I don't need it anymore",),
         no_file("old-draft.txt"),
-        ((_c("filer_delete_file", {"path": "old-draft.txt"}),),),
+        ((tool_call("filer_delete_file", {"path": "old-draft.txt"}),),),
         setup=seed_files({"old-draft.txt": "an old draft\n"}),
     ),
     Task(
@@ -618,7 +625,7 @@ TASKS: tuple[Task, ...] = (
         "files",
         ("Cria um ficheiro ideias.txt com a frase: viajar para o Japão em abril",),
         file_with("ideias.txt", ["Japão", "Japao", "Japan"]),
-        ((_c("filer_create_file", {"path": "ideias.txt", "content": "Viajar para o Japão em abril.\n"}),),),
+        ((tool_call("filer_create_file", {"path": "ideias.txt", "content": "Viajar para o Japão em abril.\n"}),),),
         lang="pt",
     ),
     # memory --------------------------------------------------------------------------------------------------------
@@ -627,28 +634,33 @@ TASKS: tuple[Task, ...] = (
         "memory",
         ("Remember that my sister Ana's birthday is on March 3rd",),
         fact_with(["Ana"], ["March", "3"]),
-        ((_c("store_fact", {"fact": "Sister Ana's birthday is on March 3rd", "category": "contact"}),),),
+        ((tool_call("store_fact", {"fact": "Sister Ana's birthday is on March 3rd", "category": "contact"}),),),
     ),
     Task(
         "memory-preference",
         "memory",
         ("Please keep in mind that I'm vegetarian",),
         fact_with(["vegetarian"]),
-        ((_c("store_fact", {"fact": "Is vegetarian", "category": "preference"}),),),
+        ((tool_call("store_fact", {"fact": "Is vegetarian", "category": "preference"}),),),
     ),
     Task(
         "memory-work",
         "memory",
         ("Note that I started a new job at Contoso as a data engineer",),
         fact_with(["Contoso"]),
-        ((_c("store_fact", {"fact": "Works at Contoso as a data engineer", "category": "background"}),),),
+        ((tool_call("store_fact", {"fact": "Works at Contoso as a data engineer", "category": "background"}),),),
     ),
     Task(
         "memory-forget",
         "memory",
         ("Forget that I like sushi, that's not true anymore",),
         no_fact_with("sushi"),
-        ((_c("memory_list_facts"), _c("memory_delete_fact", lambda w: {"fact_id": fact_id("sushi")(w)})),),
+        (
+            (
+                tool_call("memory_list_facts"),
+                tool_call("memory_delete_fact", lambda w: {"fact_id": fact_id("sushi")(w)}),
+            ),
+        ),
         setup=seed_facts(("Likes sushi", "preference")),
     ),
     Task(
@@ -656,7 +668,7 @@ TASKS: tuple[Task, ...] = (
         "memory",
         ("Запомни, что мой любимый цвет — синий",),
         fact_with(["синий", "blue"]),
-        ((_c("store_fact", {"fact": "Любимый цвет — синий", "category": "preference"}),),),
+        ((tool_call("store_fact", {"fact": "Любимый цвет — синий", "category": "preference"}),),),
         lang="ru",
     ),
     # reminders and skills --------------------------------------------------------------------------------------------
@@ -667,7 +679,7 @@ TASKS: tuple[Task, ...] = (
         cron_skill("0 9 * * 1", "report"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     {
                         "name": "Weekly report reminder",
@@ -686,7 +698,7 @@ TASKS: tuple[Task, ...] = (
         cron_skill("30 7 * * *", "vitamin"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     {
                         "name": "Vitamins",
@@ -705,7 +717,7 @@ TASKS: tuple[Task, ...] = (
         once_skill(lambda w: w.now + timedelta(hours=3), timedelta(minutes=15), "plumber"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     {
                         "name": "Call the plumber",
@@ -724,7 +736,7 @@ TASKS: tuple[Task, ...] = (
         once_skill(lambda w: day(w, 1) + timedelta(hours=8), timedelta(minutes=5), "plant"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     lambda w: {
                         "name": "Water the plants",
@@ -741,7 +753,7 @@ TASKS: tuple[Task, ...] = (
         "skills",
         ("What reminders do I have set up?",),
         used_tool("memory_list_skills"),
-        ((_c("memory_list_skills"),),),
+        ((tool_call("memory_list_skills"),),),
         setup=seed_skill("Gym reminder", "0 18 * * 2", "Remind the user to go to the gym."),
     ),
     Task(
@@ -749,7 +761,12 @@ TASKS: tuple[Task, ...] = (
         "skills",
         ("Cancel my reminder about the dentist floss",),
         no_skill_with("floss"),
-        ((_c("memory_list_skills"), _c("memory_delete_skill", lambda w: {"skill_id": skill_id("floss")(w)})),),
+        (
+            (
+                tool_call("memory_list_skills"),
+                tool_call("memory_delete_skill", lambda w: {"skill_id": skill_id("floss")(w)}),
+            ),
+        ),
         setup=seed_skill("Dentist floss", "0 22 * * *", "Remind the user to floss (the dentist said so)."),
     ),
     Task(
@@ -759,7 +776,7 @@ TASKS: tuple[Task, ...] = (
         cron_skill("0 17 * * 5", "Blumen", "flower", "gieß", "water"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     {
                         "name": "Blumen gießen",
@@ -779,7 +796,7 @@ TASKS: tuple[Task, ...] = (
         once_skill(lambda w: w.now + timedelta(hours=2), timedelta(minutes=15), "Marco"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     {
                         "name": "Chiamare Marco",
@@ -800,7 +817,7 @@ TASKS: tuple[Task, ...] = (
         mail_to("ann@example.com", ["late"]),
         (
             (
-                _c(
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "ann@example.com",
@@ -816,7 +833,7 @@ TASKS: tuple[Task, ...] = (
         "email",
         ("Do I have any new emails?",),
         google_call("GET", "/gmail/v1/users/me/messages"),
-        ((_c("gmail_list_emails", {"query": "is:unread"}),),),
+        ((tool_call("gmail_list_emails", {"query": "is:unread"}),),),
         setup=seed_mail(("news@shop.example", "Your order shipped", "It is on its way.")),
     ),
     Task(
@@ -824,7 +841,7 @@ TASKS: tuple[Task, ...] = (
         "email",
         ("Find the emails from bob@example.com",),
         mail_query("bob"),
-        ((_c("gmail_list_emails", {"query": "from:bob@example.com"}),),),
+        ((tool_call("gmail_list_emails", {"query": "from:bob@example.com"}),),),
         setup=seed_mail(("bob@example.com", "Quarterly numbers", "See the attached figures.")),
     ),
     Task(
@@ -834,7 +851,7 @@ TASKS: tuple[Task, ...] = (
         mail_to("carla@example.com", ["contract"], drafts=True),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_draft",
                     {"to": "carla@example.com", "subject": "Contract", "body": "Hi Carla, is the contract ready?"},
                 ),
@@ -848,7 +865,7 @@ TASKS: tuple[Task, ...] = (
         mail_to("paul@example.com", ["annul", "cancel"]),
         (
             (
-                _c(
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "paul@example.com",
@@ -868,7 +885,7 @@ TASKS: tuple[Task, ...] = (
         event_at(["dentist"], lambda w: next_weekday(w, 4) + timedelta(hours=15)),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "Dentist appointment",
@@ -885,7 +902,7 @@ TASKS: tuple[Task, ...] = (
         "calendar",
         ("What's on my calendar tomorrow?",),
         listed_events_on(1),
-        ((_c("gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}),),),
+        ((tool_call("gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}),),),
         setup=seed_events(("Team standup", 1, 9)),
     ),
     Task(
@@ -895,8 +912,10 @@ TASKS: tuple[Task, ...] = (
         no_event("yoga"),
         (
             (
-                _c("gmail_list_events", lambda w: {"time_min": at(w, 2, 0) + "Z", "time_max": at(w, 3, 0) + "Z"}),
-                _c("gmail_delete_event", lambda w: {"event_id": event_id("yoga")(w)}),
+                tool_call(
+                    "gmail_list_events", lambda w: {"time_min": at(w, 2, 0) + "Z", "time_max": at(w, 3, 0) + "Z"}
+                ),
+                tool_call("gmail_delete_event", lambda w: {"event_id": event_id("yoga")(w)}),
             ),
         ),
         setup=seed_events(("Yoga class", 2, 18)),
@@ -908,7 +927,7 @@ TASKS: tuple[Task, ...] = (
         event_at(["Laura"], lambda w: next_weekday(w, 5) + timedelta(hours=20)),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "Cena con Laura",
@@ -926,7 +945,7 @@ TASKS: tuple[Task, ...] = (
         "calendar",
         ("Was steht morgen in meinem Kalender?",),
         listed_events_on(1),
-        ((_c("gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}),),),
+        ((tool_call("gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}),),),
         lang="de",
     ),
     # web search ------------------------------------------------------------------------------------------------------
@@ -935,28 +954,28 @@ TASKS: tuple[Task, ...] = (
         "search",
         ("What's the weather like in Lisbon today?",),
         searched(("web", "news"), ["Lisbon", "Lisboa"]),
-        ((_c("searcher_web_search", {"query": "weather Lisbon today"}),),),
+        ((tool_call("searcher_web_search", {"query": "weather Lisbon today"}),),),
     ),
     Task(
         "search-news",
         "search",
         ("Any news about the Artemis moon mission?",),
         searched(("news", "web"), ["Artemis"]),
-        ((_c("searcher_news_search", {"query": "Artemis moon mission"}),),),
+        ((tool_call("searcher_news_search", {"query": "Artemis moon mission"}),),),
     ),
     Task(
         "search-fact",
         "search",
         ("Look up who won the 2026 Tour de France",),
         searched(("web", "news"), ["Tour de France"]),
-        ((_c("searcher_web_search", {"query": "2026 Tour de France winner"}),),),
+        ((tool_call("searcher_web_search", {"query": "2026 Tour de France winner"}),),),
     ),
     Task(
         "search-es",
         "search",
         ("Busca noticias sobre el Real Madrid",),
         searched(("news", "web"), ["Madrid"]),
-        ((_c("searcher_news_search", {"query": "Real Madrid"}),),),
+        ((tool_call("searcher_news_search", {"query": "Real Madrid"}),),),
         lang="es",
     ),
     Task(
@@ -964,7 +983,7 @@ TASKS: tuple[Task, ...] = (
         "search",
         ("Pesquisa na internet o horário do museu Gulbenkian",),
         searched(("web", "news"), ["Gulbenkian"]),
-        ((_c("searcher_web_search", {"query": "horário museu Gulbenkian"}),),),
+        ((tool_call("searcher_web_search", {"query": "horário museu Gulbenkian"}),),),
         lang="pt",
     ),
     # multi-step ------------------------------------------------------------------------------------------------------
@@ -975,8 +994,10 @@ TASKS: tuple[Task, ...] = (
         all_of(searched(("web", "news"), ["Louvre"]), file_with("louvre.txt", ["Louvre"])),
         (
             (
-                _c("searcher_web_search", {"query": "Louvre opening hours"}),
-                _c("filer_create_file", {"path": "louvre.txt", "content": "Louvre opening hours: see louvre.fr."}),
+                tool_call("searcher_web_search", {"query": "Louvre opening hours"}),
+                tool_call(
+                    "filer_create_file", {"path": "louvre.txt", "content": "Louvre opening hours: see louvre.fr."}
+                ),
             ),
         ),
     ),
@@ -987,8 +1008,8 @@ TASKS: tuple[Task, ...] = (
         all_of(file_operation("read_file", "meeting-notes.txt"), mail_to("kim@example.com", ["budget", "launch"])),
         (
             (
-                _c("filer_read_file", {"path": "meeting-notes.txt"}),
-                _c(
+                tool_call("filer_read_file", {"path": "meeting-notes.txt"}),
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "kim@example.com",
@@ -1009,8 +1030,10 @@ TASKS: tuple[Task, ...] = (
         all_of(listed_events_on(1), file_with("agenda.md", ["Board meeting", "board"])),
         (
             (
-                _c("gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}),
-                _c("filer_create_file", {"path": "agenda.md", "content": "# Tomorrow\n- 10:00 Board meeting\n"}),
+                tool_call(
+                    "gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}
+                ),
+                tool_call("filer_create_file", {"path": "agenda.md", "content": "# Tomorrow\n- 10:00 Board meeting\n"}),
             ),
         ),
         setup=seed_events(("Board meeting", 1, 10)),
@@ -1022,8 +1045,8 @@ TASKS: tuple[Task, ...] = (
         all_of(fact_with(["June", "12"]), cron_skill("0 10 11 6 *", "gift", "birthday")),
         (
             (
-                _c("store_fact", {"fact": "Mother's birthday is on June 12", "category": "contact"}),
-                _c(
+                tool_call("store_fact", {"fact": "Mother's birthday is on June 12", "category": "contact"}),
+                tool_call(
                     "memory_store_skill",
                     {
                         "name": "Mother's birthday gift",
@@ -1042,8 +1065,10 @@ TASKS: tuple[Task, ...] = (
         all_of(searched(("web", "news"), ["борщ", "borsch", "borscht"]), file_with("borsch.txt", ["борщ", "borsch"])),
         (
             (
-                _c("searcher_web_search", {"query": "рецепт борща"}),
-                _c("filer_create_file", {"path": "borsch.txt", "content": "Рецепт борща: свёкла, капуста, картофель."}),
+                tool_call("searcher_web_search", {"query": "рецепт борща"}),
+                tool_call(
+                    "filer_create_file", {"path": "borsch.txt", "content": "Рецепт борща: свёкла, капуста, картофель."}
+                ),
             ),
         ),
         lang="ru",
@@ -1055,8 +1080,8 @@ TASKS: tuple[Task, ...] = (
         ("Create shopping.txt with apples", "Add bananas to it too"),
         file_with("shopping.txt", ["apple"], ["banana"]),
         (
-            (_c("filer_create_file", {"path": "shopping.txt", "content": "apples\n"}),),
-            (_c("filer_update_file", {"path": "shopping.txt", "content": "apples\nbananas\n"}),),
+            (tool_call("filer_create_file", {"path": "shopping.txt", "content": "apples\n"}),),
+            (tool_call("filer_update_file", {"path": "shopping.txt", "content": "apples\nbananas\n"}),),
         ),
     ),
     Task(
@@ -1065,8 +1090,8 @@ TASKS: tuple[Task, ...] = (
         ("Search for good ramen places in Porto", "And in Lisbon?"),
         all_of(searched(("web",), ["Porto"]), searched(("web", "news"), ["Lisbon", "Lisboa"])),
         (
-            (_c("searcher_web_search", {"query": "best ramen Porto"}),),
-            (_c("searcher_web_search", {"query": "best ramen Lisbon"}),),
+            (tool_call("searcher_web_search", {"query": "best ramen Porto"}),),
+            (tool_call("searcher_web_search", {"query": "best ramen Lisbon"}),),
         ),
     ),
     Task(
@@ -1075,9 +1100,9 @@ TASKS: tuple[Task, ...] = (
         ("What do I have on my calendar tomorrow?", "Move the design review to 4pm"),
         event_moved(["design review"], lambda w: day(w, 1) + timedelta(hours=16)),
         (
-            (_c("gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}),),
+            (tool_call("gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}),),
             (
-                _c(
+                tool_call(
                     "gmail_update_event",
                     lambda w: {
                         "event_id": event_id("design review")(w),
@@ -1096,8 +1121,8 @@ TASKS: tuple[Task, ...] = (
         ("Remember that I'm allergic to peanuts", "Also to shellfish"),
         all_of(fact_with(["peanut"]), fact_with(["shellfish"])),
         (
-            (_c("store_fact", {"fact": "Allergic to peanuts", "category": "background"}),),
-            (_c("store_fact", {"fact": "Allergic to shellfish", "category": "background"}),),
+            (tool_call("store_fact", {"fact": "Allergic to peanuts", "category": "background"}),),
+            (tool_call("store_fact", {"fact": "Allergic to shellfish", "category": "background"}),),
         ),
     ),
     Task(
@@ -1108,7 +1133,7 @@ TASKS: tuple[Task, ...] = (
         (
             (),
             (
-                _c(
+                tool_call(
                     "gmail_send_email",
                     {"to": "dan@example.com", "subject": "Report", "body": "Hi Dan, the report is done."},
                 ),
@@ -1121,8 +1146,8 @@ TASKS: tuple[Task, ...] = (
         ("Erstelle eine Datei packliste.txt mit Zahnbürste", "Füge noch Ladekabel hinzu"),
         file_with("packliste.txt", ["Zahnbürste", "toothbrush"], ["Ladekabel", "charger"]),
         (
-            (_c("filer_create_file", {"path": "packliste.txt", "content": "Zahnbürste\n"}),),
-            (_c("filer_update_file", {"path": "packliste.txt", "content": "Zahnbürste\nLadekabel\n"}),),
+            (tool_call("filer_create_file", {"path": "packliste.txt", "content": "Zahnbürste\n"}),),
+            (tool_call("filer_update_file", {"path": "packliste.txt", "content": "Zahnbürste\nLadekabel\n"}),),
         ),
         lang="de",
     ),

@@ -19,8 +19,6 @@ from datetime import timedelta
 from typing import Any
 
 from agent_taskset import (
-    Arguments,
-    Call,
     Task,
     World,
     all_of,
@@ -49,13 +47,10 @@ from agent_taskset import (
     seed_mail,
     seed_skill,
     skill_id,
+    tool_call,
 )
 
 SET_NAME = "fresh-2026-11-27"
-
-
-def _c(name: str, arguments: Arguments | None = None) -> Call:
-    return Call(name, arguments or {})
 
 
 def mail_id(query: str) -> Callable[[World], str]:
@@ -107,7 +102,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         file_with("todo-weekend.txt", ["laundry"], ["grandma", "granny", "grandmother"], ["bike", "bicycle"]),
         (
             (
-                _c(
+                tool_call(
                     "filer_create_file",
                     {"path": "todo-weekend.txt", "content": "- laundry\n- call grandma\n- fix bike\n"},
                 ),
@@ -122,7 +117,7 @@ FRESH_TASKS: tuple[Task, ...] = (
             "Please leave the rest as it is. Thank you so much!",
         ),
         file_with("errands.md", ["stamps"], ["post office"], ["pharmacy"]),
-        ((_c("filer_update_file", {"path": "errands.md", "content": "- buy stamps", "append": True}),),),
+        ((tool_call("filer_update_file", {"path": "errands.md", "content": "- buy stamps", "append": True}),),),
         setup=seed_files({"errands.md": "- post office\n- pharmacy\n"}),
     ),
     Task(
@@ -130,7 +125,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         "files",
         ("rename draft-v2.md -> final.md",),
         all_of(file_with("final.md", ["greenhouse"]), no_file("draft-v2.md")),
-        ((_c("filer_move_file", {"source": "draft-v2.md", "destination": "final.md"}),),),
+        ((tool_call("filer_move_file", {"source": "draft-v2.md", "destination": "final.md"}),),),
         setup=seed_files({"draft-v2.md": "# The greenhouse proposal\nBudget and timeline.\n"}),
     ),
     Task(
@@ -140,7 +135,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         file_with("recetas/tortilla.txt", ["huevo", "egg"], ["patata", "potato"], ["cebolla", "onion"]),
         (
             (
-                _c(
+                tool_call(
                     "filer_create_file",
                     {"path": "recetas/tortilla.txt", "content": "huevos\npatatas\ncebolla\n"},
                 ),
@@ -157,14 +152,14 @@ FRESH_TASKS: tuple[Task, ...] = (
             "daughter Zoe is allergic to penicillin? It's rather important. Many thanks.",
         ),
         fact_with(["Zoe"], ["penicillin"]),
-        ((_c("store_fact", {"fact": "Daughter Zoe is allergic to penicillin", "category": "contact"}),),),
+        ((tool_call("store_fact", {"fact": "Daughter Zoe is allergic to penicillin", "category": "contact"}),),),
     ),
     Task(
         "fresh-mem-pl",
         "memory",
         ("zapamiętaj że pracuję zdalnie we wtorki i czwartki",),
         fact_with(["wtor", "tues"], ["czwart", "thurs"]),
-        ((_c("store_fact", {"fact": "Pracuje zdalnie we wtorki i czwartki", "category": "pattern"}),),),
+        ((tool_call("store_fact", {"fact": "Pracuje zdalnie we wtorki i czwartki", "category": "pattern"}),),),
         lang="pl",
     ),
     Task(
@@ -172,7 +167,12 @@ FRESH_TASKS: tuple[Task, ...] = (
         "memory",
         ("Vergiss bitte, dass ich Hafermilch in den Kaffee nehme – stimmt nicht mehr.",),
         no_fact_with("oat", "Hafer"),
-        ((_c("memory_list_facts"), _c("memory_delete_fact", lambda w: {"fact_id": fact_id("oat milk")(w)})),),
+        (
+            (
+                tool_call("memory_list_facts"),
+                tool_call("memory_delete_fact", lambda w: {"fact_id": fact_id("oat milk")(w)}),
+            ),
+        ),
         lang="de",
         setup=seed_facts(("Takes oat milk in their coffee", "preference")),
     ),
@@ -185,8 +185,8 @@ FRESH_TASKS: tuple[Task, ...] = (
         all_of(fact_with(["Iron Temple"]), fact_gone("Goes to the FitLife gym")),
         (
             (
-                _c("memory_list_facts"),
-                _c(
+                tool_call("memory_list_facts"),
+                tool_call(
                     "memory_update_fact",
                     lambda w: {"fact_id": fact_id("FitLife")(w), "fact": "Goes to the Iron Temple gym"},
                 ),
@@ -201,8 +201,8 @@ FRESH_TASKS: tuple[Task, ...] = (
         mail_to("tomas.r@example.com", ["birthday", "bday", "b-day", "🎂"]),
         (
             (
-                _c("search_memories", {"query": "brother email address"}),
-                _c(
+                tool_call("search_memories", {"query": "brother email address"}),
+                tool_call(
                     "gmail_send_email",
                     {"to": "tomas.r@example.com", "subject": "Happy birthday!", "body": "Happy bday, Tomás! 🎂"},
                 ),
@@ -217,8 +217,8 @@ FRESH_TASKS: tuple[Task, ...] = (
         file_with("ospiti.txt", ["Greta"]),
         (
             (
-                _c("search_memories", {"query": "chiave di riserva spare key"}),
-                _c(
+                tool_call("search_memories", {"query": "chiave di riserva spare key"}),
+                tool_call(
                     "filer_create_file",
                     {"path": "ospiti.txt", "content": "La chiave di riserva ce l'ha Greta, la vicina (4B).\n"},
                 ),
@@ -235,7 +235,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         cron_skill("15 8 * * 1-5", "standup", "stand-up", "stand up"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     _store_skill(
                         "Standup notes", {"schedule": "15 8 * * 1-5"}, "Remind the user to check the standup notes."
@@ -251,7 +251,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         once_skill(lambda w: w.now + timedelta(minutes=45), timedelta(minutes=10), "linge", "laundry", "washing"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     _store_skill("Sortir le linge", {"in_minutes": 45}, "Rappeler de sortir le linge de la machine."),
                 ),
@@ -266,7 +266,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         cron_skill("0 20 * * 0", "kaktus", "cactus"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     _store_skill("Podlać kaktusa", {"schedule": "0 20 * * 0"}, "Przypomnij o podlaniu kaktusa."),
                 ),
@@ -281,7 +281,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         once_skill(lambda w: day(w, 2) + timedelta(hours=9), timedelta(minutes=5), "seguro", "insurance"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     lambda w: _store_skill(
                         "Renovar o seguro do carro", {"at": at(w, 2, 9)}, "Lembrar de renovar o seguro do carro."
@@ -301,7 +301,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         cron_skill("0 9 1 * *", "rent"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     _store_skill("Rent", {"schedule": "0 9 1 * *"}, "Remind the user that the rent is due."),
                 ),
@@ -318,8 +318,8 @@ FRESH_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("memory_list_skills"),
-                _c(
+                tool_call("memory_list_skills"),
+                tool_call(
                     "memory_update_skill",
                     lambda w: {"skill_id": skill_id("ficus")(w), "trigger_config": {"schedule": "0 9 * * 0"}},
                 ),
@@ -335,8 +335,8 @@ FRESH_TASKS: tuple[Task, ...] = (
         mail_to("landlord@flat.example", ["friday"]),
         (
             (
-                _c("gmail_list_emails", {"query": "from:landlord@flat.example"}),
-                _c(
+                tool_call("gmail_list_emails", {"query": "from:landlord@flat.example"}),
+                tool_call(
                     "gmail_reply_email",
                     lambda w: {
                         "message_id": mail_id("from:landlord@flat.example")(w),
@@ -363,7 +363,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_draft",
                     {
                         "to": "ewa@example.com",
@@ -386,7 +386,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c(
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "jonas.k@example.com",
@@ -406,7 +406,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         event_at(["kapper", "hairdresser", "barber", "haircut", "knip"], lambda w: day(w, 2) + timedelta(hours=14)),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "Kapper",
@@ -426,8 +426,10 @@ FRESH_TASKS: tuple[Task, ...] = (
         no_event("Matteo"),
         (
             (
-                _c("gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}),
-                _c("gmail_delete_event", lambda w: {"event_id": event_id("Matteo")(w)}),
+                tool_call(
+                    "gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}
+                ),
+                tool_call("gmail_delete_event", lambda w: {"event_id": event_id("Matteo")(w)}),
             ),
         ),
         setup=seed_events(("Call with Matteo", 1, 11)),
@@ -437,7 +439,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         "calendar",
         ("Qu'est-ce que j'ai dans mon agenda après-demain ?",),
         listed_events_on(2),
-        ((_c("gmail_list_events", lambda w: {"time_min": at(w, 2, 0) + "Z", "time_max": at(w, 3, 0) + "Z"}),),),
+        ((tool_call("gmail_list_events", lambda w: {"time_min": at(w, 2, 0) + "Z", "time_max": at(w, 3, 0) + "Z"}),),),
         lang="fr",
         setup=seed_events(("Déjeuner avec Camille", 2, 12)),
     ),
@@ -451,7 +453,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         event_at(["parent", "teacher", "school"], lambda w: day(w, 1) + timedelta(hours=17)),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "Parent-teacher meeting",
@@ -470,14 +472,14 @@ FRESH_TASKS: tuple[Task, ...] = (
         "search",
         ("whats teh population of reykjavik rn",),
         searched(("web", "news"), ["reykjav"]),
-        ((_c("searcher_web_search", {"query": "Reykjavik population"}),),),
+        ((tool_call("searcher_web_search", {"query": "Reykjavik population"}),),),
     ),
     Task(
         "fresh-web-it",
         "search",
         ("cerca le ultime notizie sulla Ferrari",),
         searched(("news", "web"), ["Ferrari"]),
-        ((_c("searcher_news_search", {"query": "Ferrari"}),),),
+        ((tool_call("searcher_news_search", {"query": "Ferrari"}),),),
         lang="it",
     ),
     Task(
@@ -485,7 +487,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         "search",
         ("Sprawdź w internecie, do której jest otwarty Wawel w niedzielę",),
         searched(("web", "news"), ["Wawel"]),
-        ((_c("searcher_web_search", {"query": "Wawel godziny otwarcia niedziela"}),),),
+        ((tool_call("searcher_web_search", {"query": "Wawel godziny otwarcia niedziela"}),),),
         lang="pl",
     ),
     # multi-step ------------------------------------------------------------------------------------------------------
@@ -499,9 +501,11 @@ FRESH_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("gmail_list_emails", {"query": "dentist"}),
-                _c("gmail_get_email", lambda w: {"message_id": mail_id("from:reception@smile-dental.example")(w)}),
-                _c(
+                tool_call("gmail_list_emails", {"query": "dentist"}),
+                tool_call(
+                    "gmail_get_email", lambda w: {"message_id": mail_id("from:reception@smile-dental.example")(w)}
+                ),
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "Dentist check-up (Dr. Okafor)",
@@ -535,8 +539,8 @@ FRESH_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("filer_read_file", {"path": "trip.txt"}),
-                _c(
+                tool_call("filer_read_file", {"path": "trip.txt"}),
+                tool_call(
                     "memory_store_skill",
                     lambda w: _store_skill(
                         "Check in for flight TP1234", {"at": at(w, 3, 18)}, "Remind the user to check in online."
@@ -556,8 +560,8 @@ FRESH_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("searcher_web_search", {"query": "Rijksmuseum openingstijden"}),
-                _c(
+                tool_call("searcher_web_search", {"query": "Rijksmuseum openingstijden"}),
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "oma.bep@example.com",
@@ -579,9 +583,9 @@ FRESH_TASKS: tuple[Task, ...] = (
             not_(file_with("movies.txt", ["Arrival"]), "movies.txt still lists Arrival"),
         ),
         (
-            (_c("filer_create_file", {"path": "movies.txt", "content": "Dune\nArrival\n"}),),
-            (_c("filer_update_file", {"path": "movies.txt", "content": "Contact", "append": True}),),
-            (_c("filer_update_file", {"path": "movies.txt", "content": "Dune\nContact\n"}),),
+            (tool_call("filer_create_file", {"path": "movies.txt", "content": "Dune\nArrival\n"}),),
+            (tool_call("filer_update_file", {"path": "movies.txt", "content": "Contact", "append": True}),),
+            (tool_call("filer_update_file", {"path": "movies.txt", "content": "Dune\nContact\n"}),),
         ),
     ),
     Task(
@@ -591,7 +595,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         event_moved(["Priya"], lambda w: day(w, 1) + timedelta(hours=13)),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "Lunch with Priya",
@@ -602,7 +606,7 @@ FRESH_TASKS: tuple[Task, ...] = (
                 ),
             ),
             (
-                _c(
+                tool_call(
                     "gmail_update_event",
                     lambda w: {
                         "event_id": event_id("Priya")(w),
@@ -623,9 +627,9 @@ FRESH_TASKS: tuple[Task, ...] = (
             not_(fact_with(["pasaporte", "passport"], ["agosto", "august"]), "a fact still says August"),
         ),
         (
-            (_c("store_fact", {"fact": "El pasaporte caduca en agosto de 2028", "category": "background"}),),
+            (tool_call("store_fact", {"fact": "El pasaporte caduca en agosto de 2028", "category": "background"}),),
             (
-                _c(
+                tool_call(
                     "memory_update_fact",
                     lambda w: {"fact_id": fact_id("pasaporte")(w), "fact": "El pasaporte caduca en septiembre de 2028"},
                 ),
@@ -646,13 +650,13 @@ FRESH_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     lambda w: _store_skill("Bank anrufen", {"at": at(w, 1, 10)}, "Erinnere daran, die Bank anzurufen."),
                 ),
             ),
             (
-                _c(
+                tool_call(
                     "memory_update_skill",
                     lambda w: {"skill_id": skill_id("Bank anrufen")(w), "trigger_config": {"at": at(w, 1, 11)}},
                 ),
@@ -667,7 +671,7 @@ FRESH_TASKS: tuple[Task, ...] = (
         mail_to("coach@club.example", ["saturday"]),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_draft",
                     {
                         "to": "coach@club.example",
@@ -676,7 +680,7 @@ FRESH_TASKS: tuple[Task, ...] = (
                     },
                 ),
             ),
-            (_c("gmail_send_draft", lambda w: {"draft_id": draft_id("coach@club.example")(w)}),),
+            (tool_call("gmail_send_draft", lambda w: {"draft_id": draft_id("coach@club.example")(w)}),),
         ),
     ),
 )

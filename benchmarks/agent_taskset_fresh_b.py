@@ -20,8 +20,6 @@ from itertools import pairwise
 from typing import Any
 
 from agent_taskset import (
-    Arguments,
-    Call,
     Check,
     Task,
     World,
@@ -43,6 +41,7 @@ from agent_taskset import (
     no_skill_with,
     not_,
     once_skill,
+    reminder_call,
     searched,
     seed_events,
     seed_facts,
@@ -50,21 +49,13 @@ from agent_taskset import (
     seed_skill,
     skill_id,
     skill_text,
+    tool_call,
     trigger,
     user_skills,
 )
 from croniter import croniter
 
 SET_NAME = "fresh-2026-11-27b"
-
-
-def _c(name: str, arguments: Arguments | None = None) -> Call:
-    return Call(name, arguments or {})
-
-
-def _reminder(name: str, config: dict[str, Any], instructions: str) -> Call:
-    arguments = {"name": name, "trigger_type": "cron", "trigger_config": config, "instructions": instructions}
-    return _c("memory_store_skill", arguments)
 
 
 def _every(schedule: str, minutes: int) -> bool:
@@ -117,7 +108,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         "skills",
         ("remind me in twenty minutes to take the lasagna out of the oven",),
         once_skill(lambda w: w.now + timedelta(minutes=20), timedelta(minutes=10), "lasagna", "oven"),
-        ((_reminder("Lasagna", {"in_minutes": 20}, "Remind the user to take the lasagna out of the oven."),),),
+        ((reminder_call("Lasagna", {"in_minutes": 20}, "Remind the user to take the lasagna out of the oven."),),),
     ),
     Task(
         "freshb-skills-day-after-tomorrow",
@@ -129,7 +120,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         once_skill(lambda w: day(w, 2) + timedelta(hours=7), timedelta(minutes=5), "pharmacy", "prescription"),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     lambda w: {
                         "name": "Telephone the pharmacy",
@@ -146,14 +137,14 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         "skills",
         ("every weekday at seven fifteen remind me to pack the kids lunches pls",),
         cron_skill("15 7 * * 1-5", "lunch"),
-        ((_reminder("Pack lunches", {"schedule": "15 7 * * 1-5"}, "Remind the user to pack the kids' lunches."),),),
+        ((reminder_call("Pack lunches", {"schedule": "15 7 * * 1-5"}, "Remind the user to pack the kids' lunches."),),),
     ),
     Task(
         "freshb-skills-first-of-month-fr",
         "skills",
         ("Pourriez-vous me rappeler le premier de chaque mois à neuf heures de payer le loyer, s'il vous plaît ?",),
         cron_skill("0 9 1 * *", "loyer", "rent"),
-        ((_reminder("Payer le loyer", {"schedule": "0 9 1 * *"}, "Rappeler à l'utilisateur de payer le loyer."),),),
+        ((reminder_call("Payer le loyer", {"schedule": "0 9 1 * *"}, "Rappeler à l'utilisateur de payer le loyer."),),),
         lang="fr",
     ),
     Task(
@@ -163,7 +154,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         cron_skill("0 10 * * 6", "warzyw", "targ", "vegetable", "market"),
         (
             (
-                _reminder(
+                reminder_call(
                     "Warzywa z targu",
                     {"schedule": "0 10 * * 6"},
                     "Przypomnij użytkownikowi o odebraniu warzyw z targu.",
@@ -177,7 +168,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         "skills",
         ("påminn mig varannan timme att dricka vatten tack",),
         interval_skill(120, "vatten", "dricka", "water", "drink"),
-        ((_reminder("Dricka vatten", {"interval_minutes": 120}, "Påminn användaren att dricka vatten."),),),
+        ((reminder_call("Dricka vatten", {"interval_minutes": 120}, "Påminn användaren att dricka vatten."),),),
         lang="sv",
     ),
     Task(
@@ -185,7 +176,12 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         "skills",
         ("Zrušte prosím moji připomínku na zalévání zahrady, tu už nebudu potřebovat.",),
         no_skill_with("zahrad", "garden"),
-        ((_c("memory_list_skills"), _c("memory_delete_skill", lambda w: {"skill_id": skill_id("zahrad")(w)})),),
+        (
+            (
+                tool_call("memory_list_skills"),
+                tool_call("memory_delete_skill", lambda w: {"skill_id": skill_id("zahrad")(w)}),
+            ),
+        ),
         lang="cs",
         setup=seed_skill("Zalévání zahrady", "0 19 * * *", "Připomeň uživateli, aby zalil zahradu."),
     ),
@@ -199,8 +195,8 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("memory_list_skills"),
-                _c(
+                tool_call("memory_list_skills"),
+                tool_call(
                     "memory_update_skill",
                     lambda w: {"skill_id": skill_id("piano")(w), "trigger_config": {"schedule": "0 17 * * 3"}},
                 ),
@@ -214,14 +210,26 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         "memory",
         ("pls remember jonahs swim class is on thursdays at four thirty",),
         fact_with(["Jonah"], ["swim"], ["thursday"]),
-        ((_c("store_fact", {"fact": "Son Jonah's swim class is on Thursdays at 4:30 pm", "category": "contact"}),),),
+        (
+            (
+                tool_call(
+                    "store_fact", {"fact": "Son Jonah's swim class is on Thursdays at 4:30 pm", "category": "contact"}
+                ),
+            ),
+        ),
     ),
     Task(
         "freshb-memory-key-sv",
         "memory",
         ("Var snäll och kom ihåg att min granne Birgitta har en reservnyckel till huset.",),
         fact_with(["Birgitta"], ["nyckel", "key"]),
-        ((_c("store_fact", {"fact": "Grannen Birgitta har en reservnyckel till huset", "category": "contact"}),),),
+        (
+            (
+                tool_call(
+                    "store_fact", {"fact": "Grannen Birgitta har en reservnyckel till huset", "category": "contact"}
+                ),
+            ),
+        ),
         lang="sv",
     ),
     Task(
@@ -231,8 +239,8 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         mail_to("tomasz.wrona@example.com", ["obiad", "dinner", "lunch"]),
         (
             (
-                _c("search_memories", {"query": "brother email"}),
-                _c(
+                tool_call("search_memories", {"query": "brother email"}),
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "tomasz.wrona@example.com",
@@ -255,8 +263,8 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         file_with("parking-permit.txt", ["KX482TB", "KX 482 TB", "KX-482-TB"]),
         (
             (
-                _c("search_memories", {"query": "car registration number"}),
-                _c("filer_create_file", {"path": "parking-permit.txt", "content": "Registration: KX482TB\n"}),
+                tool_call("search_memories", {"query": "car registration number"}),
+                tool_call("filer_create_file", {"path": "parking-permit.txt", "content": "Registration: KX482TB\n"}),
             ),
         ),
         setup=seed_facts(("The car's registration number is KX482TB", "background")),
@@ -268,8 +276,8 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         all_of(fact_with(["Mia"], ["32", "thirty-two", "thirty two"]), fact_gone("Daughter Mia's shoe size is 31")),
         (
             (
-                _c("memory_list_facts"),
-                _c(
+                tool_call("memory_list_facts"),
+                tool_call(
                     "memory_update_fact",
                     lambda w: {"fact_id": fact_id("shoe size")(w), "fact": "Daughter Mia's shoe size is 32"},
                 ),
@@ -284,8 +292,8 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         all_of(fact_with(["Albrecht"]), fact_gone("Family doctor is Dr. Brandt")),
         (
             (
-                _c("memory_list_facts"),
-                _c(
+                tool_call("memory_list_facts"),
+                tool_call(
                     "memory_update_fact",
                     lambda w: {"fact_id": fact_id("Brandt")(w), "fact": "Family doctor is Dr. Albrecht"},
                 ),
@@ -302,7 +310,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         file_with("lunchbox.txt", ["apple"], ["cheese"], ["juice"]),
         (
             (
-                _c(
+                tool_call(
                     "filer_create_file",
                     {"path": "lunchbox.txt", "content": "- apple slices\n- cheese sandwich\n- 2 juice boxes\n"},
                 ),
@@ -314,7 +322,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         "files",
         ("Potrebbe cortesemente leggermi il contenuto del file ricetta-nonna.txt? La ringrazio.",),
         file_operation("read_file", "ricetta-nonna.txt"),
-        ((_c("filer_read_file", {"path": "ricetta-nonna.txt"}),),),
+        ((tool_call("filer_read_file", {"path": "ricetta-nonna.txt"}),),),
         lang="it",
         setup=seed_files({"ricetta-nonna.txt": "Ragù della nonna: sedano, carota, cipolla, manzo, vino rosso.\n"}),
     ),
@@ -323,7 +331,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         "files",
         ("smaž prosím soubor stary-seznam.txt už ho nepotřebuju",),
         no_file("stary-seznam.txt"),
-        ((_c("filer_delete_file", {"path": "stary-seznam.txt"}),),),
+        ((tool_call("filer_delete_file", {"path": "stary-seznam.txt"}),),),
         lang="cs",
         setup=seed_files({"stary-seznam.txt": "mléko\nchleba\n"}),
     ),
@@ -338,7 +346,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         mail_to("oliver.grant@example.com", ["flower"], ["thank"]),
         (
             (
-                _c(
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "oliver.grant@example.com",
@@ -356,7 +364,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         mail_to("marta.ruiz@example.com", ["fiebre", "fever"]),
         (
             (
-                _c(
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "marta.ruiz@example.com",
@@ -376,7 +384,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         event_on_weekday(["parent", "teacher"], 3, 17, 30),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "Parent-teacher meeting",
@@ -393,7 +401,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         "calendar",
         ("Könnten Sie mir bitte sagen, welche Termine ich übermorgen in meinem Kalender habe?",),
         listed_events_on(2),
-        ((_c("gmail_list_events", lambda w: {"time_min": at(w, 2, 0) + "Z", "time_max": at(w, 3, 0) + "Z"}),),),
+        ((tool_call("gmail_list_events", lambda w: {"time_min": at(w, 2, 0) + "Z", "time_max": at(w, 3, 0) + "Z"}),),),
         lang="de",
         setup=seed_events(("Fußpflege", 2, 11)),
     ),
@@ -406,14 +414,14 @@ FRESH_B_TASKS: tuple[Task, ...] = (
             "that up for me, please?",
         ),
         searched(("web", "news"), ["Kew"]),
-        ((_c("searcher_web_search", {"query": "Kew Gardens glasshouses opening hours"}),),),
+        ((tool_call("searcher_web_search", {"query": "Kew Gardens glasshouses opening hours"}),),),
     ),
     Task(
         "freshb-search-braga-pt",
         "search",
         ("pesquisa pf parques infantis cobertos em braga",),
         searched(("web", "news"), ["Braga"]),
-        ((_c("searcher_web_search", {"query": "parques infantis cobertos Braga"}),),),
+        ((tool_call("searcher_web_search", {"query": "parques infantis cobertos Braga"}),),),
         lang="pt",
     ),
     # multi-step ------------------------------------------------------------------------------------------------------
@@ -424,8 +432,8 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         all_of(searched(("web", "news"), ["egg"]), file_with("eggs.txt", ["egg"])),
         (
             (
-                _c("searcher_web_search", {"query": "how long to boil an egg runny yolk"}),
-                _c("filer_create_file", {"path": "eggs.txt", "content": "Soft-boiled egg: about 6 minutes.\n"}),
+                tool_call("searcher_web_search", {"query": "how long to boil an egg runny yolk"}),
+                tool_call("filer_create_file", {"path": "eggs.txt", "content": "Soft-boiled egg: about 6 minutes.\n"}),
             ),
         ),
     ),
@@ -443,7 +451,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     lambda w: {
                         "name": "Sign the field trip form",
@@ -454,7 +462,7 @@ FRESH_B_TASKS: tuple[Task, ...] = (
                 ),
             ),
             (
-                _c(
+                tool_call(
                     "memory_update_skill",
                     lambda w: {"skill_id": skill_id("field trip")(w), "trigger_config": {"at": at(w, 1, 7, 30)}},
                 ),
@@ -470,9 +478,13 @@ FRESH_B_TASKS: tuple[Task, ...] = (
         ),
         file_with("christmas-cards.txt", ["Henderson"], ["Patel"], ["Nakamura"]),
         (
-            (_c("filer_create_file", {"path": "christmas-cards.txt", "content": "The Hendersons\nThe Patels\n"}),),
             (
-                _c(
+                tool_call(
+                    "filer_create_file", {"path": "christmas-cards.txt", "content": "The Hendersons\nThe Patels\n"}
+                ),
+            ),
+            (
+                tool_call(
                     "filer_update_file",
                     {"path": "christmas-cards.txt", "content": "The Hendersons\nThe Patels\nThe Nakamuras\n"},
                 ),
@@ -487,8 +499,12 @@ FRESH_B_TASKS: tuple[Task, ...] = (
             searched(("web", "news"), ["Zaragoza"]), file_with("farmacias.txt", ["farmacia", "pharmac", "Zaragoza"])
         ),
         (
-            (_c("searcher_web_search", {"query": "farmacias de guardia Zaragoza"}),),
-            (_c("filer_create_file", {"path": "farmacias.txt", "content": "Farmacias de guardia en Zaragoza\n"}),),
+            (tool_call("searcher_web_search", {"query": "farmacias de guardia Zaragoza"}),),
+            (
+                tool_call(
+                    "filer_create_file", {"path": "farmacias.txt", "content": "Farmacias de guardia en Zaragoza\n"}
+                ),
+            ),
         ),
         lang="es",
     ),

@@ -19,8 +19,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from agent_taskset import (
-    Arguments,
-    Call,
     Check,
     Task,
     World,
@@ -45,6 +43,7 @@ from agent_taskset import (
     not_,
     on_weekday,
     once_skill,
+    reminder_call,
     searched,
     seed_events,
     seed_facts,
@@ -53,19 +52,11 @@ from agent_taskset import (
     seed_skill,
     skill_id,
     skill_paused,
+    tool_call,
 )
 from agent_taskset_fresh import draft_id, mail_id
 
 SET_NAME = "fresh-2026-11-28"
-
-
-def _c(name: str, arguments: Arguments | None = None) -> Call:
-    return Call(name, arguments or {})
-
-
-def _reminder(name: str, config: dict[str, object], instructions: str) -> Call:
-    arguments = {"name": name, "trigger_type": "cron", "trigger_config": config, "instructions": instructions}
-    return _c("memory_store_skill", arguments)
 
 
 def seed_exam_mail(world: World) -> None:
@@ -96,7 +87,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         file_with("prices.txt", ["espresso"], ["latte"], ["croissant"]),
         (
             (
-                _c(
+                tool_call(
                     "filer_create_file",
                     {"path": "prices.txt", "content": "espresso 2.20\nlatte 3.10\ncroissant 2.50\n"},
                 ),
@@ -111,7 +102,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
             "a copy of lab-report.md called lab-report-old.md first just in case",
         ),
         all_of(file_with("lab-report-old.md", ["titration"]), file_with("lab-report.md", ["titration"])),
-        ((_c("filer_copy_file", {"source": "lab-report.md", "destination": "lab-report-old.md"}),),),
+        ((tool_call("filer_copy_file", {"source": "lab-report.md", "destination": "lab-report-old.md"}),),),
         setup=seed_files(
             {"lab-report.md": "# Titration of acetic acid\n\nMean titre 23.4 ml; concentration 0.78 mol/l.\n"}
         ),
@@ -123,7 +114,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         all_of(file_with("facturi/factura-octombrie.txt", ["2217"]), no_file("factura-octombrie.txt")),
         (
             (
-                _c(
+                tool_call(
                     "filer_move_file",
                     {"source": "factura-octombrie.txt", "destination": "facturi/factura-octombrie.txt"},
                 ),
@@ -140,7 +131,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         fact_with(["Millbrook"], ["flour"]),
         (
             (
-                _c(
+                tool_call(
                     "store_fact",
                     {
                         "fact": "Flour supplier is Millbrook Farms; they deliver on Tuesdays and Fridays",
@@ -159,8 +150,8 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         all_of(fact_with(["15"], ["May", "трав"]), fact_gone("User's birthday is on May 14")),
         (
             (
-                _c("memory_list_facts"),
-                _c(
+                tool_call("memory_list_facts"),
+                tool_call(
                     "memory_update_fact",
                     lambda w: {"fact_id": fact_id("May 14")(w), "fact": "User's birthday is on May 15"},
                 ),
@@ -174,7 +165,12 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         "memory",
         ("felejtsd el hogy kedden zárva vagyunk, mostantól kedden is nyitva leszünk",),
         fact_gone("The café is closed on Tuesdays"),
-        ((_c("memory_list_facts"), _c("memory_delete_fact", lambda w: {"fact_id": fact_id("closed on Tuesdays")(w)})),),
+        (
+            (
+                tool_call("memory_list_facts"),
+                tool_call("memory_delete_fact", lambda w: {"fact_id": fact_id("closed on Tuesdays")(w)}),
+            ),
+        ),
         lang="hu",
         setup=seed_facts(("The café is closed on Tuesdays", "background")),
     ),
@@ -185,8 +181,8 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         mail_to("marieke@jansen-boekhouding.example", ["btw", "vat", "belasting", "tax"]),
         (
             (
-                _c("search_memories", {"query": "boekhouder accountant email"}),
-                _c(
+                tool_call("search_memories", {"query": "boekhouder accountant email"}),
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "marieke@jansen-boekhouding.example",
@@ -209,8 +205,8 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         file_with("library-form.txt", ["2291847"]),
         (
             (
-                _c("search_memories", {"query": "student ID number"}),
-                _c("filer_create_file", {"path": "library-form.txt", "content": "Student ID: S2291847\n"}),
+                tool_call("search_memories", {"query": "student ID number"}),
+                tool_call("filer_create_file", {"path": "library-form.txt", "content": "Student ID: S2291847\n"}),
             ),
         ),
         setup=seed_facts(("Student ID number is S2291847", "background")),
@@ -223,12 +219,12 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         cron_skills_together("0 6 * * 1,4", "bread", "Dekker"),
         (
             (
-                _reminder(
+                reminder_call(
                     "Bread order (Monday)",
                     {"every": "monday", "time": "06:00"},
                     "Remind the user to put in the bread order with Dekker.",
                 ),
-                _reminder(
+                reminder_call(
                     "Bread order (Thursday)",
                     {"every": "thursday", "time": "06:00"},
                     "Remind the user to put in the bread order with Dekker.",
@@ -244,14 +240,20 @@ FRESH_C_TASKS: tuple[Task, ...] = (
             "time i forgot and it sat there all night and smelled sooo bad",
         ),
         once_skill(lambda w: w.now + timedelta(minutes=90), timedelta(minutes=10), "dryer", "washer"),
-        ((_reminder("Washer to dryer", {"in_minutes": 90}, "Remind the user to move the washing to the dryer."),),),
+        ((reminder_call("Washer to dryer", {"in_minutes": 90}, "Remind the user to move the washing to the dryer."),),),
     ),
     Task(
         "freshc-skills-ja-library",
         "skills",
         ("明日の朝7時に図書館の本を返すの、リマインドしてくれる？絶対忘れそうだから笑",),
         once_skill(lambda w: day(w, 1) + timedelta(hours=7), timedelta(minutes=5), "図書館", "library", "返却"),
-        ((_reminder("図書館の本を返す", {"in_days": 1, "time": "07:00"}, "図書館の本を返すようにリマインドする。"),),),
+        (
+            (
+                reminder_call(
+                    "図書館の本を返す", {"in_days": 1, "time": "07:00"}, "図書館の本を返すようにリマインドする。"
+                ),
+            ),
+        ),
         lang="ja",
     ),
     Task(
@@ -261,7 +263,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         cron_skill("0 10 15 * *", "ΦΠΑ", "Φ.Π.Α", "VAT", "tax", "φόρο"),
         (
             (
-                _reminder(
+                reminder_call(
                     "Πληρωμή ΦΠΑ",
                     {"every": "month", "day": 15, "time": "10:00"},
                     "Υπενθύμισε στον χρήστη να πληρώσει το ΦΠΑ.",
@@ -275,7 +277,12 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         "skills",
         ("удали напоминалку про инвентаризацию, больше не надо",),
         no_skill_with("инвентар", "inventory", "stocktake", "stock-take"),
-        ((_c("memory_list_skills"), _c("memory_delete_skill", lambda w: {"skill_id": skill_id("инвентар")(w)})),),
+        (
+            (
+                tool_call("memory_list_skills"),
+                tool_call("memory_delete_skill", lambda w: {"skill_id": skill_id("инвентар")(w)}),
+            ),
+        ),
         lang="ru",
         setup=seed_skill("Инвентаризация склада", "0 18 * * 5", "Напомнить провести инвентаризацию склада."),
     ),
@@ -289,8 +296,8 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("memory_list_skills"),
-                _c(
+                tool_call("memory_list_skills"),
+                tool_call(
                     "memory_update_skill",
                     lambda w: {"skill_id": skill_id("staff")(w), "trigger_config": {"time": "08:30"}},
                 ),
@@ -308,8 +315,8 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         skill_paused("boulder"),
         (
             (
-                _c("memory_list_skills"),
-                _c("memory_update_skill", lambda w: {"skill_id": skill_id("boulder")(w), "enabled": False}),
+                tool_call("memory_list_skills"),
+                tool_call("memory_update_skill", lambda w: {"skill_id": skill_id("boulder")(w), "enabled": False}),
             ),
         ),
         setup=seed_skill("Bouldering", "0 19 * * 2,4", "Remind the user to go bouldering."),
@@ -322,7 +329,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         mail_to("jfarrell@greenleaf-events.example", ["40"], ["180"]),
         (
             (
-                _c(
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "jfarrell@greenleaf-events.example",
@@ -347,7 +354,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_draft",
                     {
                         "to": "rhea.solberg@uni.example",
@@ -366,8 +373,8 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         mail_to("comenzi@cafeneaua-veche.example", ["joi", "thursday"]),
         (
             (
-                _c("gmail_list_emails", {"query": "from:comenzi@cafeneaua-veche.example"}),
-                _c(
+                tool_call("gmail_list_emails", {"query": "from:comenzi@cafeneaua-veche.example"}),
+                tool_call(
                     "gmail_reply_email",
                     lambda w: {
                         "message_id": mail_id("from:comenzi@cafeneaua-veche.example")(w),
@@ -393,7 +400,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         event_at(["fridge", "repair"], lambda w: day(w, 1) + timedelta(hours=7, minutes=15)),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "Walk-in fridge repair",
@@ -412,8 +419,10 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         event_moved(["консультац", "керівник", "supervisor"], lambda w: day(w, 2) + timedelta(hours=14)),
         (
             (
-                _c("gmail_list_events", lambda w: {"time_min": at(w, 2, 0) + "Z", "time_max": at(w, 3, 0) + "Z"}),
-                _c(
+                tool_call(
+                    "gmail_list_events", lambda w: {"time_min": at(w, 2, 0) + "Z", "time_max": at(w, 3, 0) + "Z"}
+                ),
+                tool_call(
                     "gmail_update_event",
                     lambda w: {
                         "event_id": event_id("консультац")(w),
@@ -434,7 +443,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         event_at(["ゼミ", "発表", "seminar", "presentation"], lambda w: day(w, 2) + timedelta(hours=15)),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "ゼミの発表練習",
@@ -453,14 +462,14 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         "search",
         ("ok random q but how many calories are in a bubble tea?? like the brown sugar one. can u look it up",),
         searched(("web", "news"), ["bubble tea", "boba", "brown sugar"]),
-        ((_c("searcher_web_search", {"query": "brown sugar bubble tea calories"}),),),
+        ((tool_call("searcher_web_search", {"query": "brown sugar bubble tea calories"}),),),
     ),
     Task(
         "freshc-search-tr",
         "search",
         ("İzmir'de toptan kahve çekirdeği satan firmaları araştır",),
         searched(("web", "news"), ["zmir"]),
-        ((_c("searcher_web_search", {"query": "İzmir toptan kahve çekirdeği"}),),),
+        ((tool_call("searcher_web_search", {"query": "İzmir toptan kahve çekirdeği"}),),),
         lang="tr",
     ),
     # multi-step ------------------------------------------------------------------------------------------------------
@@ -472,8 +481,8 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         mail_to("accounts@halvorsen-catering.example", ["1043"], ["14", "fourteen"]),
         (
             (
-                _c("filer_read_file", {"path": "invoice-1043.txt"}),
-                _c(
+                tool_call("filer_read_file", {"path": "invoice-1043.txt"}),
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "accounts@halvorsen-catering.example",
@@ -504,9 +513,9 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("gmail_list_emails", {"query": "exam"}),
-                _c("gmail_get_email", lambda w: {"message_id": mail_id("from:exams-office@uni.example")(w)}),
-                _c(
+                tool_call("gmail_list_emails", {"query": "exam"}),
+                tool_call("gmail_get_email", lambda w: {"message_id": mail_id("from:exams-office@uni.example")(w)}),
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "Statistics 201 exam (Hall C)",
@@ -515,7 +524,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
                         "time_zone": "UTC",
                     },
                 ),
-                _c(
+                tool_call(
                     "memory_store_skill",
                     lambda w: {
                         "name": "Pack the calculator",
@@ -538,8 +547,8 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("searcher_web_search", {"query": "pret bilet tren Bucuresti Brasov"}),
-                _c(
+                tool_call("searcher_web_search", {"query": "pret bilet tren Bucuresti Brasov"}),
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "andrei.pop@example.com",
@@ -558,8 +567,8 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         ("new file stock.txt - cups 200, lids 150, straws 500", "lids r 120 not 150 sry"),
         all_of(file_with("stock.txt", ["cups"], ["straws"]), lines_about("stock.txt", ["lid"], ["120"])),
         (
-            (_c("filer_create_file", {"path": "stock.txt", "content": "cups 200\nlids 150\nstraws 500\n"}),),
-            (_c("filer_update_file", {"path": "stock.txt", "content": "cups 200\nlids 120\nstraws 500\n"}),),
+            (tool_call("filer_create_file", {"path": "stock.txt", "content": "cups 200\nlids 150\nstraws 500\n"}),),
+            (tool_call("filer_update_file", {"path": "stock.txt", "content": "cups 200\nlids 120\nstraws 500\n"}),),
         ),
     ),
     Task(
@@ -576,7 +585,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     lambda w: {
                         "name": "Start the history essay",
@@ -587,8 +596,8 @@ FRESH_C_TASKS: tuple[Task, ...] = (
                 ),
             ),
             (
-                _c("memory_list_skills"),
-                _c(
+                tool_call("memory_list_skills"),
+                tool_call(
                     "memory_update_skill",
                     lambda w: {"skill_id": skill_id("essay")(w), "trigger_config": {"at": _essay_at(w, 5)}},
                 ),
@@ -605,7 +614,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
         mail_to("sergey.volkov@opt-torg.example", ["30"], ["пятниц", "friday"], ["счёт", "счет", "invoice", "bill"]),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_draft",
                     {
                         "to": "sergey.volkov@opt-torg.example",
@@ -615,7 +624,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
                 ),
             ),
             (
-                _c(
+                tool_call(
                     "gmail_update_draft",
                     lambda w: {
                         "draft_id": draft_id("sergey.volkov@opt-torg.example")(w),
@@ -624,7 +633,7 @@ FRESH_C_TASKS: tuple[Task, ...] = (
                         "body": "Сергей, добрый день! Нам нужно 30 коробок к пятнице. Оплатим по счёту.",
                     },
                 ),
-                _c("gmail_send_draft", lambda w: {"draft_id": draft_id("sergey.volkov@opt-torg.example")(w)}),
+                tool_call("gmail_send_draft", lambda w: {"draft_id": draft_id("sergey.volkov@opt-torg.example")(w)}),
             ),
         ),
         lang="ru",
@@ -638,9 +647,13 @@ FRESH_C_TASKS: tuple[Task, ...] = (
             no_fact_saying(["Henk"], ["sleutel", "key"], unless=["Gerrit"]),
         ),
         (
-            (_c("store_fact", {"fact": "De reservesleutel van het magazijn ligt bij Henk", "category": "contact"}),),
             (
-                _c(
+                tool_call(
+                    "store_fact", {"fact": "De reservesleutel van het magazijn ligt bij Henk", "category": "contact"}
+                ),
+            ),
+            (
+                tool_call(
                     "memory_update_fact",
                     lambda w: {
                         "fact_id": fact_id("Henk")(w),

@@ -17,11 +17,8 @@ superseded, a line added to a file by appending or by writing the file again who
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
 
 from agent_taskset import (
-    Arguments,
-    Call,
     Check,
     Task,
     World,
@@ -42,25 +39,18 @@ from agent_taskset import (
     no_skill_with,
     not_,
     once_skill,
+    reminder_call,
     searched,
     seed_events,
     seed_facts,
     seed_files,
     seed_skill,
     skill_id,
+    tool_call,
 )
 from agent_taskset_fresh import mail_id
 
 SET_NAME = "fresh-2026-11-28b"
-
-
-def _c(name: str, arguments: Arguments | None = None) -> Call:
-    return Call(name, arguments or {})
-
-
-def _reminder(name: str, config: dict[str, Any], instructions: str) -> Call:
-    arguments = {"name": name, "trigger_type": "cron", "trigger_config": config, "instructions": instructions}
-    return _c("memory_store_skill", arguments)
 
 
 def seed_flu_mail(world: World) -> None:
@@ -86,7 +76,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         once_skill(lambda w: w.now + timedelta(hours=4), timedelta(minutes=10), "pharmacy", "insulin"),
         (
             (
-                _reminder(
+                reminder_call(
                     "Call the pharmacy", {"in_hours": 4}, "Remind the user to call the pharmacy about the insulin."
                 ),
             ),
@@ -99,7 +89,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         cron_skills_together("45 7 * * 3", "biojäte", "bio", "jäte", "waste", "compost", "roska"),
         (
             (
-                _reminder(
+                reminder_call(
                     "Biojäte",
                     {"every": "wednesday", "time": "07:45"},
                     "Muistuta käyttäjää viemään biojäteastia tien varteen.",
@@ -119,7 +109,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         cron_skill("30 8 1 * *", "meter", "electric"),
         (
             (
-                _reminder(
+                reminder_call(
                     "Read the electricity meter",
                     {"every": "month", "day": 1, "time": "08:30"},
                     "Remind the user to read the electricity meter and note the figure.",
@@ -132,7 +122,12 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         "skills",
         ("Du kan godt slette påmindelsen om svømning om torsdagen. Holdet er blevet nedlagt.",),
         no_skill_with("svøm", "swim"),
-        ((_c("memory_list_skills"), _c("memory_delete_skill", lambda w: {"skill_id": skill_id("svøm")(w)})),),
+        (
+            (
+                tool_call("memory_list_skills"),
+                tool_call("memory_delete_skill", lambda w: {"skill_id": skill_id("svøm")(w)}),
+            ),
+        ),
         lang="da",
         setup=seed_skill("Svømning", "0 17 * * 4", "Mind brugeren om at pakke tasken til svømning."),
     ),
@@ -146,8 +141,8 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("memory_list_skills"),
-                _c(
+                tool_call("memory_list_skills"),
+                tool_call(
                     "memory_update_skill",
                     lambda w: {"skill_id": skill_id("분리수거")(w), "trigger_config": {"time": "10:00"}},
                 ),
@@ -164,7 +159,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         fact_with(["Priya", "Okafor"], ["3321"]),
         (
             (
-                _c(
+                tool_call(
                     "store_fact",
                     {"fact": "The night-shift charge nurse is Priya Okafor, pager 3321", "category": "contact"},
                 ),
@@ -181,8 +176,8 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("memory_list_facts"),
-                _c(
+                tool_call("memory_list_facts"),
+                tool_call(
                     "memory_update_fact",
                     lambda w: {"fact_id": fact_id("Bergen")(w), "fact": "The user's daughter Ingrid lives in Tromsø"},
                 ),
@@ -196,7 +191,12 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         "memory",
         ("תמחק בבקשה את מה ששמרת על החניה שלי בקומה 3 בחניון של בית החולים. אני נוסעת עכשיו ברכבת.",),
         fact_gone("The user parks on level 3 of the hospital garage"),
-        ((_c("memory_list_facts"), _c("memory_delete_fact", lambda w: {"fact_id": fact_id("level 3")(w)})),),
+        (
+            (
+                tool_call("memory_list_facts"),
+                tool_call("memory_delete_fact", lambda w: {"fact_id": fact_id("level 3")(w)}),
+            ),
+        ),
         lang="he",
         setup=seed_facts(("The user parks on level 3 of the hospital garage", "background")),
     ),
@@ -210,8 +210,8 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         mail_to("des.whitlock@example.org", ["shed", "drawing"], ["Saturday"]),
         (
             (
-                _c("search_memories", {"query": "brother email"}),
-                _c(
+                tool_call("search_memories", {"query": "brother email"}),
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "des.whitlock@example.org",
@@ -235,7 +235,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         file_with("guardies-desembre.txt", ["nit", "night"], ["lliure", "free", "off"]),
         (
             (
-                _c(
+                tool_call(
                     "filer_create_file",
                     {
                         "path": "guardies-desembre.txt",
@@ -256,7 +256,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         file_with("workshop-log.txt", ["B-2240"], ["belt"], ["bandsaw"], ["Oiled"]),
         (
             (
-                _c(
+                tool_call(
                     "filer_update_file",
                     {
                         "path": "workshop-log.txt",
@@ -285,7 +285,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c(
+                tool_call(
                     "gmail_send_email",
                     {
                         "to": "staffing@stmarys-hospital.example",
@@ -309,7 +309,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_draft",
                     {
                         "to": "lan.nguyen@example.vn",
@@ -329,7 +329,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         event_at(["gigi", "dentist", "dental", "Sehat"], lambda w: day(w, 1) + timedelta(hours=15)),
         (
             (
-                _c(
+                tool_call(
                     "gmail_create_event",
                     lambda w: {
                         "summary": "Kontrol gigi - Klinik Sehat Sentosa",
@@ -352,8 +352,10 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         event_moved(["boiler"], lambda w: day(w, 1) + timedelta(hours=13, minutes=30)),
         (
             (
-                _c("gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}),
-                _c(
+                tool_call(
+                    "gmail_list_events", lambda w: {"time_min": at(w, 1, 0) + "Z", "time_max": at(w, 2, 0) + "Z"}
+                ),
+                tool_call(
                     "gmail_update_event",
                     lambda w: {
                         "event_id": event_id("boiler")(w),
@@ -375,7 +377,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
             "i sleep",
         ),
         searched(("web", "news"), ["ibuprofen", "advil", "nsaid"], ["sertraline", "zoloft", "ssri"]),
-        ((_c("searcher_web_search", {"query": "ibuprofen sertraline interaction"}),),),
+        ((tool_call("searcher_web_search", {"query": "ibuprofen sertraline interaction"}),),),
     ),
     # multi-step ------------------------------------------------------------------------------------------------------
     Task(
@@ -387,9 +389,11 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("gmail_list_emails", {"query": "flu"}),
-                _c("gmail_get_email", lambda w: {"message_id": mail_id("from:occhealth@stmarys-hospital.example")(w)}),
-                _c(
+                tool_call("gmail_list_emails", {"query": "flu"}),
+                tool_call(
+                    "gmail_get_email", lambda w: {"message_id": mail_id("from:occhealth@stmarys-hospital.example")(w)}
+                ),
+                tool_call(
                     "memory_store_skill",
                     lambda w: {
                         "name": "Flu jab in two hours",
@@ -415,8 +419,8 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         ),
         (
             (
-                _c("searcher_web_search", {"query": "2019 Skoda Octavia estate recommended tyre pressure"}),
-                _c(
+                tool_call("searcher_web_search", {"query": "2019 Skoda Octavia estate recommended tyre pressure"}),
+                tool_call(
                     "filer_create_file",
                     {
                         "path": "tyre-pressures.txt",
@@ -438,7 +442,7 @@ FRESH_D_TASKS: tuple[Task, ...] = (
         all_of(_scrubs_at(17, 30), not_(_scrubs_at(18, 30), "the scrubs reminder still fires at 18:30")),
         (
             (
-                _c(
+                tool_call(
                     "memory_store_skill",
                     lambda w: {
                         "name": "Scrubs from the laundry",
@@ -449,8 +453,8 @@ FRESH_D_TASKS: tuple[Task, ...] = (
                 ),
             ),
             (
-                _c("memory_list_skills"),
-                _c(
+                tool_call("memory_list_skills"),
+                tool_call(
                     "memory_update_skill",
                     lambda w: {"skill_id": skill_id("scrubs")(w), "trigger_config": {"at": at(w, 1, 17, 30)}},
                 ),
@@ -466,8 +470,8 @@ FRESH_D_TASKS: tuple[Task, ...] = (
             not_(file_with("pazar.txt", ["хляб"]), "pazar.txt still lists the bread"),
         ),
         (
-            (_c("filer_create_file", {"path": "pazar.txt", "content": "мляко\nяйца\nхляб\n"}),),
-            (_c("filer_update_file", {"path": "pazar.txt", "content": "мляко\nяйца\nсирене\n"}),),
+            (tool_call("filer_create_file", {"path": "pazar.txt", "content": "мляко\nяйца\nхляб\n"}),),
+            (tool_call("filer_update_file", {"path": "pazar.txt", "content": "мляко\nяйца\nсирене\n"}),),
         ),
         lang="bg",
     ),

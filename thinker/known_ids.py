@@ -8,8 +8,8 @@ never held back (a wrong id there costs nothing but a "not found").
 
 Seen means: anywhere in a user message as a whole word, or in a tool result as a whole word; a short id (under
 four characters, so "1" or "12") only as the value of an id field in a tool result (`"id": 12`, `"skill_id": 12`)
-or in a user message, because a bare "1" is in almost every result; or as a fact's id the system prompt shows
-beside the fact (`SHOWN_ID`, thinker/context.py).
+or in a user message, because a bare "1" is in almost every result; or as the id the system prompt shows beside
+a fact or a stored reminder (`SHOWN_ID`, thinker/context.py).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 from thinker.sessions.messages import ChatMessage, text_of
 
 SHOWN_ID = "(id {})"
-"""How the system prompt names a record it shows (the memories retrieved for the turn), before its text."""
+"""How the system prompt names a record it shows (a retrieved memory, a stored reminder), before its text."""
 CONTEXT_IDS = frozenset({"agent_id", "chat_id"})
 """Ids of where the call runs (filled in by the Thinker), not of records."""
 _SHORT = 4

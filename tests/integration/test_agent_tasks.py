@@ -28,6 +28,8 @@ from agent_taskset_fresh_c import FRESH_C_TASKS  # noqa: E402
 from agent_taskset_fresh_c import SET_NAME as SET_NAME_C  # noqa: E402
 from agent_taskset_fresh_d import FRESH_D_TASKS  # noqa: E402
 from agent_taskset_fresh_d import SET_NAME as SET_NAME_D  # noqa: E402
+from agent_taskset_fresh_e import FRESH_E_TASKS  # noqa: E402
+from agent_taskset_fresh_e import SET_NAME as SET_NAME_E  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -105,7 +107,6 @@ def test_the_third_fresh_batch_is_a_set_of_its_own_in_every_category_and_eight_o
 
 def test_the_fourth_fresh_batch_is_a_set_of_its_own_with_every_kind_of_task_and_seven_new_languages() -> None:
     assert TASK_SETS[SET_NAME_D] == FRESH_D_TASKS
-    assert TASK_SETS["all"] == TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS + FRESH_D_TASKS
     assert len(FRESH_D_TASKS) == 20
     per_category = Counter(task.category for task in FRESH_D_TASKS)
     assert per_category == {
@@ -124,6 +125,30 @@ def test_the_fourth_fresh_batch_is_a_set_of_its_own_with_every_kind_of_task_and_
     others = [task.lang for task in FRESH_D_TASKS if task.lang != "en"]
     assert len(others) >= 7 and len(set(others) - earlier) >= 7
     assert_well_formed(FRESH_D_TASKS, "freshd-")
+
+
+def test_the_fifth_fresh_batch_is_a_set_of_its_own_with_changed_reminders_and_ten_new_languages() -> None:
+    assert TASK_SETS[SET_NAME_E] == FRESH_E_TASKS
+    assert TASK_SETS["all"] == TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS + FRESH_D_TASKS + FRESH_E_TASKS
+    assert len(FRESH_E_TASKS) == 20
+    per_category = Counter(task.category for task in FRESH_E_TASKS)
+    assert per_category == {
+        "skills": 5,
+        "memory": 3,
+        "files": 3,
+        "email": 2,
+        "calendar": 2,
+        "search": 1,
+        "multistep": 2,
+        "followup": 2,
+    }
+    # Reminders the setup stored, which the task must change, pause or cancel.
+    assert sum(task.category == "skills" and task.setup is not None for task in FRESH_E_TASKS) >= 3
+    # Languages none of the earlier batches used, so the batch says something new about them.
+    earlier = {task.lang for task in TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS + FRESH_D_TASKS}
+    others = [task.lang for task in FRESH_E_TASKS if task.lang != "en"]
+    assert len(others) >= 8 and len(set(others) - earlier) >= 8
+    assert_well_formed(FRESH_E_TASKS, "freshe-")
 
 
 def test_the_stack_sample_covers_every_category() -> None:
