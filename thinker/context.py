@@ -41,7 +41,7 @@ from shared.skill_files import SkillFile, load_skill_files
 from thinker.catalog import ToolCatalog
 from thinker.guards import as_data
 from thinker.hub_tools import HubTools
-from thinker.known_ids import SHOWN_ID
+from thinker.known_ids import shown_id
 from thinker.prompts import prompt
 from thinker.selection import Playbook
 
@@ -263,16 +263,16 @@ VOUCHED = ("owner", "system")
 
 
 def shown_fact(fact: Mapping[str, Any]) -> str:
-    """A retrieved fact as the prompt shows it, its id first ("(id 12) Lives in Lisbon"): a fact the model was shown
+    """A retrieved fact as the prompt shows it, its id first ("(fact 12) Lives in Lisbon"): a fact the model was shown
     can be corrected or deleted without a lookup. Without it the 1.5B model, told to correct a birthday it could
     see, guessed fact ids 0, 1, 2 … 7 (each refused as an id from nowhere) and never found it."""
     fact_id = fact.get("id")
     text = str(fact["fact"])
-    return f"{SHOWN_ID.format(fact_id)} {text}" if isinstance(fact_id, int) and not isinstance(fact_id, bool) else text
+    return f"{shown_id('fact', fact_id)} {text}" if isinstance(fact_id, int) and not isinstance(fact_id, bool) else text
 
 
 def shown_skill(skill: Mapping[str, Any]) -> str | None:
-    """A stored timed skill as the prompt shows it (`(id 29) Bread order: {"schedule": "0 6 * * 1,4"}, on`), or None
+    """A stored timed skill as the prompt shows it (`(skill 29) Bread order: {"schedule": "0 6 * * 1,4"}, on`), or None
     for an entry without an id. With the id in the prompt a reminder to move, pause or cancel needs no lookup: the
     1.5B model, asked to pause one, sent `skill_id: 123` seven times, and another time listed the skills three
     times in a row without acting on the answer."""
@@ -283,7 +283,7 @@ def shown_skill(skill: Mapping[str, Any]) -> str | None:
     config = skill.get("trigger_config")
     timing = json.dumps(config, ensure_ascii=False) if isinstance(config, dict) and config else "no timing"
     state = "on" if skill.get("enabled", True) else "off"
-    return f"{SHOWN_ID.format(skill_id)} {name}: {_clip(timing, 120)}, {state}"
+    return f"{shown_id('skill', skill_id)} {name}: {_clip(timing, 120)}, {state}"
 
 
 def shown_skills(skills: Sequence[Mapping[str, Any]], total: int, limit: int = SCHEDULED_LIMIT) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ never held back (a wrong id there costs nothing but a "not found").
 Seen means: anywhere in a user message as a whole word, or in a tool result as a whole word; a short id (under
 four characters, so "1" or "12") only as the value of an id field in a tool result (`"id": 12`, `"skill_id": 12`)
 or in a user message, because a bare "1" is in almost every result; or as the id the system prompt shows beside
-a fact or a stored reminder (`SHOWN_ID`, thinker/context.py).
+a record of the parameter's kind (`shown_id`: "(fact 12)" counts for `fact_id`, never for `skill_id`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,14 @@ from typing import Any
 
 from thinker.sessions.messages import ChatMessage, text_of
 
-SHOWN_ID = "(id {})"
-"""How the system prompt names a record it shows (a retrieved memory, a stored reminder), before its text."""
+
+def shown_id(kind: str, value: object) -> str:
+    """How the system prompt names a record it shows, before its text: "(fact 12)", "(skill 29)". The kind is the
+    id parameter's name without `_id`, so an id shown for one kind is never taken for another's: with one form for
+    all, a fact shown as "(id 1)" let the 1.5B model overwrite skill 1 with the fact's words."""
+    return f"({kind} {value})"
+
+
 CONTEXT_IDS = frozenset({"agent_id", "chat_id"})
 """Ids of where the call runs (filled in by the Thinker), not of records."""
 _SHORT = 4
@@ -47,15 +53,15 @@ def unseen_ids(
         if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip():
             continue
         text = str(value).strip()
-        if not any(_holds(message, text) for message in conversation):
+        if not any(_holds(message, name, text) for message in conversation):
             unseen.append((name, text))
     return unseen
 
 
-def _holds(message: ChatMessage, value: str) -> bool:
+def _holds(message: ChatMessage, name: str, value: str) -> bool:
     role = message["role"]
     if role == "system":
-        return SHOWN_ID.format(value) in text_of(message)
+        return name.endswith("_id") and shown_id(name.removesuffix("_id"), value) in text_of(message)
     if role not in ("user", "tool"):
         return False
     content = text_of(message)

@@ -224,7 +224,7 @@ async def test_a_stored_fact_reaches_the_next_prompt(
     await client.post("/process-message", json=message("What is my cat called, Miso?", chat_id="facts"))
     system = fake_llm.requests[2].messages[0]["content"]
     # With its id, so that the model can correct or delete it without a lookup.
-    assert re.search(r"## Relevant memories about the user\n- \(id \d+\) The user's cat is called Miso", system)
+    assert re.search(r"## Relevant memories about the user\n- \(fact \d+\) The user's cat is called Miso", system)
 
 
 async def test_a_reminder_turn_is_shown_the_stored_reminders_with_ids_it_may_act_on(
@@ -246,7 +246,7 @@ async def test_a_reminder_turn_is_shown_the_stored_reminders_with_ids_it_may_act
     answer = (await client.post("/process-message", json=message("pause my bread reminder", chat_id="rem"))).json()
     first, second = fake_llm.requests
     system = first.messages[0]["content"]
-    listed = f'- (id {skill_id}) Bread order: {{"schedule": "0 6 * * 1,4"}}, on'
+    listed = f'- (skill {skill_id}) Bread order: {{"schedule": "0 6 * * 1,4"}}, on'
     assert "## The user's reminders and scheduled skills\n" in system and listed in system
     # The id came from the prompt, so the change is made, not refused as an id from nowhere.
     assert json.loads(tool_messages(second)[0]["content"])["success"] is True

@@ -227,8 +227,8 @@ def test_memorizer_event_skills_become_playbooks() -> None:
 
 def test_a_stored_reminder_is_shown_with_its_id_timing_and_state() -> None:
     skill = {"id": 29, "name": "Bread\norder", "trigger_config": {"every": "x"}, "enabled": False}
-    assert shown_skill(skill) == '(id 29) Bread order: {"every": "x"}, off'
-    assert shown_skill({"id": 3, "name": "Call mum", "trigger_config": None}) == "(id 3) Call mum: no timing, on"
+    assert shown_skill(skill) == '(skill 29) Bread order: {"every": "x"}, off'
+    assert shown_skill({"id": 3, "name": "Call mum", "trigger_config": None}) == "(skill 3) Call mum: no timing, on"
     assert shown_skill({"id": True, "name": "no id"}) is None
 
 

@@ -134,10 +134,12 @@ def test_the_system_prompt_and_the_models_own_words_are_not_sources():
     assert unseen_ids({"note_id": 7}, UPDATE_SCHEMA, conversation) == [("note_id", "7")]
 
 
-def test_a_record_the_system_prompt_shows_with_its_id_counts_as_seen():
+def test_a_record_the_system_prompt_shows_with_its_id_counts_as_seen_for_its_own_kind_only():
     conversation = [
-        system_message("## Relevant memories about the user\n- (id 12) Birthday: May 14"),
+        system_message("## Relevant memories about the user\n- (note 12) Birthday: May 14\n- (fact 7) Has a cat"),
         user_message("no, 15"),
     ]
     assert unseen_ids({"note_id": 12}, UPDATE_SCHEMA, conversation) == []
-    assert unseen_ids({"note_id": 1}, UPDATE_SCHEMA, conversation) == [("note_id", "1")]  # not a part of "(id 12)"
+    assert unseen_ids({"note_id": 1}, UPDATE_SCHEMA, conversation) == [("note_id", "1")]  # not a part of "(note 12)"
+    # A fact's id is not a note's: the 1.5B model overwrote skill 1 with a fact shown as "(id 1)".
+    assert unseen_ids({"note_id": 7}, UPDATE_SCHEMA, conversation) == [("note_id", "7")]
