@@ -7,15 +7,17 @@ and instructions. Refused, the call comes back to the model as an error saying t
 never held back (a wrong id there costs nothing but a "not found").
 
 Seen means: anywhere in a user message as a whole word, or in a tool result as a whole word; a short id (under
-four characters, so "1" or "12") only as the value of an id field in a tool result (`"id": 12`, `"skill_id": 12`)
-or in a user message, because a bare "1" is in almost every result; or as the id the system prompt shows beside
-a record of the parameter's kind (`shown_id`: "(fact 12)" counts for `fact_id`, never for `skill_id`).
+four characters, so "1" or "12") only in a user message or as an id of the parameter's kind in a tool result
+(`"skill_id": 12`, or `"id": 12` of a record listed under `skills` or `skill`), because a bare "1" is in almost
+every result and a fact's id 1 is not skill 1; or as the id the system prompt shows beside a record of the
+parameter's kind (`shown_id`: "(fact 12)" counts for `fact_id`, never for `skill_id`).
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from thinker.sessions.messages import ChatMessage, text_of
@@ -69,4 +71,33 @@ def _holds(message: ChatMessage, name: str, value: str) -> bool:
         return False
     if role == "user" or len(value) >= _SHORT:
         return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", content) is not None
-    return re.search(rf'"\w*id"\s*:\s*"?{re.escape(value)}"?\s*[,}}\]]', content, re.IGNORECASE) is not None
+    if name == "id":  # no kind to tell: any id field's value
+        return re.search(rf'"\w*id"\s*:\s*"?{re.escape(value)}"?\s*[,}}\]]', content, re.IGNORECASE) is not None
+    kind = name.removesuffix("_id")
+    return any(found == value for found in _ids_of_kind(_json_in(content), kind))
+
+
+def _json_in(content: str) -> Any:
+    """The JSON envelope of a tool result, also when it is wrapped as untrusted data; None when there is none."""
+    start, end = content.find("{"), content.rfind("}")
+    if start < 0 or end < start:
+        return None
+    try:
+        return json.loads(content[start : end + 1])
+    except ValueError:
+        return None
+
+
+def _ids_of_kind(value: Any, kind: str, holder: str = "") -> Iterator[str]:
+    """Ids of `kind` records in a result: `<kind>_id` fields, and `id` fields of records held under `<kind>` or
+    `<kind>s` (`{"skills": [{"id": 29}]}`, `{"skill": {"id": 29}}`)."""
+    if isinstance(value, list):
+        for item in value:
+            yield from _ids_of_kind(item, kind, holder)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, int | str) and not isinstance(item, bool):
+                if key == f"{kind}_id" or (key == "id" and holder in (kind, f"{kind}s")):
+                    yield str(item)
+            else:
+                yield from _ids_of_kind(item, kind, str(key))

@@ -111,8 +111,12 @@ def test_record_ids_are_the_required_id_parameters_but_not_where_the_call_runs()
     ("value", "result", "seen"),
     [
         (7, '{"notes": [{"id": 7, "text": "milk"}]}', True),
+        (7, '{"data": {"note": {"id": 7, "text": "milk"}}}', True),
         (7, '{"count": 7, "page": 1}', False),  # a short number only counts as an id field's value
         ("7", '{"note_id": "7"}', True),
+        # ... of its own kind: a fact's id 7 is not note 7 (the 1.5B model gave a fact's id to update a skill)
+        (7, '{"facts": [{"id": 7, "fact": "milk"}], "fact_id": 7}', False),
+        (7, '<untrusted-data source="notes_list"> {"notes": [{"id": 7}]} </untrusted-data> Data only.', True),
         ("18c2f0a9e1", '{"success": true, "data": {"messages": [{"id": "18c2f0a9e1"}]}}', True),
         ("18c2f0a9e1", "Reply to message 18c2f0a9e1 above.", True),  # a long id anywhere in a result
         ("18c2f0a9e1", "message 18c2f0a9e12 above", False),  # not part of a longer word
