@@ -20,7 +20,7 @@ import anyio.to_thread
 from pydantic import ValidationError
 
 from orchestrator.approvals.gate import ApprovalGate
-from orchestrator.approvals.policy import judge, load_policy
+from orchestrator.approvals.policy import Verdict, as_called, bulk_verdict, counts_as_change, judge, load_policy
 from orchestrator.approvals.store import ApprovalStore
 from orchestrator.backoff import RestartPolicy
 from orchestrator.callers import Caller
@@ -349,7 +349,8 @@ class Hub:
 
         Which tool (native, a skill write to normalise first, or a route to an MCP; privileged routes for the hub's
         own features only) → refusals (the agent's allowed tools, undeclared arguments) → in a tainted turn, the
-        side-effect policy, which may hold the call for the owner's approval → Guardian in the directions the MCP's
+        side-effect policy, and in any turn the bulk limit, either of which may hold the call for the owner's approval →
+        Guardian in the directions the MCP's
         manifest asks, unless the system caller declared why not → the call (an untrusted result taints the turn)
         → one envelope, one trace event, one log line."""
         started = time.perf_counter()
@@ -359,10 +360,11 @@ class Hub:
         effects = native.effects if native is not None else route.effects if route is not None else None
         scanned, unscanned = False, None
         envelope = self._refusal(name, arguments, caller, native, route)
-        if envelope is None and caller.tainted and effects is not None:
+        if envelope is None and effects is not None:
             envelope = await self._approval(name, effects, arguments, caller)
         if envelope is None:
             envelope, scanned, unscanned = await self._run(name, arguments, caller, native, route)
+            _count_change(name, effects, arguments, caller, envelope)
         elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
         # Only inside a trace (a turn, a skill run, a request with X-Trace-Id): polling records nothing.
         trace_event(
@@ -405,20 +407,17 @@ class Hub:
     async def _approval(
         self, name: str, effects: ToolEffects, arguments: dict[str, Any], caller: Caller
     ) -> dict[str, Any] | None:
-        """In a tainted turn: None when the call may run, else why it did not (denied or expired)."""
-        assert caller.agent is not None
-        verdict = judge(
-            self.policy.for_agent(caller.agent.agentId),
-            name,
-            effects,
-            arguments,
-            tainted_by=caller.turn.tainted_by if caller.turn is not None else [],
-            owner_chat=self.notifier.default_chat_id,
-        )
+        """None when the call may run, else why it did not (denied or expired): in a tainted turn the side-effect
+        policy decides, in any turn the bulk limit."""
+        if caller.agent is None:
+            return None
+        verdict = self._verdict(name, effects, arguments, caller)
         if not verdict.hold:
             return None
         record = await self.approvals.hold(caller.agent.agentId, name, arguments, verdict.reason)
         if record.status == "approved":
+            if verdict.bulk and caller.turn is not None:
+                caller.turn.bulk_approved.add(name)
             return None
         if record.status == "denied":
             return fail(
@@ -431,6 +430,25 @@ class Hub:
             f"{name} waited for the owner's approval (approval {record.id}) and nobody decided in time, so it did "
             "not run. Tell them what was not done.",
         )
+
+    def _verdict(self, name: str, effects: ToolEffects, arguments: dict[str, Any], caller: Caller) -> Verdict:
+        assert caller.agent is not None
+        if caller.tainted:
+            verdict = judge(
+                self.policy.for_agent(caller.agent.agentId),
+                name,
+                effects,
+                arguments,
+                tainted_by=caller.turn.tainted_by if caller.turn is not None else [],
+                owner_chat=self.notifier.default_chat_id,
+            )
+            if verdict.hold:
+                return verdict
+        turn = caller.turn
+        if turn is None or name in turn.bulk_approved:
+            return Verdict(False)
+        limit = self.settings.approval_bulk_limit
+        return bulk_verdict(name, effects, arguments, done=turn.changes[name], limit=limit)
 
     async def _run(
         self, name: str, arguments: dict[str, Any], caller: Caller, native: NativeTool | None, route: Route | None
@@ -495,3 +513,13 @@ class Hub:
         suggestions = closest_names(name, names)
         hint = f" Did you mean {', '.join(suggestions)}?" if suggestions else ""
         return fail(ErrorCode.UNKNOWN_TOOL, f"Unknown tool: {name}.{hint} GET /tools/list shows every tool.")
+
+
+def _count_change(
+    name: str, effects: ToolEffects | None, arguments: dict[str, Any], caller: Caller, envelope: dict[str, Any]
+) -> None:
+    """A call that ran and deleted, overwrote or acted beyond this machine counts toward its turn's bulk limit."""
+    if not envelope["success"] or caller.turn is None or effects is None:
+        return
+    if counts_as_change(as_called(effects, arguments)):
+        caller.turn.changes[name] += 1

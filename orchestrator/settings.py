@@ -83,6 +83,13 @@ class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSetti
         default=REPO_ROOT / "policy.json",
         description="What may run without the owner's approval in a tainted turn (docs/security.md).",
     )
+    approval_bulk_limit: int = Field(
+        default=3,
+        ge=0,
+        le=1000,
+        description="Calls of one tool that delete, overwrite or act beyond this machine that a turn may make before "
+        "the next waits for the owner's approval, in any turn (docs/security.md); 0 turns the limit off.",
+    )
     skill_concurrency: int = Field(default=3, ge=1, le=50, description="Skills that may run at the same time.")
     jobs_concurrency: int = Field(
         default=2, ge=1, le=20, description="Background jobs (queue_task, trigger_backfill) running at the same time."

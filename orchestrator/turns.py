@@ -10,7 +10,9 @@ can clear it:
 - it becomes tainted the moment a tool whose output is untrusted returns (`Route.untrusted_output`, or a result
   that says so itself), whether Guardian passed that output or not.
 
-In a tainted turn the side-effect policy applies (orchestrator/approvals/policy.py). A turn is forgotten
+In a tainted turn the side-effect policy applies (orchestrator/approvals/policy.py). In any turn, the calls of
+one tool that delete, overwrite or act beyond this machine are counted (`changes`): past a limit the next one
+waits for the owner too (`bulk_verdict`), and once approved the rest of that tool's calls in the turn run. A turn is forgotten
 `TURN_TTL_SECONDS` after it was minted; a call naming a forgotten or foreign turn counts as tainted.
 
 Work derived from several past turns (the Thinker's fact extraction from a quiet chat) names them all,
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -40,6 +43,10 @@ class Turn:
     created: float
     tainted_by: list[str] = field(default_factory=list)
     """Why it is tainted, in order: the untrusted start, then each tool whose output was untrusted."""
+    changes: Counter[str] = field(default_factory=Counter)
+    """Calls per tool that ran and deleted, overwrote or acted beyond this machine (`counts_as_change`)."""
+    bulk_approved: set[str] = field(default_factory=set)
+    """Tools the owner let run past the bulk limit in this turn."""
 
     @property
     def tainted(self) -> bool:

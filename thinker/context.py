@@ -12,11 +12,9 @@ Layers, in this order (later layers get the model's freshest attention, so the m
 7. compaction summary   what older, summarised turns of this chat said
 8. playbooks            workflow guidance whose keywords match the message
 9. available skills     SKILL.md files without keywords: name and description only
-10. scheduled skills    the user's reminders and timed skills with their ids and timing, only when the turn's
-                        tools include a skill tool (`SKILL_TOOLS`)
-11. memories            the top facts for this message (`memory_retrieve_memories`); facts written from
+10. memories            the top facts for this message (`memory_retrieve_memories`); facts written from
                         untrusted content (in a tainted turn) are shown apart, delimited as data
-12. caution             only when the inbound message is flagged as tainted
+11. caution             only when the inbound message is flagged as tainted
 
 `render_system_prompt` is pure; `ContextSource` does the I/O (hub calls, skill files) for it.
 Playbooks come from Memorizer's `event` skills and from `$ANNABELLE_HOME/skills/*/SKILL.md` files with
@@ -41,7 +39,7 @@ from shared.skill_files import SkillFile, load_skill_files
 from thinker.catalog import ToolCatalog
 from thinker.guards import as_data
 from thinker.hub_tools import HubTools
-from thinker.known_ids import SHOWN_ID
+from thinker.known_ids import shown_id
 from thinker.prompts import prompt
 from thinker.selection import Playbook
 
@@ -51,13 +49,6 @@ Clock = Callable[[], float]
 
 PLAYBOOK_TTL_SECONDS = 300.0
 MEMORY_LIMIT = 5
-SCHEDULED_LIMIT = 10
-SKILL_TOOLS = frozenset(
-    {"memory_store_skill", "memory_list_skills", "memory_get_skill", "memory_update_skill", "memory_delete_skill"}
-)
-"""Tools whose turns are shown the stored timed skills (`scheduled`): a reminder to move, pause or cancel is
-named by its id, and a new one may duplicate an old one."""
-_SKILL_NAME_MAX_CHARS = 80
 _PROFILE_MAX_CHARS = 2_000
 _FACT_MAX_CHARS = 500
 
@@ -173,8 +164,6 @@ class PromptLayers:
     compaction_summary: str | None = None
     playbooks: Sequence[Playbook] = ()
     skills: Sequence[SkillSummary] = ()
-    scheduled: Sequence[str] = ()
-    """The stored timed skills, one line each (`shown_skill`)."""
     memories: Sequence[str] = ()
     untrusted_memories: Sequence[str] = ()
     """Facts written from content nobody vouches for: shown as data, never as what the user said."""
@@ -242,9 +231,6 @@ def render_system_prompt(layers: PromptLayers) -> str:
     if layers.skills:
         items = "\n".join(f'  <skill name="{_escape(s.name)}">{_escape(s.description)}</skill>' for s in layers.skills)
         parts.append(f"<available_skills>\n{items}\n</available_skills>")
-    if layers.scheduled:
-        listed = "\n".join(f"- {line}" for line in layers.scheduled)
-        parts.append(f"## The user's reminders and scheduled skills\n{listed}")
     if layers.memories:
         facts = "\n".join(f"- {_clip(m.strip(), _FACT_MAX_CHARS)}" for m in layers.memories if m.strip())
         if facts:
@@ -263,36 +249,12 @@ VOUCHED = ("owner", "system")
 
 
 def shown_fact(fact: Mapping[str, Any]) -> str:
-    """A retrieved fact as the prompt shows it, its id first ("(id 12) Lives in Lisbon"): a fact the model was shown
+    """A retrieved fact as the prompt shows it, its id first ("(fact 12) Lives in Lisbon"): a fact the model was shown
     can be corrected or deleted without a lookup. Without it the 1.5B model, told to correct a birthday it could
     see, guessed fact ids 0, 1, 2 … 7 (each refused as an id from nowhere) and never found it."""
     fact_id = fact.get("id")
     text = str(fact["fact"])
-    return f"{SHOWN_ID.format(fact_id)} {text}" if isinstance(fact_id, int) and not isinstance(fact_id, bool) else text
-
-
-def shown_skill(skill: Mapping[str, Any]) -> str | None:
-    """A stored timed skill as the prompt shows it (`(id 29) Bread order: {"schedule": "0 6 * * 1,4"}, on`), or None
-    for an entry without an id. With the id in the prompt a reminder to move, pause or cancel needs no lookup: the
-    1.5B model, asked to pause one, sent `skill_id: 123` seven times, and another time listed the skills three
-    times in a row without acting on the answer."""
-    skill_id = skill.get("id")
-    if not isinstance(skill_id, int) or isinstance(skill_id, bool):
-        return None
-    name = _clip(" ".join(str(skill.get("name") or "").split()), _SKILL_NAME_MAX_CHARS)
-    config = skill.get("trigger_config")
-    timing = json.dumps(config, ensure_ascii=False) if isinstance(config, dict) and config else "no timing"
-    state = "on" if skill.get("enabled", True) else "off"
-    return f"{SHOWN_ID.format(skill_id)} {name}: {_clip(timing, 120)}, {state}"
-
-
-def shown_skills(skills: Sequence[Mapping[str, Any]], total: int, limit: int = SCHEDULED_LIMIT) -> tuple[str, ...]:
-    """The first `limit` skills (newest first, as listed) as prompt lines, and one line saying how many are left."""
-    lines = [line for skill in skills[:limit] if (line := shown_skill(skill)) is not None]
-    left = max(total, len(skills)) - limit
-    if left > 0:
-        lines.append(f"… and {left} more (memory_list_skills lists them all)")
-    return tuple(lines)
+    return f"{shown_id('fact', fact_id)} {text}" if isinstance(fact_id, int) and not isinstance(fact_id, bool) else text
 
 
 @dataclass(frozen=True)
@@ -358,19 +320,6 @@ class ContextSource:
             tuple(shown_fact(f) for f in found if f.get("provenance") in VOUCHED),
             tuple(shown_fact(f) for f in found if f.get("provenance") not in VOUCHED),
         )
-
-    async def scheduled(self, catalog: ToolCatalog) -> tuple[str, ...]:
-        """The agent's timed skills (reminders, scheduled tasks), newest first, as prompt lines."""
-        if not catalog.has("memory_list_skills"):
-            return ()
-        arguments = {"agent_id": self.agent_id, "trigger_type": "cron"}
-        data = _data(await self.hub.call("memory_list_skills", arguments))
-        skills = data.get("skills") if isinstance(data, dict) else None
-        if not isinstance(skills, list):
-            return ()
-        total = data.get("total_count")
-        listed = [s for s in skills if isinstance(s, dict)]
-        return shown_skills(listed, total if isinstance(total, int) else len(listed))
 
     def invalidate_playbooks(self) -> None:
         self._library = None

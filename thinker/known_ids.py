@@ -7,21 +7,29 @@ and instructions. Refused, the call comes back to the model as an error saying t
 never held back (a wrong id there costs nothing but a "not found").
 
 Seen means: anywhere in a user message as a whole word, or in a tool result as a whole word; a short id (under
-four characters, so "1" or "12") only as the value of an id field in a tool result (`"id": 12`, `"skill_id": 12`)
-or in a user message, because a bare "1" is in almost every result; or as the id the system prompt shows beside
-a fact or a stored reminder (`SHOWN_ID`, thinker/context.py).
+four characters, so "1" or "12") only in a user message or as an id of the parameter's kind in a tool result
+(`"skill_id": 12`, or `"id": 12` of a record listed under `skills` or `skill`), because a bare "1" is in almost
+every result and a fact's id 1 is not skill 1; or as the id the system prompt shows beside a record of the
+parameter's kind (`shown_id`: "(fact 12)" counts for `fact_id`, never for `skill_id`).
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from thinker.sessions.messages import ChatMessage, text_of
 
-SHOWN_ID = "(id {})"
-"""How the system prompt names a record it shows (a retrieved memory, a stored reminder), before its text."""
+
+def shown_id(kind: str, value: object) -> str:
+    """How the system prompt names a record it shows, before its text: "(fact 12)", "(skill 29)". The kind is the
+    id parameter's name without `_id`, so an id shown for one kind is never taken for another's: with one form for
+    all, a fact shown as "(id 1)" let the 1.5B model overwrite skill 1 with the fact's words."""
+    return f"({kind} {value})"
+
+
 CONTEXT_IDS = frozenset({"agent_id", "chat_id"})
 """Ids of where the call runs (filled in by the Thinker), not of records."""
 _SHORT = 4
@@ -47,15 +55,15 @@ def unseen_ids(
         if isinstance(value, bool) or not isinstance(value, int | str) or not str(value).strip():
             continue
         text = str(value).strip()
-        if not any(_holds(message, text) for message in conversation):
+        if not any(_holds(message, name, text) for message in conversation):
             unseen.append((name, text))
     return unseen
 
 
-def _holds(message: ChatMessage, value: str) -> bool:
+def _holds(message: ChatMessage, name: str, value: str) -> bool:
     role = message["role"]
     if role == "system":
-        return SHOWN_ID.format(value) in text_of(message)
+        return name.endswith("_id") and shown_id(name.removesuffix("_id"), value) in text_of(message)
     if role not in ("user", "tool"):
         return False
     content = text_of(message)
@@ -63,4 +71,33 @@ def _holds(message: ChatMessage, value: str) -> bool:
         return False
     if role == "user" or len(value) >= _SHORT:
         return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", content) is not None
-    return re.search(rf'"\w*id"\s*:\s*"?{re.escape(value)}"?\s*[,}}\]]', content, re.IGNORECASE) is not None
+    if name == "id":  # no kind to tell: any id field's value
+        return re.search(rf'"\w*id"\s*:\s*"?{re.escape(value)}"?\s*[,}}\]]', content, re.IGNORECASE) is not None
+    kind = name.removesuffix("_id")
+    return any(found == value for found in _ids_of_kind(_json_in(content), kind))
+
+
+def _json_in(content: str) -> Any:
+    """The JSON envelope of a tool result, also when it is wrapped as untrusted data; None when there is none."""
+    start, end = content.find("{"), content.rfind("}")
+    if start < 0 or end < start:
+        return None
+    try:
+        return json.loads(content[start : end + 1])
+    except ValueError:
+        return None
+
+
+def _ids_of_kind(value: Any, kind: str, holder: str = "") -> Iterator[str]:
+    """Ids of `kind` records in a result: `<kind>_id` fields, and `id` fields of records held under `<kind>` or
+    `<kind>s` (`{"skills": [{"id": 29}]}`, `{"skill": {"id": 29}}`)."""
+    if isinstance(value, list):
+        for item in value:
+            yield from _ids_of_kind(item, kind, holder)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            if isinstance(item, int | str) and not isinstance(item, bool):
+                if key == f"{kind}_id" or (key == "id" and holder in (kind, f"{kind}s")):
+                    yield str(item)
+            else:
+                yield from _ids_of_kind(item, kind, str(key))

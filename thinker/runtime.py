@@ -37,7 +37,6 @@ from thinker.budget_guard import open_guard, skill_run
 from thinker.budgets import SkillLimits
 from thinker.catalog import ToolCatalog
 from thinker.context import (
-    SKILL_TOOLS,
     VOUCHED,
     ContextSource,
     PromptLayers,
@@ -424,7 +423,6 @@ class ThinkerRuntime:
         )
         self._remember_selection(selection, catalog, elapsed_ms(selecting))
         toolset = ToolSet(catalog, selection.names, essentials=essentials)
-        scheduled = await self.context.scheduled(catalog) if SKILL_TOOLS.intersection(selection.names) else ()
         system = render_system_prompt(
             PromptLayers(
                 persona=persona_text(self.agent, self.settings.annabelle_home),
@@ -434,7 +432,6 @@ class ThinkerRuntime:
                 compaction_summary=session.summary,
                 playbooks=matched,
                 skills=library.skills,
-                scheduled=scheduled,
                 memories=memories.facts,
                 untrusted_memories=memories.untrusted,
                 tainted=message.tainted,

@@ -1,4 +1,5 @@
-"""The side-effect policy: in a tainted turn, which calls run and which wait for the owner. Pure.
+"""The side-effect policy: in a tainted turn, which calls run and which wait for the owner; in any turn, when
+repeating a change waits for the owner. Pure.
 
 A turn is tainted when content nobody vouches for entered it (orchestrator/turns.py). From then on the model may be
 following that content's instructions, so every call that could change something or reach the outside world needs
@@ -16,6 +17,11 @@ agent (`default`) and per agent (`agents.<id>`, replacing the default for that a
 
 A rule covers a destructive tool only with `"destructive": true`, and `"to": "owner"` only when the call's
 `chat_id` is the owner's chat. The file is validated when the hub starts; a mistake stops it with the field named.
+
+The bulk limit holds in every turn, tainted or not (`bulk_verdict`): after `APPROVAL_BULK_LIMIT` calls of one tool
+that deleted, overwrote or acted beyond this machine, the next call of that tool waits for the owner. A model that
+repeats a change is more often confused than asked: asked to pause one reminder it was shown with the others, the
+1.5B model paused all seven, one call each. The limit bounds how far such a run goes; the first calls still run.
 """
 
 from __future__ import annotations
@@ -84,6 +90,8 @@ def load_policy(path: Path) -> PolicyFile:
 class Verdict:
     hold: bool
     reason: str = ""
+    bulk: bool = False
+    """Held by the bulk limit (an approval then lets the rest of the turn's calls of that tool run)."""
 
 
 def needs_approval(effects: ToolEffects) -> bool:
@@ -97,6 +105,23 @@ def as_called(effects: ToolEffects, arguments: Mapping[str, Any]) -> ToolEffects
     if arguments.get("overwrite") in (None, False, 0, "false", "False", "") or effects.destructiveHint:
         return effects
     return effects.model_copy(update={"destructiveHint": True})
+
+
+def counts_as_change(effects: ToolEffects) -> bool:
+    """A call the bulk limit counts: it deletes or overwrites (as called), or acts beyond this machine."""
+    return effects.side_effects and (effects.destructiveHint or effects.openWorldHint)
+
+
+def bulk_verdict(tool: str, effects: ToolEffects, arguments: Mapping[str, Any], *, done: int, limit: int) -> Verdict:
+    """Whether a call waits for the owner because the turn already made `done` such calls of `tool`."""
+    if limit <= 0 or done < limit or not counts_as_change(as_called(effects, arguments)):
+        return Verdict(False)
+    return Verdict(
+        True,
+        f"{tool} already ran {done} times in this request and each call deletes, overwrites or acts beyond this "
+        "machine; more wait for your approval",
+        bulk=True,
+    )
 
 
 def judge(

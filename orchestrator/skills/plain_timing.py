@@ -119,8 +119,11 @@ def every_schedule(every: Any, clock: tuple[int, int] | None, day: Any) -> str:
         if clock is not None and clock[0] != 0:
             raise SkillInputError('every "hour" takes only minutes past the hour, e.g. "time": "00:30".')
         return f"{(clock or (0, 0))[1]} * * * *"
+    if single in _MONTHLY and day is None:
+        # No silent first of the month: the 1.5B model, asked for the 25th, sent {"every": "month", "time": "09:00"}.
+        raise SkillInputError('every "month" needs the day of the month: "day": N, N from 1 to 31.')
     day_fields = (
-        f"{1 if day is None else whole_number('trigger_config.day', day, low=1, high=31)} * *"
+        f"{whole_number('trigger_config.day', day, low=1, high=31)} * *"
         if single in _MONTHLY
         else f"* * {_days_of_week(words)}"
     )

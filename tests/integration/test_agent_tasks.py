@@ -30,6 +30,8 @@ from agent_taskset_fresh_d import FRESH_D_TASKS  # noqa: E402
 from agent_taskset_fresh_d import SET_NAME as SET_NAME_D  # noqa: E402
 from agent_taskset_fresh_e import FRESH_E_TASKS  # noqa: E402
 from agent_taskset_fresh_e import SET_NAME as SET_NAME_E  # noqa: E402
+from agent_taskset_fresh_f import FRESH_F_TASKS  # noqa: E402
+from agent_taskset_fresh_f import SET_NAME as SET_NAME_F  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -129,7 +131,6 @@ def test_the_fourth_fresh_batch_is_a_set_of_its_own_with_every_kind_of_task_and_
 
 def test_the_fifth_fresh_batch_is_a_set_of_its_own_with_changed_reminders_and_ten_new_languages() -> None:
     assert TASK_SETS[SET_NAME_E] == FRESH_E_TASKS
-    assert TASK_SETS["all"] == TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS + FRESH_D_TASKS + FRESH_E_TASKS
     assert len(FRESH_E_TASKS) == 20
     per_category = Counter(task.category for task in FRESH_E_TASKS)
     assert per_category == {
@@ -149,6 +150,34 @@ def test_the_fifth_fresh_batch_is_a_set_of_its_own_with_changed_reminders_and_te
     others = [task.lang for task in FRESH_E_TASKS if task.lang != "en"]
     assert len(others) >= 8 and len(set(others) - earlier) >= 8
     assert_well_formed(FRESH_E_TASKS, "freshe-")
+
+
+def test_the_sixth_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed_and_ten_new_languages() -> None:
+    assert TASK_SETS[SET_NAME_F] == FRESH_F_TASKS
+    assert TASK_SETS["all"] == (
+        TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS + FRESH_D_TASKS + FRESH_E_TASKS + FRESH_F_TASKS
+    )
+    assert len(FRESH_F_TASKS) == 24
+    per_category = Counter(task.category for task in FRESH_F_TASKS)
+    assert per_category == {
+        "files": 3,
+        "memory": 4,
+        "skills": 5,
+        "email": 3,
+        "calendar": 3,
+        "search": 2,
+        "multistep": 2,
+        "followup": 2,
+    }
+    # Reminders the setup stored, which the task must cancel, resume or retime.
+    assert sum(task.category == "skills" and task.setup is not None for task in FRESH_F_TASKS) >= 2
+    # Languages none of the earlier batches used, so the batch says something new about them.
+    earlier = {
+        task.lang for task in TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS + FRESH_D_TASKS + FRESH_E_TASKS
+    }
+    others = [task.lang for task in FRESH_F_TASKS if task.lang != "en"]
+    assert len(others) >= 10 and len(set(others) - earlier) >= 10
+    assert_well_formed(FRESH_F_TASKS, "freshf-")
 
 
 def test_the_stack_sample_covers_every_category() -> None:

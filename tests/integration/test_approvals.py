@@ -2,7 +2,7 @@
 
 A turn that read the inbox (untrusted output) and then tries to send is held: the owner approves or denies it over
 HTTP (`GET /approvals`, `POST /approvals/{id}`), and only an approved send happens. A turn that read nothing
-untrusted does its local note without asking. The inbox test MCP records every side effect it really made."""
+untrusted does its local note without asking, and sends three messages without asking, but not a fourth. The inbox test MCP records every side effect it really made."""
 
 from __future__ import annotations
 
@@ -103,6 +103,45 @@ def test_a_denied_call_never_runs_and_the_model_reads_why(hub: RunningHub, llm: 
     tool_results = [m["content"] for m in llm.last_request.messages if m.get("role") == "tool"]
     assert "APPROVAL_DENIED" in tool_results[-1] and "did not run" in tool_results[-1]
     assert answer["success"] and "did not run" in answer["reply"]
+
+
+def sends(count: int) -> tuple[tuple[str, dict[str, Any]], ...]:
+    return tuple(("inbox_send", {"to": f"friend{n}@example.com", "text": f"hello {n}"}) for n in range(1, count + 1))
+
+
+def test_a_clean_turn_repeating_a_send_past_the_limit_waits_and_a_denial_stops_it(
+    hub: RunningHub, llm: FakeOpenAI
+) -> None:
+    llm.reset()
+    llm.set_handler(obey(*sends(4)))  # the owner's own turn, nothing untrusted read: only the count holds it
+    before = len(inbox_effects(hub))
+    thread, answer = chat_in_background(hub, "Say hello to my friends")
+    request = wait_for_pending(hub)
+    assert request["arguments"] == {"to": "friend4@example.com", "text": "hello 4"}
+    assert "already ran 3 times in this request" in request["reason"]
+    assert len(inbox_effects(hub)) == before + 3  # the first three ran without asking
+    assert decide(hub, request["id"], "deny").json()["status"] == "denied"
+    thread.join(timeout=120)
+    assert answer["success"], answer
+    assert [effect["to"] for effect in inbox_effects(hub)[before:]] == [f"friend{n}@example.com" for n in (1, 2, 3)]
+
+
+def test_an_approval_past_the_limit_lets_the_rest_of_the_turn_run(hub: RunningHub, llm: FakeOpenAI) -> None:
+    llm.reset()
+    llm.set_handler(obey(*sends(6)))
+    before = len(inbox_effects(hub))
+    thread, answer = chat_in_background(hub, "Say hello to all six friends")
+    request = wait_for_pending(hub)
+    assert decide(hub, request["id"], "approve").json()["status"] == "approved"
+    thread.join(timeout=120)
+    assert answer["success"], answer
+    assert len(inbox_effects(hub)) == before + 6 and pending_approvals(hub) == []
+    # A new turn starts counting again.
+    llm.reset()
+    llm.set_handler(obey(*sends(2)))
+    with hub.client(timeout=120) as client:
+        assert client.post("/message", json={"message": "Two more hellos"}).json()["success"]
+    assert len(inbox_effects(hub)) == before + 8 and pending_approvals(hub) == []
 
 
 def annabelle(hub: RunningHub, *args: str) -> subprocess.CompletedProcess[str]:

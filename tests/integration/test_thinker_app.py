@@ -224,47 +224,7 @@ async def test_a_stored_fact_reaches_the_next_prompt(
     await client.post("/process-message", json=message("What is my cat called, Miso?", chat_id="facts"))
     system = fake_llm.requests[2].messages[0]["content"]
     # With its id, so that the model can correct or delete it without a lookup.
-    assert re.search(r"## Relevant memories about the user\n- \(id \d+\) The user's cat is called Miso", system)
-
-
-async def test_a_reminder_turn_is_shown_the_stored_reminders_with_ids_it_may_act_on(
-    thinker: tuple[ThinkerRuntime, httpx.AsyncClient], fake_llm: FakeOpenAI, hub: RunningHub
-) -> None:
-    _, client = thinker
-    stored = hub.call(
-        "memory_store_skill",
-        {
-            "agent_id": "annabelle",
-            "name": "Bread order",
-            "trigger_type": "cron",
-            "trigger_config": {"schedule": "0 6 * * 1,4"},
-            "instructions": "Remind me to order bread from Dekker.",
-        },
-    )
-    skill_id = stored["data"]["skill_id"]
-    fake_llm.reply(Reply.tool("memory_update_skill", {"skill_id": skill_id, "enabled": False}), "Paused.")
-    answer = (await client.post("/process-message", json=message("pause my bread reminder", chat_id="rem"))).json()
-    first, second = fake_llm.requests
-    system = first.messages[0]["content"]
-    listed = f'- (id {skill_id}) Bread order: {{"schedule": "0 6 * * 1,4"}}, on'
-    assert "## The user's reminders and scheduled skills\n" in system and listed in system
-    # The id came from the prompt, so the change is made, not refused as an id from nowhere.
-    assert json.loads(tool_messages(second)[0]["content"])["success"] is True
-    assert answer["toolsUsed"] == ["memory_update_skill"]
-    assert (
-        hub.call("memory_get_skill", {"agent_id": "annabelle", "skill_id": skill_id})["data"]["skill"]["enabled"]
-        is False
-    )
-    hub.call("memory_delete_skill", {"agent_id": "annabelle", "skill_id": skill_id})
-
-
-async def test_a_turn_without_skill_tools_is_not_shown_the_reminders(
-    thinker: tuple[ThinkerRuntime, httpx.AsyncClient], fake_llm: FakeOpenAI
-) -> None:
-    _, client = thinker
-    fake_llm.reply(Reply.tool("echo_echo", {"text": "hi"}), "hi")
-    await client.post("/process-message", json=message("Please echo 'hi' back to me", chat_id="no-rem"))
-    assert "reminders and scheduled skills" not in fake_llm.requests[0].messages[0]["content"]
+    assert re.search(r"## Relevant memories about the user\n- \(fact \d+\) The user's cat is called Miso", system)
 
 
 async def test_a_matching_skill_file_is_injected_as_a_playbook(

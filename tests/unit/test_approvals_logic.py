@@ -10,7 +10,15 @@ import anyio
 import pytest
 
 from orchestrator.approvals.gate import ApprovalGate
-from orchestrator.approvals.policy import AgentPolicy, AllowRule, PolicyError, judge, load_policy, needs_approval
+from orchestrator.approvals.policy import (
+    AgentPolicy,
+    AllowRule,
+    PolicyError,
+    bulk_verdict,
+    judge,
+    load_policy,
+    needs_approval,
+)
 from orchestrator.approvals.store import AlreadyDecided, ApprovalNotFound, ApprovalStore, readable_arguments
 from orchestrator.callers import OWNER, agent_caller, system
 from orchestrator.turns import MAX_JOINED, TurnLedger
@@ -215,3 +223,27 @@ async def test_a_held_call_whose_turn_ends_is_expired_not_left_pending(tmp_path:
     with anyio.move_on_after(0.05):
         await gate.hold("annabelle", "gmail_send_email", {}, "why")
     assert [record.status for record in gate.list()] == ["expired"]
+
+
+@pytest.mark.parametrize(
+    ("effects", "arguments", "done", "held"),
+    [
+        (SEND, {}, 2, False),
+        (SEND, {}, 3, True),
+        (OVERWRITE, {}, 3, True),
+        (WRITE, {}, 9, False),  # adding a new file or fact: no limit
+        (WRITE, {"overwrite": True}, 3, True),  # ... unless it replaces what was there
+        (READ, {}, 9, False),
+        (FETCH, {}, 9, False),  # reads the open world, changes nothing
+    ],
+)
+def test_repeating_a_change_past_the_limit_waits_in_any_turn(
+    effects: ToolEffects, arguments: dict[str, object], done: int, held: bool
+) -> None:
+    verdict = bulk_verdict("some_tool", effects, arguments, done=done, limit=3)
+    assert verdict.hold is held and verdict.bulk is held
+    assert ("some_tool already ran 3 times" in verdict.reason) is (held and done == 3)
+
+
+def test_a_bulk_limit_of_zero_is_off() -> None:
+    assert not bulk_verdict("gmail_send_email", SEND, {}, done=500, limit=0).hold

@@ -110,11 +110,6 @@ TRIGGER_CASES: list[tuple[str, dict[str, Any], dict[str, Any]]] = [
         {"trigger_config": {"every": "month", "day": 1, "time": "09:00"}},
         {"schedule": "0 9 1 * *"},
     ),
-    (
-        "every month, first day by default",
-        {"trigger_config": {"every": "monthly", "time": "9"}},
-        {"schedule": "0 9 1 * *"},
-    ),
     ("every hour at a minute", {"trigger_config": {"every": "hour", "time": "00:30"}}, {"schedule": "30 * * * *"}),
     ("every at the top level", {"every": "friday", "trigger_config": {"time": "17:00"}}, {"schedule": "0 17 * * 5"}),
     (
@@ -357,6 +352,7 @@ REFUSALS: list[tuple[str, str, dict[str, Any], str]] = [
     ("time and in_minutes", STORE, {"trigger_config": {"time": "9:00", "in_minutes": 5}}, "one way of saying"),
     ("every and in_days", STORE, {"trigger_config": {"every": "day", "in_days": 2}}, "every \\(repeating\\)"),
     ("day without month", STORE, {"trigger_config": {"every": "monday", "day": 3, "time": "9"}}, "month"),
+    ("month without its day", STORE, {"trigger_config": {"every": "month", "time": "9"}}, "day of the month"),
     ("day of month 32", STORE, {"trigger_config": {"every": "month", "day": 32, "time": "9"}}, "from 1 to 31"),
     ("every without a time", STORE, {"trigger_config": {"every": "weekday"}}, "needs a time of day"),
     ("hourly with an hour", STORE, {"trigger_config": {"every": "hour", "time": "09:30"}}, "minutes past the hour"),

@@ -18,8 +18,6 @@ from thinker.context import (
     persona_text,
     playbooks_from_memorizer,
     render_system_prompt,
-    shown_skill,
-    shown_skills,
     skill_file_playbook,
 )
 from thinker.prompts import prompt
@@ -36,7 +34,6 @@ FULL = PromptLayers(
     compaction_summary="SUMMARY",
     playbooks=(Playbook("email-triage", ("email",), instructions="TRIAGE"),),
     skills=(SkillSummary("code-review", "Reviews <code>"),),
-    scheduled=("(id 4) Bread order: {}, on",),
     memories=("Likes green tea", "Lives in Lisbon"),
     tainted=True,
 )
@@ -54,7 +51,6 @@ def test_the_layers_come_in_the_documented_order() -> None:
         "## Previous conversation context\nSUMMARY",
         "## Workflow guidance\n### email-triage\nTRIAGE",
         "<available_skills>",
-        "## The user's reminders and scheduled skills\n- (id 4) Bread order",
         "## Relevant memories about the user\n- Likes green tea\n- Lives in Lisbon",
         "## Caution",
     ]
@@ -223,17 +219,3 @@ def test_memorizer_event_skills_become_playbooks() -> None:
     assert [p.name for p in playbooks] == ["email-triage", "csv-keywords"]
     assert playbooks[0].keywords == ("email", "inbox") and playbooks[0].required_tools == ("gmail_list_emails",)
     assert playbooks[1].keywords == ("a", "b") and playbooks[1].priority == 10
-
-
-def test_a_stored_reminder_is_shown_with_its_id_timing_and_state() -> None:
-    skill = {"id": 29, "name": "Bread\norder", "trigger_config": {"every": "x"}, "enabled": False}
-    assert shown_skill(skill) == '(id 29) Bread order: {"every": "x"}, off'
-    assert shown_skill({"id": 3, "name": "Call mum", "trigger_config": None}) == "(id 3) Call mum: no timing, on"
-    assert shown_skill({"id": True, "name": "no id"}) is None
-
-
-def test_a_long_name_and_a_long_list_stay_short() -> None:
-    skills = [{"id": n, "name": "x" * 500, "trigger_config": {"at": "2026-12-01T09:00"}} for n in range(1, 31)]
-    lines = shown_skills(skills, total=30, limit=10)
-    assert len(lines) == 11 and lines[-1] == "… and 20 more (memory_list_skills lists them all)"
-    assert all(len(line) < 160 for line in lines)

@@ -111,8 +111,12 @@ def test_record_ids_are_the_required_id_parameters_but_not_where_the_call_runs()
     ("value", "result", "seen"),
     [
         (7, '{"notes": [{"id": 7, "text": "milk"}]}', True),
+        (7, '{"data": {"note": {"id": 7, "text": "milk"}}}', True),
         (7, '{"count": 7, "page": 1}', False),  # a short number only counts as an id field's value
         ("7", '{"note_id": "7"}', True),
+        # ... of its own kind: a fact's id 7 is not note 7 (the 1.5B model gave a fact's id to update a skill)
+        (7, '{"facts": [{"id": 7, "fact": "milk"}], "fact_id": 7}', False),
+        (7, '<untrusted-data source="notes_list"> {"notes": [{"id": 7}]} </untrusted-data> Data only.', True),
         ("18c2f0a9e1", '{"success": true, "data": {"messages": [{"id": "18c2f0a9e1"}]}}', True),
         ("18c2f0a9e1", "Reply to message 18c2f0a9e1 above.", True),  # a long id anywhere in a result
         ("18c2f0a9e1", "message 18c2f0a9e12 above", False),  # not part of a longer word
@@ -134,10 +138,12 @@ def test_the_system_prompt_and_the_models_own_words_are_not_sources():
     assert unseen_ids({"note_id": 7}, UPDATE_SCHEMA, conversation) == [("note_id", "7")]
 
 
-def test_a_record_the_system_prompt_shows_with_its_id_counts_as_seen():
+def test_a_record_the_system_prompt_shows_with_its_id_counts_as_seen_for_its_own_kind_only():
     conversation = [
-        system_message("## Relevant memories about the user\n- (id 12) Birthday: May 14"),
+        system_message("## Relevant memories about the user\n- (note 12) Birthday: May 14\n- (fact 7) Has a cat"),
         user_message("no, 15"),
     ]
     assert unseen_ids({"note_id": 12}, UPDATE_SCHEMA, conversation) == []
-    assert unseen_ids({"note_id": 1}, UPDATE_SCHEMA, conversation) == [("note_id", "1")]  # not a part of "(id 12)"
+    assert unseen_ids({"note_id": 1}, UPDATE_SCHEMA, conversation) == [("note_id", "1")]  # not a part of "(note 12)"
+    # A fact's id is not a note's: the 1.5B model overwrote skill 1 with a fact shown as "(id 1)".
+    assert unseen_ids({"note_id": 7}, UPDATE_SCHEMA, conversation) == [("note_id", "7")]
