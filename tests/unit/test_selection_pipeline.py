@@ -290,6 +290,20 @@ def test_a_tool_that_needs_an_id_brings_the_tool_that_finds_it() -> None:
     assert picked(select_tools(CATALOG, message, narrow).names) == ["calendar_update_event", "calendar_list_events"]
 
 
+def test_the_best_picks_companion_stays_under_a_tight_cap_and_a_weaker_picks_does_not_jump_ahead() -> None:
+    # Ranked by its own score, the lookup fell behind picks that merely scored higher and was capped away; the
+    # tool it serves then arrived without a way to find its ids.
+    config = replace(CONFIG, max_tools=len(CORE_TOOLS) + 2, min_tools=3, top_k=3, clause_top=0, threshold=0.0)
+    best_needs_ids = _cosines(calendar_update_event=0.9, mail_send_email=0.6, files_read_file=0.55)
+    selection = select_tools(CATALOG, "zz", config, cosine=best_needs_ids)
+    assert picked(selection.names) == ["calendar_update_event", "calendar_list_events"]
+    # Only the best pick's (and each clause's best's): a weaker pick's lookup keeps its own rank.
+    weaker_needs_ids = _cosines(mail_send_email=0.9, calendar_update_event=0.7, files_read_file=0.3)
+    selection = select_tools(CATALOG, "zz", config, cosine=weaker_needs_ids)
+    assert picked(selection.names) == ["mail_send_email", "calendar_update_event"]
+    assert "calendar_list_events" in selection.dropped
+
+
 def test_the_companion_is_skipped_when_not_allowed_and_the_next_tier_is_used() -> None:
     narrow = replace(CONFIG, min_tools=1, top_k=1, score_gap=0.0, clause_top=0)
     selection = select_tools(CATALOG, "reply to that email", narrow, allowed=lambda name: name != "mail_search_emails")

@@ -14,7 +14,8 @@ from the embedder) into a `Selection`:
    (throughout, a tool and the one it stands for - an essential and its hub tool - rank as one choice);
 6. pin sticky tools (called in recent turns) and playbook tools;
 7. cap: core first, then the first `reserved_picks` picks, then pinned, then the other picks; picks in the
-   order the message's best, each clause's best, then by score.
+   order the message's best, each clause's best (each of these two followed by its lookup companion), then by
+   score.
 """
 
 from __future__ import annotations
@@ -439,12 +440,14 @@ def select_tools(
         merge_twins(previous, catalog.twins)
         add(pick(previous, gap=config.context_gap, least=1, most=config.context_top, floor=config.threshold))
 
+    companion: dict[int, int] = {}
     if config.lookup_companions:
         for index in list(chosen):
             for tier in catalog.lookups.get(index, ()):
                 usable = [i for i in tier if permitted[i]]
                 if usable:
-                    add([max(usable, key=lambda i: scores[i])])
+                    companion[index] = max(usable, key=lambda i: scores[i])
+                    add([companion[index]])
                     break
 
     # The order the cap reads: the message's best pick, then each clause's best, then all by score (ties
@@ -453,7 +456,11 @@ def select_tools(
     # lost its file tool.
     by_score = sorted(chosen, key=lambda i: (-scores[i], catalog.names[i]))
     clause_bests = [ranking[0] for ranking in clause_rankings if ranking]
-    order = list(dict.fromkeys([*by_score[:1], *clause_bests, *by_score]))
+    # The lookup companion of the message's best pick and of each clause's best goes right after it: ranked by
+    # its own score it fell to the cap and the budget behind weaker picks, and the tool it serves arrived
+    # without a way to find its ids ("pause my Saturday reminder" sent `update_skill` but not `list_skills`).
+    heads = [i for index in dict.fromkeys([*by_score[:1], *clause_bests]) for i in (index, companion.get(index))]
+    order = list(dict.fromkeys([*(i for i in heads if i is not None), *by_score]))
 
     picked = {catalog.names[i]: float(scores[i]) for i in chosen}
     known = set(catalog.names)
