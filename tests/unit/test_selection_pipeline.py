@@ -519,3 +519,18 @@ def test_an_essential_and_the_hub_tool_it_stands_for_take_one_slot_offered_as_th
     assert picked(hidden.names)[0] == "telegram_send_message"
     # The tool a stand-in names but the catalog lacks (memory_store_fact) pairs with nothing.
     assert catalog.twins == ((catalog.index["send_telegram"], catalog.index["telegram_send_message"]),)
+    # Pinned by a playbook or a recent call, the tool is pinned as its stand-in: the same action is sent once.
+    pinned = select_tools(
+        catalog,
+        "ping Maria",
+        config,
+        cosine=cosine,
+        playbook_tools=["telegram_send_message"],
+        recent_tools_used=[["telegram_send_message"]],
+    )
+    assert "telegram_send_message" not in pinned.names
+    assert pinned.names.count("send_telegram") == 1
+    hidden_pin = select_tools(
+        catalog, "hi", config, playbook_tools=["telegram_send_message"], allowed=lambda n: n != "send_telegram"
+    )
+    assert "telegram_send_message" in hidden_pin.names

@@ -464,9 +464,20 @@ def select_tools(
 
     picked = {catalog.names[i]: float(scores[i]) for i in chosen}
     known = set(catalog.names)
-    playbook = [name for name in playbook_tools if name in known and (allowed is None or allowed(name))]
+    # A pinned tool an essential stands for is pinned as the essential: a playbook naming `memory_store_fact`
+    # beside a picked `store_fact` sent the model the same action twice, in two of its ten slots.
+    stand_ins = {catalog.names[target]: catalog.names[alias] for alias, target in catalog.twins}
+
+    def pinned_as(names: Sequence[str]) -> list[str]:
+        offered = [
+            alias if (alias := stand_ins.get(name)) is not None and (allowed is None or allowed(alias)) else name
+            for name in names
+        ]
+        return [name for name in dict.fromkeys(offered) if name in known and (allowed is None or allowed(name))]
+
+    playbook = pinned_as(playbook_tools)
     sticky = sticky_tools(
-        [[name for name in turn if name in known and (allowed is None or allowed(name))] for turn in recent_tools_used],
+        [pinned_as(turn) for turn in recent_tools_used],
         lookback=config.sticky_lookback,
         limit=config.sticky_max,
         exclude=set(config.core_tools),
