@@ -25,7 +25,7 @@
   searches taking turns, eight steps); after such a call worked (an update between two reads), the same call
   runs again. The model is told so and asked for its answer (`tool_choice="none"`) on the next step. When one
   call of a reply fails, the reply's later calls are not run (they often depend on it: a draft, then sending
-  "your-draft-id-here"); their results say so.
+  "your-draft-id-here"); their results say so. A reply's calls beyond `MAX_CALLS_PER_REPLY` are dropped from it.
 - `FinishText` looks at a text answer: a tool call written as text (for an offered tool) is run for real, unless
   the request asked for words only (the last step, a repeated call: a small model then writes the call it was
   refused as text, and running it would undo the stop); a
@@ -242,6 +242,13 @@ def id_from_nowhere(tool: str, unseen: list[tuple[str, str]]) -> str:
     )
 
 
+MAX_CALLS_PER_REPLY = 8
+"""Tool calls run from one model reply; the rest are dropped from it. The 1.5B model once wrote 47 calls in one
+reply (invented message ids, one after another): each result went into the conversation and the next prompt
+was 10,000 tokens. A real plan of more steps goes on in the next reply, and the bulk limit holds a run of
+changes long before this."""
+
+
 def not_run_after(failed: str) -> dict[str, Any]:
     """The result of a call that was not run because an earlier call of the same reply failed. Pure."""
     return fail(
@@ -399,7 +406,13 @@ class AgentLoop:
         return candidate
 
     async def _call_tools(self, run: _Run, node: CallTools, max_steps: int) -> Node:
-        calls = [ToolCall(self._unique_id(run, c.id), c.name, c.arguments) for c in node.calls]
+        if len(node.calls) > MAX_CALLS_PER_REPLY:
+            log.warning(
+                "model reply had too many tool calls; the first ones run, the rest are dropped",
+                extra={"calls": len(node.calls), "kept": MAX_CALLS_PER_REPLY},
+            )
+        kept = node.calls[:MAX_CALLS_PER_REPLY]
+        calls = [ToolCall(self._unique_id(run, c.id), c.name, c.arguments) for c in kept]
         content = sanitize(node.text) or None
         run.messages.append(assistant_message(content, [tool_call(c.id, c.name, c.arguments) for c in calls]))
         malformed = 0

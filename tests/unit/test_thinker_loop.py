@@ -19,7 +19,7 @@ from thinker.essentials import available_essentials
 from thinker.guards import HONEST_FAILURE
 from thinker.hub_tools import HubTools
 from thinker.llm import ModelClient
-from thinker.loop import AgentLoop, LoopLimits, StopReason
+from thinker.loop import MAX_CALLS_PER_REPLY, AgentLoop, LoopLimits, StopReason
 from thinker.sessions.messages import system_message, user_message
 from thinker.tiers import BROWSE_TOOLS, LOAD_TOOLS, ToolSet
 
@@ -280,6 +280,17 @@ async def test_copies_of_a_call_in_one_reply_are_not_run_and_do_not_stop_the_oth
     first, *copies, other = model.tool_results(1)
     assert first["success"] and other["success"]
     assert all("already made this exact call" in copy["error"] for copy in copies) and len(copies) == 2
+    assert result.success and result.response == "done"
+
+
+async def test_a_reply_with_too_many_calls_runs_the_first_ones_and_drops_the_rest(model: Model, hub: Hub) -> None:
+    # A degenerate reply (the 1.5B model wrote 47 calls in one) must not flood the conversation with results.
+    model.calls(*[("echo_echo", {"text": str(i)}) for i in range(MAX_CALLS_PER_REPLY + 12)]).text("done")
+    result = await make_loop(model, hub).run(START, toolset())
+    assert [c["arguments"]["text"] for c in hub.calls] == [str(i) for i in range(MAX_CALLS_PER_REPLY)]
+    assert len(model.tool_results(1)) == MAX_CALLS_PER_REPLY
+    reply = next(m for m in model.requests[1]["messages"] if m["role"] == "assistant")
+    assert len(reply["tool_calls"]) == MAX_CALLS_PER_REPLY  # every call in the history has its result
     assert result.success and result.response == "done"
 
 
