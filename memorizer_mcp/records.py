@@ -17,7 +17,7 @@ from memorizer_mcp.params import MAX_TEXT_BYTES, TIMELINE_SOURCES, limit_substri
 from memorizer_mcp.profiles import default_profile
 from memorizer_mcp.projects import project_dict, source_dict
 from memorizer_mcp.secret_filter import find_secret_in, refusal
-from memorizer_mcp.service import Memory
+from memorizer_mcp.service import Memory, unfiltered_hint
 from memorizer_mcp.skills import skill_dict, skill_summary
 from memorizer_mcp.timestamps import db_moment
 from shared.mcp_tools import InvalidArguments, ToolFailure
@@ -124,7 +124,13 @@ class Records:
         every_agent = agent_id == ALL_AGENTS
         rows = self.memory.skills.listing(None if every_agent else agent_id, enabled, trigger_type)
         shown = [skill_dict(row) if full else skill_summary(row, with_agent=every_agent) for row in rows]
-        return {"skills": shown, "total_count": len(rows)}
+        listed: dict[str, Any] = {"skills": shown, "total_count": len(rows)}
+        if not rows and (enabled is not None or trigger_type is not None):
+            # The 1.5B model lists with `trigger_type: "manual"` to find a weekly reminder, sees none, and stops.
+            everything = len(self.memory.skills.listing(None if every_agent else agent_id, None, None))
+            if everything:
+                listed["hint"] = unfiltered_hint("skill", everything, "enabled, trigger_type")
+        return listed
 
     def get_skill(self, agent_id: str, skill_id: int) -> dict[str, Any]:
         row = self.memory.skills.get(agent_id, skill_id)

@@ -67,6 +67,14 @@ ModelDecider = Callable[[str, list[Candidate]], Awaitable[dict[int, Judgement] |
 """Asks the utility model about related facts the rules could not settle: id → judgement, or None on failure."""
 
 
+def unfiltered_hint(kind: str, everything: int, filters: str) -> str:
+    """What an empty filtered listing says when the unfiltered one is not empty. Pure."""
+    return (
+        f"No {kind} matches these filters, but {everything} {kind}(s) exist: list again without {filters} to see "
+        "them all."
+    )
+
+
 @dataclass
 class StoreOutcome:
     """What the store path did with one fact."""
@@ -554,7 +562,14 @@ class Memory:
         self, agent_id: str, category: str | None, limit: int, include_history: bool = False
     ) -> dict[str, Any]:
         rows, total = self.facts.listing(agent_id, category, limit, include_history=include_history)
-        return {"facts": [fact_dict(row) for row in rows], "total_count": total}
+        listed: dict[str, Any] = {"facts": [fact_dict(row) for row in rows], "total_count": total}
+        if category and not total:
+            # A small model adds a filter it was never asked for (a correction listed as `category: "pattern"`),
+            # finds nothing and gives up, or guesses an id.
+            _, everything = self.facts.listing(agent_id, None, 1, include_history=include_history)
+            if everything:
+                listed["hint"] = unfiltered_hint("fact", everything, "category")
+        return listed
 
     # -- search ------------------------------------------------------------------------------------------------
 

@@ -122,6 +122,10 @@ async def test_stored_facts_list_newest_first_with_a_total(embedder: FakeEmbedde
         }
         only = await ok(client, "list_facts", category="background", limit=1)
         assert [f["fact"] for f in only["facts"]] == ["Lives in Lisbon"] and only["total_count"] == 1
+        assert "hint" not in only and "hint" not in listed
+        # An empty filtered listing says that there is more without the filter (a small model stops there).
+        none = await ok(client, "list_facts", category="pattern")
+        assert none["facts"] == [] and "2 fact(s) exist" in none["hint"] and "category" in none["hint"]
 
 
 async def test_reading_facts_written_from_untrusted_content_marks_the_result_untrusted(
@@ -618,6 +622,11 @@ async def test_skills_are_created_once_per_name_listed_updated_and_deleted(embed
         assert (await ok(client, "list_skills"))["total_count"] == 2
         assert [s["name"] for s in (await ok(client, "list_skills", enabled=True))["skills"]] == ["Morning Briefing"]
         assert (await ok(client, "list_skills", agent_id="*"))["total_count"] == 3
+        # Filters that match nothing say there are skills without them (a small model stops at an empty list).
+        empty = await ok(client, "list_skills", trigger_type="event")
+        assert empty["skills"] == [] and "2 skill(s) exist" in empty["hint"] and "trigger_type" in empty["hint"]
+        assert "hint" not in await ok(client, "list_skills", enabled=True)
+        assert "hint" not in await ok(client, "list_skills", trigger_type="event", agent_id="nobody")
         # A listing is a summary unless asked in full: a playbook's instructions and plan stay out of the prompt.
         (summary,) = (await ok(client, "list_skills", enabled=True))["skills"]
         assert summary["trigger_config"] == {"schedule": "0 6 * * *"} and summary["id"] == created["skill_id"]
