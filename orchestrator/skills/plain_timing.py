@@ -40,6 +40,11 @@ _DAY_SETS = {"day": "*", "daily": "*", "weekday": "1-5", "workday": "1-5", "week
 _MONTHLY = ("month", "monthly")
 _HOURLY = ("hour", "hourly")
 _EVERY_WORDS = "day, weekday, weekend, hour, month or a weekday name such as 'sunday' (a list for several)"
+_SPANS = ("minute", "hour", "day", "week")
+_FROM_NOW = (
+    ' For once, some time from now, give {"in_minutes": N}, {"in_hours": N} or {"in_days": N, "time": "HH:MM"}'
+    " instead of every."
+)
 _CLOCK = re.compile(r"^(\d{1,2})(?:\s*[:.h]\s*(\d{2})|h)?(?::\d{2})?\s*(am|pm|a\.m\.|p\.m\.)?$")
 
 
@@ -160,7 +165,11 @@ def _days_of_week(words: list[str]) -> str:
     for word in words:
         number = _weekday(word)
         if number is None:
-            raise SkillInputError(f"trigger_config.every {word[:40]!r} is not one of {_EVERY_WORDS}.")
+            # "in 4 hours" sent as {"every": "hours"} or {"every": "4"}: say how a one-off time from now is written.
+            span = word.isdigit() or word.removesuffix("s") in _SPANS
+            raise SkillInputError(
+                f"trigger_config.every {word[:40]!r} is not one of {_EVERY_WORDS}.{_FROM_NOW if span else ''}"
+            )
         numbers.append(number)
     return ",".join(str(n) for n in sorted(set(numbers)))
 

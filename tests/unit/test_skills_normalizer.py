@@ -346,6 +346,8 @@ REFUSALS: list[tuple[str, str, dict[str, Any], str]] = [
     ("update with nothing", UPDATE, {}, "Nothing to update"),
     ("update with bad cron", UPDATE, {"schedule": "99 * * * *"}, "not a valid cron"),
     ("unknown every word", STORE, {"trigger_config": {"every": "fortnight", "time": "9"}}, "is not one of day"),
+    ("every hours for in hours", STORE, {"trigger_config": {"every": "hours", "time": "4"}}, '"in_hours": N'),
+    ("every as a number", STORE, {"trigger_config": {"every": "10", "time": "9"}}, "instead of every"),
     ("time of day out of range", STORE, {"trigger_config": {"every": "day", "time": "25:00"}}, "not a time of day"),
     ("time in words", STORE, {"trigger_config": {"time": "noonish"}}, "not a time of day"),
     ("every and cron", STORE, {"trigger_config": {"every": "day", "schedule": "0 9 * * *"}}, "one way of saying"),
