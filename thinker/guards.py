@@ -69,10 +69,19 @@ def names_a_tool(text: str, offered: Iterable[str]) -> bool:
     return any(name in words or name.partition("_")[2] in words for name in offered)
 
 
+_MADE_UP_RESULT = re.compile(r"<tool_response\b", re.IGNORECASE)
+"""A tool's result written by the model itself: the 1.5B model answered "when is the book fair?" with a
+`<tool_response>` block holding a date it invented, with no search called (the tags alone were stripped)."""
+
+
 def is_hallucinated_action(text: str, *, tools_called: bool, offered: Sequence[str]) -> bool:
-    """A turn where tools were on offer but none was called, and the answer claims an action or talks about a
-    tool instead of calling it."""
-    return bool(offered) and not tools_called and (claims_action(text) or names_a_tool(text, offered))
+    """A turn where tools were on offer but none was called, and the answer claims an action, talks about a tool
+    instead of calling it, or writes a tool's result itself."""
+    return (
+        bool(offered)
+        and not tools_called
+        and (claims_action(text) or names_a_tool(text, offered) or bool(_MADE_UP_RESULT.search(text)))
+    )
 
 
 def offers_search(tool_names: Iterable[str]) -> bool:

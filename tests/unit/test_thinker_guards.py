@@ -72,6 +72,15 @@ def test_an_answer_naming_an_offered_tool_without_calling_it_is_a_hallucination(
     assert not is_hallucinated_action(text, tools_called=True, offered=offered)
 
 
+def test_a_tool_result_the_model_wrote_itself_is_a_hallucination() -> None:
+    # Seen from the 1.5B model, asked to search the news, with no search called.
+    text = '<tool_response>\n{"answer": "The Frankfurt Book Fair is on December 15, 2027."}\n</tool_response>'
+    offered = ["searcher_news_search"]
+    assert is_hallucinated_action(text, tools_called=False, offered=offered)
+    assert not is_hallucinated_action(text, tools_called=True, offered=offered)
+    assert not is_hallucinated_action("The fair is in October.", tools_called=False, offered=offered)
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -338,6 +338,15 @@ async def test_an_answer_that_describes_a_call_instead_of_making_it_is_retried(m
     assert result.success and result.response == "It says hello."
 
 
+async def test_a_made_up_tool_result_is_not_the_answer_the_tool_is_called_instead(model: Model, hub: Hub) -> None:
+    model.text('<tool_response>\n{"answer": "The fair is on 15 December."}\n</tool_response>')
+    model.calls(("filer_read_file", {"path": "fair.txt"})).text("It says October.")
+    result = await make_loop(model, hub).run(START, toolset("echo_echo", "filer_read_file"))
+    assert model.requests[1]["tool_choice"] == "required"
+    assert hub.calls == [{"name": "filer_read_file", "arguments": {"path": "fair.txt"}}]
+    assert result.success and result.response == "It says October."
+
+
 async def test_a_retry_that_calls_a_tool_continues_the_turn(model: Model, hub: Hub) -> None:
     model.text("Email sent!").calls(("echo_echo", {"text": "x"})).text("Now it is really done.")
     result = await make_loop(model, hub).run(START, toolset())
