@@ -463,17 +463,18 @@ def select_tools(
     order = list(dict.fromkeys([*(i for i in heads if i is not None), *by_score]))
 
     picked = {catalog.names[i]: float(scores[i]) for i in chosen}
-    known = set(catalog.names)
+
+    def offerable(name: str) -> bool:
+        index = catalog.index.get(name)
+        return index is not None and bool(permitted[index])
+
     # A pinned tool an essential stands for is pinned as the essential: a playbook naming `memory_store_fact`
     # beside a picked `store_fact` sent the model the same action twice, in two of its ten slots.
     stand_ins = {catalog.names[target]: catalog.names[alias] for alias, target in catalog.twins}
 
     def pinned_as(names: Sequence[str]) -> list[str]:
-        offered = [
-            alias if (alias := stand_ins.get(name)) is not None and (allowed is None or allowed(alias)) else name
-            for name in names
-        ]
-        return [name for name in dict.fromkeys(offered) if name in known and (allowed is None or allowed(name))]
+        offered = [alias if (alias := stand_ins.get(name)) and offerable(alias) else name for name in names]
+        return [name for name in dict.fromkeys(offered) if offerable(name)]
 
     playbook = pinned_as(playbook_tools)
     sticky = sticky_tools(
