@@ -349,10 +349,10 @@ class Hub:
 
         Which tool (native, a skill write to normalise first, or a route to an MCP; privileged routes for the hub's
         own features only) → refusals (the agent's allowed tools, undeclared arguments) → in a tainted turn, the
-        side-effect policy, and in any turn the bulk limit, either of which may hold the call for the owner's approval →
-        Guardian in the directions the MCP's
-        manifest asks, unless the system caller declared why not → the call (an untrusted result taints the turn)
-        → one envelope, one trace event, one log line."""
+        side-effect policy, and in any turn the bulk limit, either of which may hold the call for the owner's
+        approval → Guardian in the directions the MCP's manifest asks, unless the system caller declared why not →
+        the call (an untrusted result taints the turn; one that changed something counts toward the bulk limit) →
+        one envelope, one trace event, one log line."""
         started = time.perf_counter()
         native = NATIVE_TOOLS.get(name)
         route = None if native is not None else self.router.resolve(name, privileged=caller.privileged)

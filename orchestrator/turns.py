@@ -12,8 +12,8 @@ can clear it:
 
 In a tainted turn the side-effect policy applies (orchestrator/approvals/policy.py). In any turn, the calls of
 one tool that delete, overwrite or act beyond this machine are counted (`changes`): past a limit the next one
-waits for the owner too (`bulk_verdict`), and once approved the rest of that tool's calls in the turn run. A turn is forgotten
-`TURN_TTL_SECONDS` after it was minted; a call naming a forgotten or foreign turn counts as tainted.
+waits for the owner too (`bulk_verdict`), and once approved the rest of that tool's calls in the turn run. A turn
+is forgotten `TURN_TTL_SECONDS` after it was minted; a call naming a forgotten or foreign turn counts as tainted.
 
 Work derived from several past turns (the Thinker's fact extraction from a quiet chat) names them all,
 comma-separated: it is tainted if any of them is, and counts as naming no turn if any is forgotten or foreign.
