@@ -122,12 +122,13 @@ class Records:
         self, agent_id: str, enabled: bool | None, trigger_type: str | None, *, full: bool
     ) -> dict[str, Any]:
         every_agent = agent_id == ALL_AGENTS
-        rows = self.memory.skills.listing(None if every_agent else agent_id, enabled, trigger_type)
+        whose = None if every_agent else agent_id
+        rows = self.memory.skills.listing(whose, enabled, trigger_type)
         shown = [skill_dict(row) if full else skill_summary(row, with_agent=every_agent) for row in rows]
         listed: dict[str, Any] = {"skills": shown, "total_count": len(rows)}
         if not rows and (enabled is not None or trigger_type is not None):
             # The 1.5B model lists with `trigger_type: "manual"` to find a weekly reminder, sees none, and stops.
-            everything = len(self.memory.skills.listing(None if every_agent else agent_id, None, None))
+            everything = len(self.memory.skills.listing(whose, None, None))
             if everything:
                 listed["hint"] = unfiltered_hint("skill", everything, "enabled, trigger_type")
         return listed
