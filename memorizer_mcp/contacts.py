@@ -58,6 +58,10 @@ class ContactStore:
         clause = " AND ".join(where)
         return self.db.page("*", f"FROM contacts WHERE {clause}", "name COLLATE NOCASE, id", params, limit)
 
+    def get(self, agent_id: str, contact_id: int) -> Row | None:
+        with self.db.reading() as conn:
+            return owned_row(conn, "contacts", contact_id, agent_id)
+
     def exists(self, agent_id: str, contact_ids: list[int]) -> list[int]:
         """Those of `contact_ids` the agent does not have."""
         with self.db.reading() as conn:

@@ -182,6 +182,12 @@ class Records:
         rows, total = self.memory.contacts.listing(agent_id, filters, limit)
         return {"contacts": [contact_dict(row) for row in rows], "total_count": total}
 
+    def get_contact(self, agent_id: str, contact_id: int) -> dict[str, Any]:
+        row = self.memory.contacts.get(agent_id, contact_id)
+        if row is None:
+            raise ToolFailure(f"Contact {contact_id} does not exist for agent '{agent_id}'.")
+        return {"contact": contact_dict(row)}
+
     def update_contact(self, agent_id: str, contact_id: int, changes: dict[str, Any]) -> dict[str, Any]:
         _check_changes(changes, "contact_id", required=("name", "email"), limited=("company", "role", "notes"))
         found, clash = self.memory.contacts.update(agent_id, contact_id, changes, self.memory.now())

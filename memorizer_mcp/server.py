@@ -286,6 +286,13 @@ def list_facts(
     return _marked(server.service(ctx).memory.list_facts(agent_id, category, limit, include_history))
 
 
+@envelope_tool(server, annotations=READ_ONLY)
+def get_fact(ctx: MemorizerContext, fact_id: FactId, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any] | Untrusted:
+    """Get one fact by id (the hub's own use: it shows the owner what a change would touch)."""
+    found = server.service(ctx).memory.get_fact(agent_id, fact_id)
+    return Untrusted(found) if holds_untrusted([found["fact"]]) else found
+
+
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)
 async def delete_fact(
     ctx: MemorizerContext,
@@ -736,6 +743,12 @@ def list_contacts(
     """
     filters = {"email": email, "company": company, "type": type, "name": name}
     return server.service(ctx).records.list_contacts(agent_id, filters, limit)
+
+
+@envelope_tool(server, annotations=READ_ONLY)
+def get_contact(ctx: MemorizerContext, contact_id: ContactId, agent_id: Agent = DEFAULT_AGENT_ID) -> dict[str, Any]:
+    """Get one contact by id (the hub's own use: it shows the owner what a change would touch)."""
+    return server.service(ctx).records.get_contact(agent_id, contact_id)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)

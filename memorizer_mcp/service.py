@@ -550,6 +550,12 @@ class Memory:
             await self.embed_facts(agent_id, [(fact_id, text)])
         return {"fact_id": fact_id, "old_fact": old["fact"], "new_fact": text, "category": category or old["category"]}
 
+    def get_fact(self, agent_id: str, fact_id: int) -> dict[str, Any]:
+        row = self.facts.get(agent_id, fact_id)
+        if row is None:
+            raise ToolFailure(f"Fact {fact_id} does not exist for agent '{agent_id}'.")
+        return {"fact": fact_dict(row)}
+
     async def delete_fact(self, agent_id: str, fact_id: int) -> dict[str, Any]:
         deleted = await self.offload(self.facts.delete, agent_id, fact_id)
         if deleted is None:

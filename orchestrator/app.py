@@ -358,7 +358,8 @@ def create_app(
         """Run a skill on an agent (its Thinker is started if needed); the Thinker's `/execute-skill` answer."""
         body = await parse_json_body(request, ExecuteSkillRequest)
         # The owner asked for this run: it starts clean (what it reads may taint it, as in any turn).
-        body = body.model_copy(update={"turnId": hub.turns.mint(agent_id).id})
+        said = [body.skillName or "", body.instructions]
+        body = body.model_copy(update={"turnId": hub.turns.mint(agent_id, said=said).id})
         try:
             with continue_trace(valid_trace_id(request.headers.get(TRACE_HEADER))):
                 return JSONResponse((await agents.execute_skill(agent_id, body)).wire())

@@ -21,9 +21,10 @@ from pydantic import ValidationError
 
 from orchestrator.approvals.gate import ApprovalGate
 from orchestrator.approvals.policy import Verdict, as_called, bulk_verdict, counts_as_change, judge, load_policy
+from orchestrator.approvals.records import made_id, record_fields, record_key, record_verdict
 from orchestrator.approvals.store import ApprovalStore
 from orchestrator.backoff import RestartPolicy
-from orchestrator.callers import Caller
+from orchestrator.callers import Caller, system
 from orchestrator.discovery import Discovery, McpSpec, discover
 from orchestrator.endpoint import DirectEndpoint, ToolEndpoint
 from orchestrator.errors import StartupError
@@ -349,10 +350,11 @@ class Hub:
 
         Which tool (native, a skill write to normalise first, or a route to an MCP; privileged routes for the hub's
         own features only) → refusals (the agent's allowed tools, undeclared arguments) → in a tainted turn, the
-        side-effect policy, and in any turn the bulk limit, either of which may hold the call for the owner's
-        approval → Guardian in the directions the MCP's manifest asks, unless the system caller declared why not →
-        the call (an untrusted result taints the turn; one that changed something counts toward the bulk limit) →
-        one envelope, one trace event, one log line."""
+        side-effect policy, and in any turn the bulk limit and the owner's records the request did not name, any of
+        which may hold the call for the owner's approval → Guardian in the directions the MCP's manifest asks, unless
+        the system caller declared why not → the call (an untrusted result taints the turn; one that changed
+        something counts toward the bulk limit; a record it made is the turn's own) → one envelope, one trace event,
+        one log line."""
         started = time.perf_counter()
         native = NATIVE_TOOLS.get(name)
         route = None if native is not None else self.router.resolve(name, privileged=caller.privileged)
@@ -361,10 +363,11 @@ class Hub:
         scanned, unscanned = False, None
         envelope = self._refusal(name, arguments, caller, native, route)
         if envelope is None and effects is not None:
-            envelope = await self._approval(name, effects, arguments, caller)
+            envelope = await self._approval(name, effects, arguments, caller, route)
         if envelope is None:
             envelope, scanned, unscanned = await self._run(name, arguments, caller, native, route)
             _count_change(name, effects, arguments, caller, envelope)
+            self._note_made(route, caller, envelope)
         elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
         # Only inside a trace (a turn, a skill run, a request with X-Trace-Id): polling records nothing.
         trace_event(
@@ -405,19 +408,21 @@ class Hub:
         return None
 
     async def _approval(
-        self, name: str, effects: ToolEffects, arguments: dict[str, Any], caller: Caller
+        self, name: str, effects: ToolEffects, arguments: dict[str, Any], caller: Caller, route: Route | None
     ) -> dict[str, Any] | None:
         """None when the call may run, else why it did not (denied or expired): in a tainted turn the side-effect
-        policy decides, in any turn the bulk limit."""
+        policy decides, in any turn the bulk limit and the owner's records the request did not name."""
         if caller.agent is None:
             return None
         verdict = self._verdict(name, effects, arguments, caller)
+        if not verdict.hold and route is not None:
+            verdict = await self._record_verdict(name, route, arguments, caller)
         if not verdict.hold:
             return None
         record = await self.approvals.hold(caller.agent.agentId, name, arguments, verdict.reason)
         if record.status == "approved":
-            if verdict.bulk and caller.turn is not None:
-                caller.turn.bulk_approved.add(name)
+            if verdict.per_turn and caller.turn is not None:
+                caller.turn.approved.add(name)
             return None
         if record.status == "denied":
             return fail(
@@ -445,10 +450,37 @@ class Hub:
             if verdict.hold:
                 return verdict
         turn = caller.turn
-        if turn is None or name in turn.bulk_approved:
+        if turn is None or name in turn.approved:
             return Verdict(False)
         limit = self.settings.approval_bulk_limit
         return bulk_verdict(name, effects, arguments, done=turn.changes[name], limit=limit)
+
+    async def _record_verdict(self, name: str, route: Route, arguments: dict[str, Any], caller: Caller) -> Verdict:
+        """A change to one of the owner's records (the MCP's `ownerRecords`) that the turn's request did not name
+        waits for the owner; the record is read first, as the hub's own call, to compare and to show its name."""
+        turn, spec = caller.turn, self.specs.get(route.mcp)
+        records = spec.manifest.owner_records(route.tool) if spec is not None and not spec.external else None
+        if records is None or turn is None or name in turn.approved or not self.settings.approval_unnamed_records:
+            return Verdict(False)
+        record_id = arguments.get(records.idArgument)
+        if record_key(route.mcp, records.kind, record_id) in turn.made:
+            return Verdict(False)
+        lookup = {records.idArgument: record_id}
+        if "agent_id" in arguments:
+            lookup["agent_id"] = arguments["agent_id"]
+        read = await self.call(f"{route.mcp}_{records.read}", lookup, caller=system(f"approval: which {records.kind}"))
+        record = record_fields(read.get("data"), records) if read["success"] else None
+        return record_verdict(name, records, record_id, record, turn.said)
+
+    def _note_made(self, route: Route | None, caller: Caller, envelope: dict[str, Any]) -> None:
+        """A record of the owner's that this call made is the turn's own: changing it later in the turn asks nobody."""
+        spec = self.specs.get(route.mcp) if route is not None else None
+        if spec is None or route is None or caller.turn is None or not envelope["success"]:
+            return
+        records = spec.manifest.makes_records(route.tool)
+        made = made_id(envelope.get("data"), records) if records is not None else None
+        if records is not None and made is not None:
+            caller.turn.made.add(record_key(route.mcp, records.kind, made))
 
     async def _run(
         self, name: str, arguments: dict[str, Any], caller: Caller, native: NativeTool | None, route: Route | None

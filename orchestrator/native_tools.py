@@ -189,7 +189,7 @@ async def spawn_subagent(hub: NativeHost, params: SubagentParams, caller: Caller
     tools = [tool["name"] for tool in hub.tool_listing(parent)]
     try:
         # An agent's subagent works in its parent's turn; the owner's (or a hub feature's) starts a clean one.
-        turn = caller.turn if caller.kind == "agent" else hub.turns.mint(parent_id)
+        turn = caller.turn if caller.kind == "agent" else hub.turns.mint(parent_id, said=[params.task])
         subagent, answer = await agents.run_subagent(parent_id, request, tools, turn)
     except AgentError as exc:
         raise ToolFailure(str(exc), code=exc.code) from None

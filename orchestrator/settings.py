@@ -90,6 +90,11 @@ class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSetti
         description="Calls of one tool that delete, overwrite or act beyond this machine that a turn may make before "
         "the next waits for the owner's approval, in any turn (docs/security.md); 0 turns the limit off.",
     )
+    approval_unnamed_records: bool = Field(
+        default=True,
+        description="A change to one of the owner's skills, facts or contacts that the request did not name waits "
+        "for the owner's approval, in any turn (docs/security.md).",
+    )
     skill_concurrency: int = Field(default=3, ge=1, le=50, description="Skills that may run at the same time.")
     jobs_concurrency: int = Field(
         default=2, ge=1, le=20, description="Background jobs (queue_task, trigger_backfill) running at the same time."

@@ -128,6 +128,29 @@ class WarmUp(BaseModel):
     arguments: dict[str, Any] = Field(default_factory=dict)
 
 
+class OwnerRecords(BaseModel):
+    """One kind of record the owner keeps in this MCP (a skill, a fact, a contact): which tools change one, and how
+    the hub reads one. In an agent's turn, a change to a record the turn's request did not name waits for the owner
+    (orchestrator/approvals/records.py); the hub reads the record (`read`, as its own call) to compare and to show
+    the owner its name. A record the turn made itself (`make`) may be changed freely in that turn."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    kind: str = Field(pattern=r"^[a-z]+$", description="What one is called, e.g. `skill`: the approval says it.")
+    change: list[str] = Field(min_length=1, description="The MCP's tool-name globs that delete or overwrite one.")
+    make: list[str] = Field(default_factory=list, description="Tools whose result names the new record's id.")
+    idArgument: str = Field(
+        pattern=r"^[a-z][a-z0-9_]*$", description="The argument (and result field) holding its id, e.g. `skill_id`."
+    )
+    read: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="The MCP's tool that returns one by id.")
+    nameFields: list[str] = Field(
+        min_length=1, description='Fields that say what it is, its name first, e.g. `["name", "description"]`.'
+    )
+
+    def changes(self, tool: str) -> bool:
+        return any(fnmatch.fnmatchcase(tool, pattern) for pattern in self.change)
+
+
 class McpServing(BaseModel):
     """How the hub serves an MCP's tools: the fields a first-party `manifest.json` and an `external-mcps.json` entry
     both have, with one meaning and one set of limits. An external entry's are copied into its manifest
@@ -174,12 +197,24 @@ class McpManifest(McpServing):
     warmUp: WarmUp | None = Field(
         default=None, description="A harmless call the hub makes once it is ready, so the first real one is fast."
     )
+    ownerRecords: list[OwnerRecords] = Field(
+        default_factory=list,
+        description="The owner's records this MCP keeps: a change to one the request did not name asks the owner.",
+    )
     command: str | None = Field(default=None, description="Executable for non-Python servers.")
     args: list[str] = Field(default_factory=list)
 
     @property
     def env_enabled_variable(self) -> str:
         return f"{self.mcpName.upper()}_MCP_ENABLED"
+
+    def owner_records(self, tool: str) -> OwnerRecords | None:
+        """The kind of owner's record `tool` (the MCP's own name) changes, if it changes one."""
+        return next((records for records in self.ownerRecords if records.changes(tool)), None)
+
+    def makes_records(self, tool: str) -> OwnerRecords | None:
+        """The kind of owner's record `tool` makes, if it makes one."""
+        return next((records for records in self.ownerRecords if tool in records.make), None)
 
     def output_untrusted(self, tool: str) -> bool:
         if isinstance(self.untrustedOutput, bool):

@@ -90,8 +90,9 @@ def load_policy(path: Path) -> PolicyFile:
 class Verdict:
     hold: bool
     reason: str = ""
-    bulk: bool = False
-    """Held by the bulk limit (an approval then lets the rest of the turn's calls of that tool run)."""
+    per_turn: bool = False
+    """Held by a per-turn check (the bulk limit, a record the request did not name): an approval then lets the rest
+    of the turn's calls of that tool run."""
 
 
 def needs_approval(effects: ToolEffects) -> bool:
@@ -120,7 +121,7 @@ def bulk_verdict(tool: str, effects: ToolEffects, arguments: Mapping[str, Any], 
         True,
         f"{tool} already ran {done} times in this request and each call deletes, overwrites or acts beyond this "
         "machine; more wait for your approval",
-        bulk=True,
+        per_turn=True,
     )
 
 

@@ -112,7 +112,13 @@ class Dispatcher:
         try:
             agent_id = self.agents.resolve(message.channel, message.chat_id)
             trace_event("agent_selected", agent=agent_id)
-            turn = self.hub.turns.mint(agent_id, tainted_by=untrusted_origin(message))
+            turn = self.hub.turns.mint(
+                agent_id,
+                tainted_by=untrusted_origin(message),
+                # Only the owner's words name the records a turn may change without asking.
+                said=[message.text] if message.owner else [],
+                conversation=f"{message.channel}:{message.chat_id}",
+            )
             answer = await self.agents.process_message(
                 agent_id,
                 text=message.text,

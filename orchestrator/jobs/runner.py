@@ -207,6 +207,8 @@ class JobRunner:
             "caller": "agent" if caller.agent is not None else "owner",
             "agentId": caller.agent.agentId if caller.agent is not None else None,
             "taintedBy": _taint_of(caller),
+            # The queuing request's words: the job may change the owner's records they name (turns.py `said`).
+            "said": list(caller.turn.said) if caller.turn is not None else [],
             "steps": steps,
             "error": None,
             **(extra or {}),
@@ -295,7 +297,7 @@ class JobRunner:
         runtime = agents.agents.get(agent_id) if agents is not None else None
         if runtime is None:
             raise ToolFailure(f"The agent '{agent_id}' that queued this job is no longer in agents.json.")
-        turn = self.host.turns.mint(agent_id)
+        turn = self.host.turns.mint(agent_id, said=[str(text) for text in record.get("said") or []])
         for reason in record.get("taintedBy") or []:
             turn.taint(str(reason))
         return agent_caller(runtime.definition, turn)

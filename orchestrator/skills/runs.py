@@ -16,6 +16,7 @@ disabled has no marker (the hub's skill hook clears it on any hand-made enabled 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -82,6 +83,14 @@ def skill_tools(skill: Mapping[str, Any]) -> list[str]:
         if isinstance(step, Mapping) and isinstance(step.get("toolName"), str):
             names.append(COMPAT_TOOL_NAMES.get(step["toolName"], step["toolName"]))
     return list(dict.fromkeys(names))
+
+
+def skill_words(skill: Mapping[str, Any]) -> list[str]:
+    """What a skill's run says it is for, in its writer's words: its name, description and instructions, and its
+    plan's steps (a step's `"fact_id": 4` names the fact it changes). A run may change the records these name."""
+    plan = skill.get("execution_plan")
+    words = [str(skill.get(key) or "") for key in ("name", "description", "instructions")]
+    return [*words, json.dumps(plan, ensure_ascii=False)] if plan else words
 
 
 def _trigger(skill: Mapping[str, Any], default_tz: str) -> Trigger | None:

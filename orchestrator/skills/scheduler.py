@@ -56,6 +56,7 @@ from orchestrator.skills.runs import (
     preflight_says_skip,
     run_outcome,
     skill_tools,
+    skill_words,
 )
 from orchestrator.skills.triggers import RunDecision
 from orchestrator.turns import TurnLedger
@@ -327,7 +328,8 @@ class SkillScheduler:
         runtime = agents.agents.get(str(skill.get("agent_id") or DEFAULT_AGENT_ID))
         if runtime is None:
             return None
-        return agent_caller(runtime.definition, self.hub.turns.mint(runtime.definition.agentId))
+        turn = self.hub.turns.mint(runtime.definition.agentId, said=skill_words(skill))
+        return agent_caller(runtime.definition, turn)
 
     async def _agent(self, skill: Mapping[str, Any], now: datetime) -> Outcome:
         """The agent tier: the skill's agent runs the instructions with only its required tools (if any)."""
@@ -347,7 +349,7 @@ class SkillScheduler:
                 chatId=self.hub.notifier.default_chat_id,
                 maxTokensPerRun=skill.get("max_tokens_per_run") or None,
                 dailyTokens=skill.get("daily_tokens") or None,
-                turnId=self.hub.turns.mint(agent_id).id,
+                turnId=self.hub.turns.mint(agent_id, said=skill_words(skill)).id,
             )
         except ValidationError as exc:
             return run_outcome(skill, now=now, success=False, error=f"The skill cannot run: {describe_validation(exc)}")

@@ -241,7 +241,7 @@ def test_repeating_a_change_past_the_limit_waits_in_any_turn(
     effects: ToolEffects, arguments: dict[str, object], done: int, held: bool
 ) -> None:
     verdict = bulk_verdict("some_tool", effects, arguments, done=done, limit=3)
-    assert verdict.hold is held and verdict.bulk is held
+    assert verdict.hold is held and verdict.per_turn is held
     assert ("some_tool already ran 3 times" in verdict.reason) is (held and done == 3)
 
 

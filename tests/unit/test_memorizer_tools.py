@@ -30,6 +30,8 @@ TOOLS = {
     "list_projects", "update_project", "link_project_source", "unlink_project_source", "list_project_sources",
     "update_project_source_status", "query_timeline",
 }  # fmt: skip
+HUB_ONLY = {"get_fact", "get_contact"}
+"""Readers the hub uses to name a record in an approval (privilegedTools: agents never see them)."""
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -81,10 +83,12 @@ def embedder(monkeypatch: pytest.MonkeyPatch) -> FakeEmbedder:
 # -- the catalogue ------------------------------------------------------------------------------------------------
 
 
-async def test_the_server_offers_the_original_31_tools_each_parameter_documented(embedder: FakeEmbedder) -> None:
+async def test_the_server_offers_the_original_31_tools_and_two_hub_readers_each_parameter_documented(
+    embedder: FakeEmbedder,
+) -> None:
     async with Client(server) as client:
         tools = (await client.list_tools()).tools
-        assert {tool.name for tool in tools} == TOOLS
+        assert {tool.name for tool in tools} == TOOLS | HUB_ONLY
         for tool in tools:
             assert tool.description and len(tool.description.splitlines()[0]) <= 110, tool.name
             properties = tool.input_schema.get("properties", {})

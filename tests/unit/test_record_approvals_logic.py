@@ -1,0 +1,118 @@
+"""Which changes of the owner's records the request names (orchestrator/approvals/records.py), and the words a turn
+keeps (orchestrator/turns.py): plain function calls, an injected clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from orchestrator.approvals.records import made_id, names_record, record_fields, record_key, record_verdict
+from orchestrator.turns import EARLIER_MESSAGES, FOLLOW_UP_SECONDS, MAX_SAID_CHARS, TurnLedger
+from shared.manifest import OwnerRecords
+
+SKILLS = OwnerRecords(
+    kind="skill", change=["delete_skill"], idArgument="skill_id", read="get_skill", nameFields=["name", "description"]
+)
+
+
+@pytest.mark.parametrize(
+    ("said", "texts"),
+    [
+        (["Delete the Morning Briefing"], ["Morning briefing", "Mail and calendar at 7"]),
+        (["change Tom's e-mail to tom@new.example"], ["Tom", "tom@old.example", ""]),
+        (["Cancel my dentist reminders"], ["Dentist", ""]),
+        (["Eyddu áminningunni um tannlækninn"], ["Tannlæknir", ""]),  # an inflected stem
+        (["Forget that I like window seats"], ["Prefers window seats on long flights"]),
+        (["remove skill 12 please"], ["Something else entirely", ""]),
+        (['[{"tool": "memory_delete_fact", "params": {"fact_id": 12}}]'], ["Lives in Berlin"]),
+    ],
+)
+def test_a_request_names_a_record_by_its_name_its_words_or_its_kind_and_id(said: list[str], texts: list[str]) -> None:
+    kind = "fact" if "fact_id" in said[0] else "skill"
+    assert names_record(said, kind, 12, texts)
+
+
+@pytest.mark.parametrize(
+    ("said", "texts"),
+    [
+        (["Remind me to water the plants at six"], ["Pre-meeting Prep", "Gather notes before each meeting"]),
+        (["Forget my gym schedule"], ["Favourite tea is a smoky lapsang souchong"]),
+        (["Remind me at 12 to call mum"], ["Weekly review", ""]),  # a time, not an id of a skill
+        (["remove fact 12"], ["Weekly review", ""]),  # another kind's id
+        (["remove skill 123"], ["Weekly review", ""]),
+        (["Set a reminder for the report"], ["Weekly reminder: water plants", ""]),  # one shared word of four
+        ([], ["Weekly review", ""]),
+        (["the and for you"], ["The owner and you", ""]),  # short words are shared by chance
+    ],
+)
+def test_a_request_that_does_not_name_the_record_does_not(said: list[str], texts: list[str]) -> None:
+    assert not names_record(said, "skill", 12, texts)
+
+
+def test_the_verdict_names_the_record_clipped_and_covers_the_rest_of_the_turn() -> None:
+    record = {"name": "Pre-meeting " + "x" * 200, "description": "Gather notes"}
+    verdict = record_verdict("memory_delete_skill", SKILLS, 7, record, ["Remind me to water the plants"])
+    assert verdict.hold and verdict.per_turn
+    assert "would delete the skill 'Pre-meeting xxx" in verdict.reason and "(skill 7)" in verdict.reason
+    assert len(verdict.reason) < 300
+    named = record_verdict("memory_delete_skill", SKILLS, 7, record, ["Remove the pre-meeting notes reminder"])
+    assert not named.hold
+
+
+def test_a_record_that_could_not_be_read_is_judged_by_its_id_alone() -> None:
+    assert record_verdict("memory_update_skill", SKILLS, 7, None, ["fix it"]).reason.startswith(
+        "memory_update_skill would change the skill 7,"
+    )
+    assert not record_verdict("memory_update_skill", SKILLS, 7, None, ["fix skill 7"]).hold
+
+
+def test_the_record_is_found_in_the_read_tools_answer_and_ids_compare_as_text() -> None:
+    assert record_fields({"skill": {"name": "A"}}, SKILLS) == {"name": "A"}
+    assert record_fields({"name": "B"}, SKILLS) == {"name": "B"}
+    assert record_fields(None, SKILLS) is None
+    assert record_key("memory", "skill", 12) == record_key("memory", "skill", " 12")
+
+
+def test_a_record_stored_again_or_merged_into_is_not_the_turns_own() -> None:
+    assert made_id({"skill_id": 3, "stored_at": "now"}, SKILLS) == 3
+    assert made_id({"skill_id": 3, "already_existed": True}, SKILLS) is None
+    assert made_id({"skill_id": 3, "decision": "merged"}, SKILLS) is None
+    assert made_id({"skill_id": 3, "decision": "superseded"}, SKILLS) == 3
+    assert made_id(None, SKILLS) is None
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_chat_turn_keeps_the_owners_earlier_messages_of_the_same_chat_only() -> None:
+    clock = Clock()
+    ledger = TurnLedger(clock)
+    ledger.mint("a", said=["Remind me about the dentist"], conversation="telegram:1")
+    ledger.mint("a", said=["unrelated, other chat"], conversation="telegram:2")
+    ledger.mint("a", said=[], conversation="telegram:1")  # a stranger's message in the group: no words kept
+    ledger.mint("b", said=["another agent"], conversation="telegram:1")
+    clock.now = 60.0
+    turn = ledger.mint("a", said=["Move it to nine"], conversation="telegram:1")
+    assert turn.said == ("Move it to nine", "Remind me about the dentist")
+    clock.now = 60.0 + FOLLOW_UP_SECONDS + 1
+    assert ledger.mint("a", said=["And pause it"], conversation="telegram:1").said == ("And pause it",)
+
+
+def test_a_turn_keeps_at_most_its_earlier_messages_and_each_text_bounded() -> None:
+    ledger = TurnLedger(Clock())
+    for n in range(5):
+        ledger.mint("a", said=[f"message {n}"], conversation="http:None")
+    turn = ledger.mint("a", said=["x" * (MAX_SAID_CHARS * 3)], conversation="http:None")
+    assert len(turn.said) == 1 + EARLIER_MESSAGES and len(turn.said[0]) == MAX_SAID_CHARS
+    assert turn.said[1:] == ("message 4", "message 3")
+
+
+def test_a_joined_turn_says_what_each_of_its_turns_said() -> None:
+    ledger = TurnLedger(Clock())
+    first, second = ledger.mint("a", said=["one"]), ledger.mint("a", said=["two"])
+    joined = ledger.get(f"{first.id},{second.id}", "a")
+    assert joined is not None and joined.said == ("one", "two")
