@@ -80,30 +80,22 @@ def test_a_record_stored_again_or_merged_into_is_not_the_turns_own() -> None:
     assert made_id(None, SKILLS) is None
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def test_a_chat_turn_keeps_the_owners_earlier_messages_of_the_same_chat_only() -> None:
-    clock = Clock()
-    ledger = TurnLedger(clock)
+    now = [0.0]
+    ledger = TurnLedger(lambda: now[0])
     ledger.mint("a", said=["Remind me about the dentist"], conversation="telegram:1")
     ledger.mint("a", said=["unrelated, other chat"], conversation="telegram:2")
     ledger.mint("a", said=[], conversation="telegram:1")  # a stranger's message in the group: no words kept
     ledger.mint("b", said=["another agent"], conversation="telegram:1")
-    clock.now = 60.0
+    now[0] = 60.0
     turn = ledger.mint("a", said=["Move it to nine"], conversation="telegram:1")
     assert turn.said == ("Move it to nine", "Remind me about the dentist")
-    clock.now = 60.0 + FOLLOW_UP_SECONDS + 1
+    now[0] = 60.0 + FOLLOW_UP_SECONDS + 1
     assert ledger.mint("a", said=["And pause it"], conversation="telegram:1").said == ("And pause it",)
 
 
 def test_a_turn_keeps_at_most_its_earlier_messages_and_each_text_bounded() -> None:
-    ledger = TurnLedger(Clock())
+    ledger = TurnLedger(lambda: 0.0)
     for n in range(5):
         ledger.mint("a", said=[f"message {n}"], conversation="http:None")
     turn = ledger.mint("a", said=["x" * (MAX_SAID_CHARS * 3)], conversation="http:None")
@@ -112,7 +104,7 @@ def test_a_turn_keeps_at_most_its_earlier_messages_and_each_text_bounded() -> No
 
 
 def test_a_joined_turn_says_what_each_of_its_turns_said() -> None:
-    ledger = TurnLedger(Clock())
+    ledger = TurnLedger(lambda: 0.0)
     first, second = ledger.mint("a", said=["one"]), ledger.mint("a", said=["two"])
     joined = ledger.get(f"{first.id},{second.id}", "a")
     assert joined is not None and joined.said == ("one", "two")
