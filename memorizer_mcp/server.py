@@ -22,6 +22,7 @@ from mcp.server import MCPServer
 from mcp.server.mcpserver import Context
 from pydantic import BaseModel, ConfigDict, Field
 
+from memorizer_mcp import naming
 from memorizer_mcp.exchange import Exchange
 from memorizer_mcp.learning import Learning
 from memorizer_mcp.llm import CompletionFn, config_from_settings, litellm_complete
@@ -291,6 +292,20 @@ def get_fact(ctx: MemorizerContext, fact_id: FactId, agent_id: Agent = DEFAULT_A
     """Get one fact by id (the hub's own use: it shows the owner what a change would touch)."""
     found = server.service(ctx).memory.get_fact(agent_id, fact_id)
     return Untrusted(found) if holds_untrusted([found["fact"]]) else found
+
+
+@envelope_tool(server, annotations=READ_ONLY)
+async def compare_request(
+    ctx: MemorizerContext,
+    request: Annotated[
+        list[Annotated[str, Field(max_length=4_000)]],
+        Field(min_length=1, max_length=8, description="What the owner asked, one text per message."),
+    ],
+    record: Annotated[str, Field(min_length=1, max_length=4_000, description="What the record says it is.")],
+    agent_id: Agent = DEFAULT_AGENT_ID,
+) -> dict[str, Any]:
+    """Whether a request is about a record, by meaning (the hub's own use, for a change its words did not name)."""
+    return await naming.about(server.service(ctx).memory.values, request, record)
 
 
 @envelope_tool(server, annotations=LOCAL_OVERWRITE)

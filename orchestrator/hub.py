@@ -21,7 +21,15 @@ from pydantic import ValidationError
 
 from orchestrator.approvals.gate import ApprovalGate
 from orchestrator.approvals.policy import Verdict, as_called, bulk_verdict, counts_as_change, judge, load_policy
-from orchestrator.approvals.records import made_id, record_fields, record_key, record_verdict
+from orchestrator.approvals.records import (
+    MAX_COMPARED,
+    made_id,
+    names_record,
+    record_fields,
+    record_key,
+    record_texts,
+    unnamed_verdict,
+)
 from orchestrator.approvals.store import ApprovalStore
 from orchestrator.backoff import RestartPolicy
 from orchestrator.callers import Caller, system
@@ -41,11 +49,11 @@ from orchestrator.router import Route, ToolRouter, closest_names, unknown_argume
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.hook import SKILL_TOOLS, SkillCache, call_skill_tool
 from orchestrator.stdio_transport import spawn
-from orchestrator.turns import TurnLedger
+from orchestrator.turns import MAX_SAID_CHARS, Turn, TurnLedger
 from orchestrator.warm_start import start_fork_server
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail, ok
-from shared.manifest import ToolEffects
+from shared.manifest import OwnerRecords, ToolEffects
 from shared.mcp_tools import ToolFailure, describe_validation
 from shared.settings import process_environment
 from shared.traces import trace_event
@@ -469,8 +477,24 @@ class Hub:
         if "agent_id" in arguments:
             lookup["agent_id"] = arguments["agent_id"]
         read = await self.call(f"{route.mcp}_{records.read}", lookup, caller=system(f"approval: which {records.kind}"))
-        record = record_fields(read.get("data"), records) if read["success"] else None
-        return record_verdict(name, records, record_id, record, turn.said)
+        texts = record_texts(record_fields(read.get("data"), records) if read["success"] else None, records)
+        if names_record(turn.said, records.kind, record_id, texts) or await self._about(
+            route.mcp, records, turn, texts
+        ):
+            return Verdict(False)
+        return unnamed_verdict(name, records, record_id, texts)
+
+    async def _about(self, mcp: str, records: OwnerRecords, turn: Turn, texts: list[str]) -> bool:
+        """Whether the record's MCP judges the request to be about the record by meaning (`compare`), when the words
+        named nothing: a request in another language than the record. No answer counts as no."""
+        record = " ".join(text for text in texts if text)
+        if records.compare is None or not record or not turn.said:
+            return False
+        arguments = {"request": list(turn.said[:MAX_COMPARED]), "record": record[:MAX_SAID_CHARS]}
+        answer = await self.call(
+            f"{mcp}_{records.compare}", arguments, caller=system(f"approval: which {records.kind}")
+        )
+        return bool(answer["success"] and isinstance(answer.get("data"), dict) and answer["data"].get("about") is True)
 
     def _note_made(self, route: Route | None, caller: Caller, envelope: dict[str, Any]) -> None:
         """A record of the owner's that this call made is the turn's own: changing it later in the turn asks nobody."""

@@ -146,6 +146,12 @@ class OwnerRecords(BaseModel):
     nameFields: list[str] = Field(
         min_length=1, description='Fields that say what it is, its name first, e.g. `["name", "description"]`.'
     )
+    compare: str | None = Field(
+        default=None,
+        pattern=r"^[a-z][a-z0-9_]*$",
+        description="The MCP's tool that says whether a request is about a record by meaning (`{about: bool}`), for "
+        "requests whose words do not name it (another language).",
+    )
 
     def changes(self, tool: str) -> bool:
         return any(fnmatch.fnmatchcase(tool, pattern) for pattern in self.change)

@@ -15,13 +15,16 @@ So in an agent's turn, a call that deletes or overwrites one of the owner's stor
   Words of four letters or more count; two words match when they are equal or share their first five letters
   ("reminders" and "reminder", "tannlækninn" and "Tannlæknir").
 
+When the words name nothing, the record's MCP may judge by meaning (`compare` in the manifest: the Memorizer's
+multilingual encoder, memorizer_mcp/naming.py), which carries a request in another language than the record.
 Otherwise it waits for the owner, and the approval says which record, by name. A record the turn made itself may
 be changed in it ("add a reminder, then fix its time"). The words are the request's, never the model's: the
 owner's message and their earlier ones in the same chat, a skill's name and instructions, a job's or a subagent's
 task (orchestrator/turns.py `said`).
 
-What it cannot do: a request in another language than the record (a fact the model stored in English, asked about
-in Serbian) names nothing it can see, so the owner is asked; words shared by chance ("remind me before the
+What it cannot do: a request in a language the encoder does not know, sharing no word with the record (a fact
+the model stored in English, asked about in Hungarian or Hebrew), names nothing it can see, so the owner is asked;
+words shared by chance ("remind me before the
 meeting" and a skill called "Pre-meeting Prep") let a wrong change run.
 """
 
@@ -42,6 +45,8 @@ MAX_RECORD_WORDS = 40
 """Of a long fact only the first words are compared: enough to name it, and the work stays bounded."""
 NAME_SHOWN = 80
 """Characters of a record's name in the approval the owner reads."""
+MAX_COMPARED = 8
+"""Texts of a request the MCP compares by meaning (a skill run's are four: name, description, instructions, plan)."""
 
 _WORD = re.compile(r"\w+")
 
@@ -89,16 +94,15 @@ def names_record(said: Sequence[str], kind: str, record_id: object, texts: Seque
     return matched >= (1 if len(wanted) <= 2 else 2)
 
 
-def record_verdict(
-    tool: str, records: OwnerRecords, record_id: object, record: Mapping[str, Any] | None, said: Sequence[str]
-) -> Verdict:
-    """Whether a change of the owner's record waits for the owner: not when the request names it. A record that
-    could not be read (its MCP is down, the id names nothing) is judged by its id alone."""
-    label = f"{records.kind} {record_id}"
-    texts = [str(record.get(field) or "") for field in records.nameFields] if record is not None else []
-    if names_record(said, records.kind, record_id, texts):
-        return Verdict(False)
+def record_texts(record: Mapping[str, Any] | None, records: OwnerRecords) -> list[str]:
+    """The record's name fields as text, its name first (nothing for a record that could not be read)."""
+    return [str(record.get(field) or "") for field in records.nameFields] if record is not None else []
+
+
+def unnamed_verdict(tool: str, records: OwnerRecords, record_id: object, texts: Sequence[str]) -> Verdict:
+    """The hold of a change to a record the request did not name, saying which record (by name when it was read)."""
     name = " ".join(texts[0].split()) if texts else ""
+    label = f"{records.kind} {record_id}"
     shown = f"the {records.kind} {_clip(name)!r} ({label})" if name else f"the {label}"
     verb = "delete" if "delete" in tool else "change"
     return Verdict(

@@ -32,7 +32,7 @@ def envelope(result: Any) -> dict[str, Any]:
     return data
 
 
-async def test_the_spawned_server_lists_33_tools_round_trips_a_fact_and_survives_an_absent_model(
+async def test_the_spawned_server_lists_34_tools_round_trips_a_fact_and_survives_an_absent_model(
     annabelle_home: Path, tmp_path: Path
 ) -> None:
     env = {
@@ -56,7 +56,7 @@ async def test_the_spawned_server_lists_33_tools_round_trips_a_fact_and_survives
         exchange = {"user_message": "I started learning the cello this autumn", "agent_response": "How exciting!"}
         logged = envelope(await client.call_tool("store_conversation", exchange))
         after = envelope(await client.call_tool("get_memory_stats", {}))
-    assert len(tools) == 33  # the original 31 and the hub's two readers (get_fact, get_contact)
+    assert len(tools) == 34  # the original 31 and three for the hub (get_fact, get_contact, compare_request)
     assert stored["success"] is True
     assert [f["fact"] for f in found["data"]["facts"]] == ["Prefers dark mode"]
     assert found["data"]["search_mode"] == "fts"

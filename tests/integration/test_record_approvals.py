@@ -31,6 +31,7 @@ def hub(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[R
         **fake_llm_agent_env(workdir, llm.api_base, allowedTools=["memory_*"]),
         "APPROVAL_TIMEOUT_S": "60",
         "GUARDIAN_FAIL_MODE": "open",  # Guardian is not what is tested here: no Guardian MCP runs
+        "EMBEDDING_PROVIDER": "multilingual",  # the Memorizer judges requests in other languages by meaning
     }
     with start_hub(workdir, workdir / "home", ["memorizer_mcp"], env=env) as running:
         yield running
@@ -157,3 +158,12 @@ def test_forgetting_a_fact_in_other_words_runs_and_an_unrelated_one_waits(hub: R
     facts = [fact["fact"] for fact in hub.call("memory_list_facts", AGENT)["data"]["facts"]]
     assert "Favourite tea is a smoky lapsang souchong" in facts
     assert "Prefers window seats on long flights" not in facts
+
+
+def test_a_request_in_another_language_names_the_record_by_meaning(hub: RunningHub, llm: FakeOpenAI) -> None:
+    cafe = fact(hub, "The café is closed on Tuesdays")
+    llm.reset()
+    llm.set_handler(obey(("memory_list_facts", {}), ("memory_delete_fact", {"fact_id": cafe})))
+    chat(hub, "Vergiss, dass das Café dienstags zu hat")  # one word of the three in common: not enough by words
+    facts = [entry["fact"] for entry in hub.call("memory_list_facts", AGENT)["data"]["facts"]]
+    assert "The café is closed on Tuesdays" not in facts and pending_approvals(hub) == []

@@ -30,8 +30,8 @@ TOOLS = {
     "list_projects", "update_project", "link_project_source", "unlink_project_source", "list_project_sources",
     "update_project_source_status", "query_timeline",
 }  # fmt: skip
-HUB_ONLY = {"get_fact", "get_contact"}
-"""Readers the hub uses to name a record in an approval (privilegedTools: agents never see them)."""
+HUB_ONLY = {"get_fact", "get_contact", "compare_request"}
+"""What the hub uses to judge and name a record in an approval (privilegedTools: agents never see them)."""
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:
@@ -83,7 +83,7 @@ def embedder(monkeypatch: pytest.MonkeyPatch) -> FakeEmbedder:
 # -- the catalogue ------------------------------------------------------------------------------------------------
 
 
-async def test_the_server_offers_the_original_31_tools_and_two_hub_readers_each_parameter_documented(
+async def test_the_server_offers_the_original_31_tools_and_three_for_the_hub_each_parameter_documented(
     embedder: FakeEmbedder,
 ) -> None:
     async with Client(server) as client:

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from orchestrator.approvals.records import made_id, names_record, record_fields, record_key, record_verdict
+from orchestrator.approvals.records import (
+    made_id,
+    names_record,
+    record_fields,
+    record_key,
+    record_texts,
+    unnamed_verdict,
+)
 from orchestrator.turns import EARLIER_MESSAGES, FOLLOW_UP_SECONDS, MAX_SAID_CHARS, TurnLedger
 from shared.manifest import OwnerRecords
 
@@ -48,21 +55,23 @@ def test_a_request_that_does_not_name_the_record_does_not(said: list[str], texts
     assert not names_record(said, "skill", 12, texts)
 
 
-def test_the_verdict_names_the_record_clipped_and_covers_the_rest_of_the_turn() -> None:
-    record = {"name": "Pre-meeting " + "x" * 200, "description": "Gather notes"}
-    verdict = record_verdict("memory_delete_skill", SKILLS, 7, record, ["Remind me to water the plants"])
+def test_the_hold_names_the_record_clipped_and_covers_the_rest_of_the_turn() -> None:
+    texts = record_texts({"name": "Pre-meeting " + "x" * 200, "description": "Gather notes"}, SKILLS)
+    assert texts[1] == "Gather notes"
+    verdict = unnamed_verdict("memory_delete_skill", SKILLS, 7, texts)
     assert verdict.hold and verdict.per_turn
     assert "would delete the skill 'Pre-meeting xxx" in verdict.reason and "(skill 7)" in verdict.reason
     assert len(verdict.reason) < 300
-    named = record_verdict("memory_delete_skill", SKILLS, 7, record, ["Remove the pre-meeting notes reminder"])
-    assert not named.hold
+    assert not names_record(["Remove the pre-meeting reminder"], "skill", 7, texts)  # one word of three
+    assert names_record(["Remove the pre-meeting notes reminder"], "skill", 7, texts)
 
 
-def test_a_record_that_could_not_be_read_is_judged_by_its_id_alone() -> None:
-    assert record_verdict("memory_update_skill", SKILLS, 7, None, ["fix it"]).reason.startswith(
+def test_a_record_that_could_not_be_read_is_named_by_its_id_alone() -> None:
+    assert record_texts(None, SKILLS) == []
+    assert unnamed_verdict("memory_update_skill", SKILLS, 7, []).reason.startswith(
         "memory_update_skill would change the skill 7,"
     )
-    assert not record_verdict("memory_update_skill", SKILLS, 7, None, ["fix skill 7"]).hold
+    assert names_record(["fix skill 7"], "skill", 7, []) and not names_record(["fix it"], "skill", 7, [])
 
 
 def test_the_record_is_found_in_the_read_tools_answer_and_ids_compare_as_text() -> None:
