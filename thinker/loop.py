@@ -42,7 +42,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -115,6 +115,23 @@ class TurnDeadline:
     @classmethod
     def starting(cls, now: float, seconds: float) -> TurnDeadline:
         return cls(now + seconds, seconds)
+
+
+MAX_FAILURES_SHOWN = 3
+"""Failed tools a turn's outcome names, with their reasons; a long run of failures is not the owner's to read."""
+FAILURE_CHARS = 160
+"""Of each failure's reason in that sentence."""
+
+
+def tools_outcome(used: Sequence[str], failed: Mapping[str, str]) -> str:
+    """One sentence of what a turn's tools did: which worked, which failed and why (each reason clipped)."""
+    worked = [name for name in used if name not in failed]
+    parts = [f"Worked: {', '.join(worked)}." if worked else ""]
+    for name, error in list(failed.items())[:MAX_FAILURES_SHOWN]:
+        reason = " ".join(error.split())
+        reason = reason if len(reason) <= FAILURE_CHARS else reason[: FAILURE_CHARS - 1] + "…"
+        parts.append(f"Failed: {name}" + (f" ({reason})." if reason else "."))
+    return " ".join(part for part in parts if part)
 
 
 def too_slow(where: str, calls: int, model_seconds: float, budget: float, tools_used: Sequence[str] = ()) -> str:
@@ -203,7 +220,8 @@ class _Run:
     steps: int = 0
     usage: Usage = field(default_factory=Usage)
     tools_used: list[str] = field(default_factory=list)
-    failed_tools: set[str] = field(default_factory=set)
+    failed_tools: dict[str, str] = field(default_factory=dict)
+    """Tools whose last call failed, with what the hub said (nothing when the result was untrusted)."""
     retries_left: int = 0
     guard_used: bool = False
     refusal_guard_used: bool = False
@@ -498,7 +516,7 @@ class AgentLoop:
             ms=elapsed_ms(started),
         )
         if envelope.get("success"):
-            run.failed_tools.discard(call.name)
+            run.failed_tools.pop(call.name, None)
             # A call that worked and may change state may have changed what others return (read, update, read
             # again to check): only this call counts as made. Reads change nothing, so the calls before them stay
             # made (the 1.5B model alternated two searches until the step limit); a failed call stays made
@@ -506,7 +524,7 @@ class AgentLoop:
             if run.toolset.may_change_state(call.name):
                 run.calls_made = {key}
         else:
-            run.failed_tools.add(call.name)
+            run.failed_tools[call.name] = "" if envelope.get("untrusted") else str(envelope.get("error") or "")
         return envelope, True
 
     def _remaining(self, run: _Run) -> float | None:
@@ -596,7 +614,12 @@ class AgentLoop:
     def _empty_answer(self, run: _Run) -> End:
         if run.tools_used and not run.failed_tools:
             return self._end(run, StopReason.ANSWERED, f"Done (used {', '.join(run.tools_used)}).")
-        return self._end(run, StopReason.ANSWERED, EMPTY_ANSWER, error="The model returned an empty answer.")
+        # The owner is told what the turn did and what failed, not only that the model said nothing: the 1.5B model
+        # ended a turn of six calls by writing a seventh as text, and the reply was "could not produce an answer".
+        error = "The model returned an empty answer."
+        if run.tools_used:
+            error = f"The model gave no answer after using its tools. {tools_outcome(run.tools_used, run.failed_tools)}"
+        return self._end(run, StopReason.ANSWERED, EMPTY_ANSWER, error=error)
 
     def _too_slow(self, run: _Run) -> End:
         budget = run.deadline.seconds if run.deadline is not None else 0.0

@@ -19,7 +19,7 @@ from thinker.essentials import available_essentials
 from thinker.guards import HONEST_FAILURE
 from thinker.hub_tools import HubTools
 from thinker.llm import ModelClient
-from thinker.loop import MAX_CALLS_PER_REPLY, AgentLoop, LoopLimits, StopReason
+from thinker.loop import MAX_CALLS_PER_REPLY, MAX_FAILURES_SHOWN, AgentLoop, LoopLimits, StopReason, tools_outcome
 from thinker.sessions.messages import system_message, user_message
 from thinker.tiers import BROWSE_TOOLS, LOAD_TOOLS, ToolSet
 
@@ -460,3 +460,20 @@ async def test_a_result_guardian_marked_reaches_the_model_as_data_labelled_suspi
     content = next(m["content"] for m in model.requests[1]["messages"] if m["role"] == "tool")
     assert content.startswith('<untrusted-data source="echo_echo" suspicious="prompt_injection">\n')
     assert "marked it suspicious (prompt_injection)" in content
+
+
+async def test_an_empty_answer_after_a_failed_tool_says_what_worked_and_what_failed(model: Model, hub: Hub) -> None:
+    hub.answer = {"success": False, "error": "Skill 43147 does not exist for agent 'bob'.\n" + "x" * 500}
+    model.calls(("echo_echo", {"text": "x"})).text("<think>nothing to add</think>")
+    result = await make_loop(model, hub).run(START, toolset())
+    assert not result.success and result.error is not None
+    assert "Failed: echo_echo (Skill 43147 does not exist for agent 'bob'." in result.error
+    assert len(result.error) < 300
+
+
+def test_the_outcome_of_a_turns_tools_is_one_bounded_sentence() -> None:
+    failed = {f"tool_{n}": "why " * 100 for n in range(10)}
+    sentence = tools_outcome(["memory_list_skills", *failed], failed)
+    assert sentence.startswith("Worked: memory_list_skills. Failed: tool_0 (why why")
+    assert sentence.count("Failed:") == MAX_FAILURES_SHOWN and len(sentence) < 700
+    assert tools_outcome(["a"], {"a": ""}) == "Failed: a."
