@@ -85,8 +85,8 @@ class ThinkerSettings(
     tool_selector_schema_budget: int | None = Field(
         default=None,
         ge=0,
-        description="Most characters of tool definitions offered beside the core and two best tools (default "
-        "3500, about 1,000 tokens); 0: no budget, only the cap on the number of tools.",
+        description="Most characters of tool definitions offered beside the core tools, the two best tools included "
+        "(default 3500, about 1,000 tokens); 0: no budget, only the cap on the number of tools.",
     )
     thinker_sticky_tools_lookback: int | None = Field(
         default=None, ge=0, description="Turns whose tools stay offered for follow-ups (default 3)."

@@ -109,8 +109,9 @@ class SelectionConfig:
     sticky_max: int = 4
     """At most this many sticky tools (`THINKER_STICKY_TOOLS_MAX`)."""
     schema_budget: int = 3500
-    """Most characters of tool definitions (as the model is sent them) for everything but the core tools and the
-    `reserved_picks`: beyond it a tool is dropped, a smaller one after it may still fit (0: no budget)."""
+    """Most characters of tool definitions (as the model is sent them) for everything but the core tools, the
+    `reserved_picks` included: they always stay and count toward it; beyond it a tool is dropped, a smaller one
+    after it may still fit (0: no budget)."""
     reserved_picks: int = 2
     """The message's own best tools kept before pinned ones: two playbooks matching "Send an email to ann@…"
     pinned seven tools, and the cap then dropped the one the message asked for (`gmail_send_email`)."""
