@@ -19,17 +19,9 @@ import anyio.abc
 import anyio.to_thread
 from pydantic import ValidationError
 
+from orchestrator.approvals import records as record_rules
 from orchestrator.approvals.gate import ApprovalGate
 from orchestrator.approvals.policy import Verdict, as_called, bulk_verdict, counts_as_change, judge, load_policy
-from orchestrator.approvals.records import (
-    MAX_COMPARED,
-    made_id,
-    names_record,
-    record_fields,
-    record_key,
-    record_texts,
-    unnamed_verdict,
-)
 from orchestrator.approvals.store import ApprovalStore
 from orchestrator.backoff import RestartPolicy
 from orchestrator.callers import Caller, system
@@ -471,18 +463,18 @@ class Hub:
         if records is None or turn is None or name in turn.approved or not self.settings.approval_unnamed_records:
             return Verdict(False)
         record_id = arguments.get(records.idArgument)
-        if record_key(route.mcp, records.kind, record_id) in turn.made:
+        if record_rules.record_key(route.mcp, records.kind, record_id) in turn.made:
             return Verdict(False)
         lookup = {records.idArgument: record_id}
         if "agent_id" in arguments:
             lookup["agent_id"] = arguments["agent_id"]
         read = await self.call(f"{route.mcp}_{records.read}", lookup, caller=system(f"approval: which {records.kind}"))
-        texts = record_texts(record_fields(read.get("data"), records) if read["success"] else None, records)
-        if names_record(turn.said, records.kind, record_id, texts) or await self._about(
-            route.mcp, records, turn, texts
-        ):
+        found = record_rules.record_fields(read.get("data"), records) if read["success"] else None
+        texts = record_rules.record_texts(found, records)
+        named = record_rules.names_record(turn.said, records.kind, record_id, texts)
+        if named or await self._about(route.mcp, records, turn, texts):
             return Verdict(False)
-        return unnamed_verdict(name, records, record_id, texts)
+        return record_rules.unnamed_verdict(name, records, record_id, texts)
 
     async def _about(self, mcp: str, records: OwnerRecords, turn: Turn, texts: list[str]) -> bool:
         """Whether the record's MCP judges the request to be about the record by meaning (`compare`), when the words
@@ -490,7 +482,7 @@ class Hub:
         record = " ".join(text for text in texts if text)
         if records.compare is None or not record or not turn.said:
             return False
-        arguments = {"request": list(turn.said[:MAX_COMPARED]), "record": record[:MAX_SAID_CHARS]}
+        arguments = {"request": list(turn.said[: record_rules.MAX_COMPARED]), "record": record[:MAX_SAID_CHARS]}
         answer = await self.call(
             f"{mcp}_{records.compare}", arguments, caller=system(f"approval: which {records.kind}")
         )
@@ -502,9 +494,9 @@ class Hub:
         if spec is None or route is None or caller.turn is None or not envelope["success"]:
             return
         records = spec.manifest.makes_records(route.tool)
-        made = made_id(envelope.get("data"), records) if records is not None else None
+        made = record_rules.made_id(envelope.get("data"), records) if records is not None else None
         if records is not None and made is not None:
-            caller.turn.made.add(record_key(route.mcp, records.kind, made))
+            caller.turn.made.add(record_rules.record_key(route.mcp, records.kind, made))
 
     async def _run(
         self, name: str, arguments: dict[str, Any], caller: Caller, native: NativeTool | None, route: Route | None
