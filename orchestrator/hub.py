@@ -465,16 +465,25 @@ class Hub:
         record_id = arguments.get(records.idArgument)
         if record_rules.record_key(route.mcp, records.kind, record_id) in turn.made:
             return Verdict(False)
-        lookup = {records.idArgument: record_id}
-        if "agent_id" in arguments:
-            lookup["agent_id"] = arguments["agent_id"]
-        read = await self.call(f"{route.mcp}_{records.read}", lookup, caller=system(f"approval: which {records.kind}"))
-        found = record_rules.record_fields(read.get("data"), records) if read["success"] else None
-        texts = record_rules.record_texts(found, records)
+        texts = await self._record_texts(route.mcp, records, record_id, arguments)
         named = record_rules.names_record(turn.said, records.kind, record_id, texts)
         if named or await self._about(route.mcp, records, turn, texts):
             return Verdict(False)
         return record_rules.unnamed_verdict(name, records, record_id, texts)
+
+    async def _record_texts(
+        self, mcp: str, records: OwnerRecords, record_id: object, arguments: dict[str, Any]
+    ) -> list[str]:
+        """What the record says it is: read as the hub's own call, or its id when the MCP names records by id (a
+        path). Nothing when the read fails."""
+        if records.read is None:
+            return [str(record_id)]
+        lookup = {records.idArgument: record_id}
+        if "agent_id" in arguments:
+            lookup["agent_id"] = arguments["agent_id"]
+        read = await self.call(f"{mcp}_{records.read}", lookup, caller=system(f"approval: which {records.kind}"))
+        found = record_rules.record_fields(read.get("data"), records) if read["success"] else None
+        return record_rules.record_texts(found, records)
 
     async def _about(self, mcp: str, records: OwnerRecords, turn: Turn, texts: list[str]) -> bool:
         """Whether the record's MCP judges the request to be about the record by meaning (`compare`), when the words

@@ -92,8 +92,8 @@ class OrchestratorSettings(HubAddressSettings, AgentsFileSettings, TimezoneSetti
     )
     approval_unnamed_records: bool = Field(
         default=True,
-        description="A change to one of the owner's skills, facts or contacts that the request did not name waits "
-        "for the owner's approval, in any turn (docs/security.md).",
+        description="A change to one of the owner's skills, facts or contacts, or a deleted file, that the request "
+        "did not name waits for the owner's approval, in any turn (docs/security.md).",
     )
     skill_concurrency: int = Field(default=3, ge=1, le=50, description="Skills that may run at the same time.")
     jobs_concurrency: int = Field(

@@ -129,10 +129,11 @@ class WarmUp(BaseModel):
 
 
 class OwnerRecords(BaseModel):
-    """One kind of record the owner keeps in this MCP (a skill, a fact, a contact): which tools change one, and how
-    the hub reads one. In an agent's turn, a change to a record the turn's request did not name waits for the owner
-    (orchestrator/approvals/records.py); the hub reads the record (`read`, as its own call) to compare and to show
-    the owner its name. A record the turn made itself (`make`) may be changed freely in that turn."""
+    """One kind of record the owner keeps in this MCP (a skill, a fact, a contact, a file): which tools change one,
+    and how the hub reads one. In an agent's turn, a change to a record the turn's request did not name waits for
+    the owner (orchestrator/approvals/records.py); the hub reads the record (`read`, as its own call) to compare and
+    to show the owner its name; without a reader the id is the name (a file's path). A record the turn made itself
+    (`make`) may be changed freely in that turn."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -142,9 +143,14 @@ class OwnerRecords(BaseModel):
     idArgument: str = Field(
         pattern=r"^[a-z][a-z0-9_]*$", description="The argument (and result field) holding its id, e.g. `skill_id`."
     )
-    read: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="The MCP's tool that returns one by id.")
+    read: str | None = Field(
+        default=None,
+        pattern=r"^[a-z][a-z0-9_]*$",
+        description="The MCP's tool that returns one by id; none: the id is its name (a path).",
+    )
     nameFields: list[str] = Field(
-        min_length=1, description='Fields that say what it is, its name first, e.g. `["name", "description"]`.'
+        default_factory=list,
+        description='Fields of what `read` returns that say what it is, its name first, e.g. `["name", "description"]`.',
     )
     compare: str | None = Field(
         default=None,
@@ -152,6 +158,12 @@ class OwnerRecords(BaseModel):
         description="The MCP's tool that says whether a request is about a record by meaning (`{about: bool}`), for "
         "requests whose words do not name it (another language).",
     )
+
+    @model_validator(mode="after")
+    def _named_when_read(self) -> OwnerRecords:
+        if self.read is not None and not self.nameFields:
+            raise ValueError("ownerRecords with a read tool must list the nameFields that say what a record is")
+        return self
 
     def changes(self, tool: str) -> bool:
         return any(fnmatch.fnmatchcase(tool, pattern) for pattern in self.change)

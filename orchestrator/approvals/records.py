@@ -59,8 +59,11 @@ def record_key(mcp: str, kind: str, record_id: object) -> str:
 def made_id(data: object, records: OwnerRecords) -> object | None:
     """The id of the record a `make` tool's result says it made, or None. A result that names a record which was
     there before (a skill stored again, `already_existed`; a fact merged into an existing one, `decision:
-    "merged"`) made nothing: the owner's record must not become the turn's own by being stored twice."""
-    if not isinstance(data, Mapping) or data.get("already_existed") or data.get("decision") == "merged":
+    "merged"`; a file written over, `overwritten`) made nothing: the owner's record must not become the turn's own
+    by being stored twice."""
+    if not isinstance(data, Mapping) or data.get("decision") == "merged":
+        return None
+    if data.get("already_existed") or data.get("overwritten"):
         return None
     return data.get(records.idArgument)
 

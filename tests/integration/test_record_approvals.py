@@ -28,12 +28,12 @@ AGENT = {"agent_id": "annabelle"}
 def hub(tmp_path_factory: pytest.TempPathFactory, llm: FakeOpenAI) -> Iterator[RunningHub]:
     workdir = tmp_path_factory.mktemp("record-approvals")
     env = {
-        **fake_llm_agent_env(workdir, llm.api_base, allowedTools=["memory_*"]),
+        **fake_llm_agent_env(workdir, llm.api_base, allowedTools=["memory_*", "filer_*"]),
         "APPROVAL_TIMEOUT_S": "60",
         "GUARDIAN_FAIL_MODE": "open",  # Guardian is not what is tested here: no Guardian MCP runs
         "EMBEDDING_PROVIDER": "multilingual",  # the Memorizer judges requests in other languages by meaning
     }
-    with start_hub(workdir, workdir / "home", ["memorizer_mcp"], env=env) as running:
+    with start_hub(workdir, workdir / "home", ["memorizer_mcp", "filer_mcp"], env=env) as running:
         yield running
 
 
@@ -167,3 +167,27 @@ def test_a_request_in_another_language_names_the_record_by_meaning(hub: RunningH
     chat(hub, "Vergiss, dass das Café dienstags zu hat")  # one word of the three in common: not enough by words
     facts = [entry["fact"] for entry in hub.call("memory_list_facts", AGENT)["data"]["facts"]]
     assert "The café is closed on Tuesdays" not in facts and pending_approvals(hub) == []
+
+
+def test_deleting_a_file_the_request_names_runs_and_another_waits(hub: RunningHub, llm: FakeOpenAI) -> None:
+    for path in ("drafts/old-draft.md", "taxes/receipts-2025.md"):
+        assert hub.call("filer_create_file", {"path": path, "content": "x"})["success"]
+    llm.reset()
+    llm.set_handler(
+        obey(("filer_list_files", {"recursive": True}), ("filer_delete_file", {"path": "drafts/old-draft.md"}))
+    )
+    chat(hub, "Trash the old draft")
+    assert pending_approvals(hub) == []
+
+    llm.reset()
+    llm.set_handler(obey(("filer_delete_file", {"path": "taxes/receipts-2025.md"})))
+    answer: dict[str, Any] = {}
+    thread = threading.Thread(target=lambda: answer.update(chat(hub, "Tidy up my drafts folder")))
+    thread.start()
+    request = wait_for(lambda: pending_approvals(hub), 60)[0]
+    assert "would delete the file 'taxes/receipts-2025.md'" in request["reason"]
+    with hub.client() as client:
+        assert client.post(f"/approvals/{request['id']}", json={"decision": "deny"}).json()["status"] == "denied"
+    thread.join(timeout=120)
+    listed = hub.call("filer_list_files", {"recursive": True})["data"]
+    assert "receipts-2025.md" in str(listed) and "old-draft.md" not in str(listed)

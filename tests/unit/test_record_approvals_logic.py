@@ -86,6 +86,7 @@ def test_a_record_stored_again_or_merged_into_is_not_the_turns_own() -> None:
     assert made_id({"skill_id": 3, "already_existed": True}, SKILLS) is None
     assert made_id({"skill_id": 3, "decision": "merged"}, SKILLS) is None
     assert made_id({"skill_id": 3, "decision": "superseded"}, SKILLS) == 3
+    assert made_id({"skill_id": 3, "overwritten": True}, SKILLS) is None  # a file written over
     assert made_id(None, SKILLS) is None
 
 
