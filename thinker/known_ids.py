@@ -6,11 +6,12 @@ reminder, called `memory_update_skill` with `skill_id: 1` without looking, and o
 and instructions. Refused, the call comes back to the model as an error saying to look the id up first; reads are
 never held back (a wrong id there costs nothing but a "not found").
 
-Seen means: anywhere in a user message as a whole word, or in a tool result as a whole word; a short id (under
-four characters, so "1" or "12") only in a user message or as an id of the parameter's kind in a tool result
-(`"skill_id": 12`, or `"id": 12` of a record listed under `skills` or `skill`), because a bare "1" is in almost
-every result and a fact's id 1 is not skill 1; or as the id the system prompt shows beside a record of the
-parameter's kind (`shown_id`: "(fact 12)" counts for `fact_id`, never for `skill_id`).
+Seen means: anywhere in a user message as a whole word, or in a tool result that did not fail as a whole word (a
+failure's error text echoes the model's own id back); a short id (under four characters, so "1" or "12") only in
+a user message or as an id of the parameter's kind in a tool result (`"skill_id": 12`, or `"id": 12` of a record
+listed under `skills` or `skill`), because a bare "1" is in almost every result and a fact's id 1 is not skill 1;
+or as the id the system prompt shows beside a record of the parameter's kind (`shown_id`: "(fact 12)" counts for
+`fact_id`, never for `skill_id`).
 """
 
 from __future__ import annotations
@@ -69,12 +70,22 @@ def _holds(message: ChatMessage, name: str, value: str) -> bool:
     content = text_of(message)
     if value not in content:
         return False
+    if role == "tool" and _failed(content):
+        # A failed call's error echoes what the model sent ("Not run: skill_id 43147 is not in this
+        # conversation", "Skill 43147 does not exist"): the 1.5B model's made-up id counted as seen on its retry.
+        return False
     if role == "user" or len(value) >= _SHORT:
         return re.search(rf"(?<![\w-]){re.escape(value)}(?![\w-])", content) is not None
     if name == "id":  # no kind to tell: any id field's value
         return re.search(rf'"\w*id"\s*:\s*"?{re.escape(value)}"?\s*[,}}\]]', content, re.IGNORECASE) is not None
     kind = name.removesuffix("_id")
     return any(found == value for found in _ids_of_kind(_json_in(content), kind))
+
+
+def _failed(content: str) -> bool:
+    """Whether a tool result is a failure envelope (`"success": false`)."""
+    envelope = _json_in(content)
+    return isinstance(envelope, dict) and envelope.get("success") is False
 
 
 def _json_in(content: str) -> Any:

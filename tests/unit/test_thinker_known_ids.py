@@ -121,6 +121,9 @@ def test_record_ids_are_the_required_id_parameters_but_not_where_the_call_runs()
         ("18c2f0a9e1", "Reply to message 18c2f0a9e1 above.", True),  # a long id anywhere in a result
         ("18c2f0a9e1", "message 18c2f0a9e12 above", False),  # not part of a longer word
         (1234, "there are 1234 notes", True),
+        # A failure echoes the model's own id: its retry must not count it as seen.
+        (43147, '{"success": false, "error": "Not run: note_id 43147 is not in this conversation."}', False),
+        (43147, '{"success": false, "error": "Note 43147 does not exist.", "errorCode": "TOOL_ERROR"}', False),
     ],
 )
 def test_where_an_id_counts_as_seen_in_a_tool_result(value: Any, result: str, seen: bool):
