@@ -19,12 +19,12 @@ import anyio.abc
 import anyio.to_thread
 from pydantic import ValidationError
 
-from orchestrator.approvals import records as record_rules
 from orchestrator.approvals.gate import ApprovalGate
 from orchestrator.approvals.policy import Verdict, as_called, bulk_verdict, counts_as_change, judge, load_policy
+from orchestrator.approvals.record_check import RecordCheck
 from orchestrator.approvals.store import ApprovalStore
 from orchestrator.backoff import RestartPolicy
-from orchestrator.callers import Caller, system
+from orchestrator.callers import Caller
 from orchestrator.discovery import Discovery, McpSpec, discover
 from orchestrator.endpoint import DirectEndpoint, ToolEndpoint
 from orchestrator.errors import StartupError
@@ -41,11 +41,11 @@ from orchestrator.router import Route, ToolRouter, closest_names, unknown_argume
 from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.hook import SKILL_TOOLS, SkillCache, call_skill_tool
 from orchestrator.stdio_transport import spawn
-from orchestrator.turns import MAX_SAID_CHARS, Turn, TurnLedger
+from orchestrator.turns import TurnLedger
 from orchestrator.warm_start import start_fork_server
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail, ok
-from shared.manifest import OwnerRecords, ToolEffects
+from shared.manifest import McpManifest, ToolEffects
 from shared.mcp_tools import ToolFailure, describe_validation
 from shared.settings import process_environment
 from shared.traces import trace_event
@@ -103,6 +103,9 @@ class Hub:
         self.approvals = ApprovalGate(
             ApprovalStore(settings.data_dir / "approvals.db", settings.logs_dir / "approvals-audit.jsonl"),
             timeout=settings.approval_timeout_s,
+        )
+        self.record_check = RecordCheck(
+            self.call, self._first_party_manifest, enabled=settings.approval_unnamed_records
         )
         self._tasks: anyio.abc.TaskGroup | None = None
         self.unconfigured: set[str] = set()
@@ -367,7 +370,7 @@ class Hub:
         if envelope is None:
             envelope, scanned, unscanned = await self._run(name, arguments, caller, native, route)
             _count_change(name, effects, arguments, caller, envelope)
-            self._note_made(route, caller, envelope)
+            self.record_check.note_made(route, caller.turn, envelope)
         elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
         # Only inside a trace (a turn, a skill run, a request with X-Trace-Id): polling records nothing.
         trace_event(
@@ -416,7 +419,7 @@ class Hub:
             return None
         verdict = self._verdict(name, effects, arguments, caller)
         if not verdict.hold and route is not None:
-            verdict = await self._record_verdict(name, route, arguments, caller)
+            verdict = await self.record_check.verdict(name, route, arguments, caller.turn)
         if not verdict.hold:
             return None
         record = await self.approvals.hold(caller.agent.agentId, name, arguments, verdict.reason)
@@ -454,58 +457,6 @@ class Hub:
             return Verdict(False)
         limit = self.settings.approval_bulk_limit
         return bulk_verdict(name, effects, arguments, done=turn.changes[name], limit=limit)
-
-    async def _record_verdict(self, name: str, route: Route, arguments: dict[str, Any], caller: Caller) -> Verdict:
-        """A change to one of the owner's records (the MCP's `ownerRecords`) that the turn's request did not name
-        waits for the owner; the record is read first, as the hub's own call, to compare and to show its name."""
-        turn, spec = caller.turn, self.specs.get(route.mcp)
-        records = spec.manifest.owner_records(route.tool) if spec is not None and not spec.external else None
-        if records is None or turn is None or name in turn.approved or not self.settings.approval_unnamed_records:
-            return Verdict(False)
-        record_id = arguments.get(records.idArgument)
-        if record_rules.record_key(route.mcp, records.kind, record_id) in turn.made:
-            return Verdict(False)
-        texts = await self._record_texts(route.mcp, records, record_id, arguments)
-        named = record_rules.names_record(turn.said, records.kind, record_id, texts)
-        if named or await self._about(route.mcp, records, turn, texts):
-            return Verdict(False)
-        return record_rules.unnamed_verdict(name, records, record_id, texts)
-
-    async def _record_texts(
-        self, mcp: str, records: OwnerRecords, record_id: object, arguments: dict[str, Any]
-    ) -> list[str]:
-        """What the record says it is: read as the hub's own call, or its id when the MCP names records by id (a
-        path). Nothing when the read fails."""
-        if records.read is None:
-            return [str(record_id)]
-        lookup = {records.idArgument: record_id}
-        if "agent_id" in arguments:
-            lookup["agent_id"] = arguments["agent_id"]
-        read = await self.call(f"{mcp}_{records.read}", lookup, caller=system(f"approval: which {records.kind}"))
-        found = record_rules.record_fields(read.get("data"), records) if read["success"] else None
-        return record_rules.record_texts(found, records)
-
-    async def _about(self, mcp: str, records: OwnerRecords, turn: Turn, texts: list[str]) -> bool:
-        """Whether the record's MCP judges the request to be about the record by meaning (`compare`), when the words
-        named nothing: a request in another language than the record. No answer counts as no."""
-        record = " ".join(text for text in texts if text)
-        if records.compare is None or not record or not turn.said:
-            return False
-        arguments = {"request": list(turn.said[: record_rules.MAX_COMPARED]), "record": record[:MAX_SAID_CHARS]}
-        answer = await self.call(
-            f"{mcp}_{records.compare}", arguments, caller=system(f"approval: which {records.kind}")
-        )
-        return bool(answer["success"] and isinstance(answer.get("data"), dict) and answer["data"].get("about") is True)
-
-    def _note_made(self, route: Route | None, caller: Caller, envelope: dict[str, Any]) -> None:
-        """A record of the owner's that this call made is the turn's own: changing it later in the turn asks nobody."""
-        spec = self.specs.get(route.mcp) if route is not None else None
-        if spec is None or route is None or caller.turn is None or not envelope["success"]:
-            return
-        records = spec.manifest.makes_records(route.tool)
-        made = record_rules.made_id(envelope.get("data"), records) if records is not None else None
-        if records is not None and made is not None:
-            caller.turn.made.add(record_rules.record_key(route.mcp, records.kind, made))
 
     async def _run(
         self, name: str, arguments: dict[str, Any], caller: Caller, native: NativeTool | None, route: Route | None
@@ -552,6 +503,10 @@ class Hub:
         if isinstance(result, Untrusted):
             return {**ok(result.data), "untrusted": True}
         return ok(result)
+
+    def _first_party_manifest(self, name: str) -> McpManifest | None:
+        spec = self.specs.get(name)
+        return spec.manifest if spec is not None and not spec.external else None
 
     def _not_routed(self, name: str) -> dict[str, Any]:
         prefix = name.split("_", 1)[0]
