@@ -45,6 +45,8 @@ MAX_RECORD_WORDS = 40
 """Of a long fact only the first words are compared: enough to name it, and the work stays bounded."""
 NAME_SHOWN = 80
 """Characters of a record's name in the approval the owner reads."""
+ID_CHARS = 64
+"""Longest id looked for in a request, and shown in an approval: an id is the model's argument, of any length."""
 MAX_COMPARED = 8
 """Texts of a request the MCP compares by meaning (a skill run's are four: name, description, instructions, plan)."""
 
@@ -83,7 +85,11 @@ def names_record(said: Sequence[str], kind: str, record_id: object, texts: Seque
     if not spoken:
         return False
     number = re.escape(str(record_id).strip())
-    if number and re.search(rf"{re.escape(kind)}[^\d\n]{{0,6}}?(?<!\d){number}(?!\d)", spoken):
+    if (
+        number
+        and len(number) <= ID_CHARS * 2
+        and re.search(rf"{re.escape(kind)}[^\d\n]{{0,6}}?(?<!\d){number}(?!\d)", spoken)
+    ):
         return True
     name = texts[0].strip().casefold() if texts else ""
     if name and re.search(rf"(?<!\w){re.escape(name)}(?!\w)", spoken):
@@ -105,7 +111,7 @@ def record_texts(record: Mapping[str, Any] | None, records: OwnerRecords) -> lis
 def unnamed_verdict(tool: str, records: OwnerRecords, record_id: object, texts: Sequence[str]) -> Verdict:
     """The hold of a change to a record the request did not name, saying which record (by name when it was read)."""
     name = " ".join(texts[0].split()) if texts else ""
-    label = f"{records.kind} {record_id}"
+    label = f"{records.kind} {_clip(str(record_id), ID_CHARS)}"
     shown = f"the {records.kind} {_clip(name)!r} ({label})" if name else f"the {label}"
     verb = "delete" if "delete" in tool else "change"
     return Verdict(
@@ -123,5 +129,5 @@ def _long_words(texts: Iterable[str]) -> Iterable[str]:
                 yield word
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= NAME_SHOWN else text[: NAME_SHOWN - 1] + "…"
+def _clip(text: str, limit: int = NAME_SHOWN) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -74,6 +74,13 @@ def test_a_record_that_could_not_be_read_is_named_by_its_id_alone() -> None:
     assert names_record(["fix skill 7"], "skill", 7, []) and not names_record(["fix it"], "skill", 7, [])
 
 
+def test_a_hostile_id_is_neither_searched_whole_nor_shown_whole() -> None:
+    huge = "9" * 100_000
+    assert not names_record(["fix skill 9"], "skill", huge, [])
+    reason = unnamed_verdict("memory_update_skill", SKILLS, huge, []).reason
+    assert len(reason) < 300 and "…" in reason
+
+
 def test_the_record_is_found_in_the_read_tools_answer_and_ids_compare_as_text() -> None:
     assert record_fields({"skill": {"name": "A"}}, SKILLS) == {"name": "A"}
     assert record_fields({"name": "B"}, SKILLS) == {"name": "B"}
