@@ -240,7 +240,10 @@ class JobRunner:
             return None
         if caller.agent is not None and record.get("agentId") != caller.agent.agentId:
             return None
-        return {**record, "progress": progress(record)}
+        # The queuing request's words are for the hub's own checks: a model reading the status would only pay
+        # for them in tokens.
+        shown = {key: value for key, value in record.items() if key != "said"}
+        return {**shown, "progress": progress(record)}
 
     def summary(self) -> dict[str, Any]:
         """For /status: counts by state and the running jobs' progress."""

@@ -100,12 +100,12 @@ async def _async(value: dict[str, Any]) -> dict[str, Any]:
     return value
 
 
-async def test_an_agents_job_runs_in_a_turn_that_keeps_the_queuing_turns_taint(tmp_path: Path) -> None:
+async def test_an_agents_job_runs_in_a_turn_that_keeps_the_queuing_turns_taint_and_words(tmp_path: Path) -> None:
     agent = AgentDefinition(agentId="helper", model="openai/x")
     hub = FakeHub([agent])
     runner = JobRunner(hub, tmp_path / "jobs.db")
     await runner.start()
-    clean = hub.turns.mint("helper")
+    clean = hub.turns.mint("helper", said=["Delete the old drafts"])
     tainted = hub.turns.mint("helper", tainted_by="gmail_get_email")
     one_call = action({"type": "tool_call", "toolName": "echo_echo"})
     jobs = {
@@ -115,11 +115,15 @@ async def test_an_agents_job_runs_in_a_turn_that_keeps_the_queuing_turns_taint(t
     }
     for record in jobs.values():
         await finished(runner, record["taskId"])
+    status = runner.status_of(jobs["clean"]["taskId"], agent_caller(agent))
     await runner.stop()
     callers = [caller for _, _, caller in hub.calls]
     assert all(caller.turn is not None and caller.turn.id not in (clean.id, tainted.id) for caller in callers)
     assert sorted(caller.tainted for caller in callers) == [False, True, True]
     assert ["gmail_get_email"] in [caller.turn.tainted_by for caller in callers if caller.turn is not None]
+    # The job's turn may change what the queuing request named; its status does not show those words.
+    assert ("Delete the old drafts",) in [caller.turn.said for caller in callers if caller.turn is not None]
+    assert status is not None and "said" not in status
 
 
 async def test_a_job_queued_before_the_hub_stopped_runs_when_it_is_back(tmp_path: Path) -> None:
