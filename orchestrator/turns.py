@@ -10,13 +10,12 @@ can clear it:
 - it becomes tainted the moment a tool whose output is untrusted returns (`Route.untrusted_output`, or a result
   that says so itself), whether Guardian passed that output or not.
 
-In a tainted turn the side-effect policy applies (orchestrator/approvals/policy.py). In any turn, the calls of
-one tool that delete, overwrite or act beyond this machine are counted (`changes`): past a limit the next one
-waits for the owner too (`bulk_verdict`); and a change to one of the owner's records (a skill, a fact, a contact)
-that the request (`said`) does not name waits for the owner (orchestrator/approvals/records.py), unless the turn
-made that record itself (`made`). Once the owner approves either, the rest of that tool's calls in the turn run.
-A turn is forgotten `TURN_TTL_SECONDS` after it was minted; a call naming a forgotten or foreign turn counts as
-tainted.
+In a tainted turn the side-effect policy applies (orchestrator/approvals/policy.py). In any turn, the calls of one
+tool that delete, overwrite or act beyond this machine are counted (`changes`): past a limit the next one waits for
+the owner too (`bulk_verdict`); and a change to one of the owner's records (a skill, a fact, a contact, a file) that
+the request (`said`) does not name waits for the owner (orchestrator/approvals/records.py), unless the turn made
+that record itself (`made`). Once the owner approves either, the rest of that tool's calls in the turn run. A turn
+is forgotten `TURN_TTL_SECONDS` after it was minted; a call naming a forgotten or foreign turn counts as tainted.
 
 Work derived from several past turns (the Thinker's fact extraction from a quiet chat) names them all,
 comma-separated: it is tainted if any of them is, and counts as naming no turn if any is forgotten or foreign.
