@@ -304,7 +304,9 @@ async def compare_request(
     record: Annotated[str, Field(min_length=1, max_length=4_000, description="What the record says it is.")],
     agent_id: Agent = DEFAULT_AGENT_ID,
 ) -> dict[str, Any]:
-    """Whether a request is about a record, by meaning (the hub's own use, for a change its words did not name)."""
+    """Whether a request is about a record, by meaning (the hub's own use, for a change its words did not name).
+
+    It reads no records: `agent_id` is here for the shape every tool of this server shares."""
     return await naming.about(server.service(ctx).memory.values, request, record)
 
 
