@@ -35,6 +35,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from orchestrator.approvals.policy import Verdict
+from orchestrator.formatting import clip
 from shared.manifest import OwnerRecords
 
 MIN_WORD = 4
@@ -84,11 +85,11 @@ def names_record(said: Sequence[str], kind: str, record_id: object, texts: Seque
     spoken = "\n".join(said).casefold()
     if not spoken:
         return False
-    number = re.escape(str(record_id).strip())
+    number = str(record_id).strip()
     if (
         number
-        and len(number) <= ID_CHARS * 2
-        and re.search(rf"{re.escape(kind)}[^\d\n]{{0,6}}?(?<!\d){number}(?!\d)", spoken)
+        and len(number) <= ID_CHARS
+        and re.search(rf"{re.escape(kind)}[^\d\n]{{0,6}}?(?<!\d){re.escape(number)}(?!\d)", spoken)
     ):
         return True
     name = texts[0].strip().casefold() if texts else ""
@@ -110,9 +111,9 @@ def record_texts(record: Mapping[str, Any] | None, records: OwnerRecords) -> lis
 
 def unnamed_verdict(tool: str, records: OwnerRecords, record_id: object, texts: Sequence[str]) -> Verdict:
     """The hold of a change to a record the request did not name, saying which record (by name when it was read)."""
-    name = " ".join(texts[0].split()) if texts else ""
-    label = f"{records.kind} {_clip(str(record_id), ID_CHARS)}"
-    shown = f"the {records.kind} {_clip(name)!r} ({label})" if name else f"the {label}"
+    name = clip(texts[0], NAME_SHOWN) if texts else ""
+    label = f"{records.kind} {clip(str(record_id), ID_CHARS)}"
+    shown = f"the {records.kind} {name!r} ({label})" if name else f"the {label}"
     verb = "delete" if "delete" in tool else "change"
     return Verdict(
         True,
@@ -127,7 +128,3 @@ def _long_words(texts: Iterable[str]) -> Iterable[str]:
         for word in _WORD.findall(text.casefold()):
             if len(word) >= MIN_WORD and not word.isdigit():
                 yield word
-
-
-def _clip(text: str, limit: int = NAME_SHOWN) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
