@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from shared.private_files import open_private
+from shared.text import shorten
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ def _clip(text: str) -> str:
     # Lone surrogates (a caller's "\\ud800", a non-UTF-8 file name) are kept visible as escapes, so every line
     # is plain UTF-8 that get_audit_log can send back.
     safe = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return safe if len(safe) <= MAX_RECORDED_CHARS else safe[:MAX_RECORDED_CHARS] + "…"
+    return shorten(safe, MAX_RECORDED_CHARS)
 
 
 def parse_date_from(value: str) -> datetime:

@@ -24,6 +24,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Literal
 
+from shared.text import shorten
+
 MAX_PATH_BYTES = 4096
 MAX_NAME_BYTES = 255
 
@@ -258,7 +260,7 @@ def resolve_path(
     `follow_final=False` resolves only the parent, for operations on a directory entry itself (deleting or
     moving a symlink must not touch what it points to).
     """
-    shown = parsed.text if len(parsed.text) <= 200 else parsed.text[:200] + "…"
+    shown = shorten(parsed.text, 200)
     lexical = (Path("/") if parsed.absolute else policy.workspace).joinpath(*parsed.parts)
     if follow_final or not parsed.parts:
         real = Path(realpath(lexical))

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from shared.text import shorten
+
 _PLAIN_KEY = re.compile(r"^[A-Za-z_$][\w$-]*$")
 _KEY_IN_PATH_LIMIT = 40
 
@@ -19,7 +21,7 @@ _KEY_IN_PATH_LIMIT = 40
 def _child(path: str, key: str) -> str:
     if _PLAIN_KEY.match(key):
         return f"{path}.{key}" if path else key
-    shown = key if len(key) <= _KEY_IN_PATH_LIMIT else key[: _KEY_IN_PATH_LIMIT - 3] + "..."
+    shown = shorten(key, _KEY_IN_PATH_LIMIT, "...")
     return f"{path}[{json.dumps(shown, ensure_ascii=False)}]"
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from shared.text import clip as shared_clip
+
 SNIPPET_LIMIT = 100
 
 
@@ -92,7 +94,4 @@ def scan_error(scanner: str, explanation: str) -> Verdict:
 
 def clip(text: str, limit: int = SNIPPET_LIMIT) -> str:
     """`text` on one line, at most `limit` characters including a trailing "..." when cut."""
-    flat = " ".join(text.split())
-    if len(flat) <= limit:
-        return flat
-    return flat[: limit - 3].rstrip() + "..."
+    return shared_clip(text, limit, "...")

@@ -12,6 +12,7 @@ from typing import Any
 
 from memorizer_mcp.llm import Message, parse_json_object
 from shared.contracts.memory import FACT_CATEGORIES
+from shared.text import ELIDED, shorten
 
 MIN_EXCHANGE_CHARS = 50
 """Shorter exchanges ("thanks" / "you're welcome") are not worth a model call."""
@@ -53,13 +54,9 @@ def long_enough(user_message: str, agent_response: str) -> bool:
     return len(user_message) + len(agent_response) >= MIN_EXCHANGE_CHARS
 
 
-def _clip(text: str) -> str:
-    half = MAX_PROMPT_CHARS // 2
-    return text if len(text) <= half else text[:half] + " [...]"
-
-
 def build_messages(user_message: str, agent_response: str) -> list[Message]:
-    exchange = f"User: {_clip(user_message)}\n\nAssistant: {_clip(agent_response)}"
+    half = MAX_PROMPT_CHARS // 2
+    exchange = f"User: {shorten(user_message, half, ELIDED)}\n\nAssistant: {shorten(agent_response, half, ELIDED)}"
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": exchange}]
 
 

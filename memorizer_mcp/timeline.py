@@ -16,13 +16,9 @@ from typing import Any
 from memorizer_mcp.db.columns import json_list
 from memorizer_mcp.db.connection import Database, Row
 from memorizer_mcp.fts import escape_like
+from shared.text import shorten
 
 PREVIEW = 300
-
-
-def _clip(text: str | None, size: int) -> str:
-    text = text or ""
-    return text if len(text) <= size else text[:size] + "..."
 
 
 @dataclass(frozen=True)
@@ -40,29 +36,29 @@ class EventQuery:
 QUERIES: tuple[EventQuery, ...] = (
     EventQuery(
         "facts", "created", "facts", "created_at", ("fact",),
-        lambda r: f'Learned: "{_clip(r["fact"], 120)}" ({r["category"]})',
+        lambda r: f'Learned: "{shorten(r["fact"] or "", 120, "...")}" ({r["category"]})',
         lambda r: {"fact_id": r["id"], "fact": r["fact"], "category": r["category"], "confidence": r["confidence"],
                    "source_conversation": r["source"], "source": r["source"], "source_type": r["source_type"],
                    "provenance": r["provenance"], "valid_until": r["valid_until"], "superseded_by": r["superseded_by"]},
     ),
     EventQuery(
         "facts", "superseded", "facts", "valid_until", ("fact",),
-        lambda r: f'No longer true: "{_clip(r["fact"], 120)}" (replaced by fact {r["superseded_by"]})',
+        lambda r: f'No longer true: "{shorten(r["fact"] or "", 120, "...")}" (replaced by fact {r["superseded_by"]})',
         lambda r: {"fact_id": r["id"], "fact": r["fact"], "category": r["category"], "valid_until": r["valid_until"],
                    "superseded_by": r["superseded_by"]},
     ),
     EventQuery(
         "facts", "updated", "facts", "updated_at", ("fact",),
-        lambda r: f'Updated fact: "{_clip(r["fact"], 120)}" ({r["category"]})',
+        lambda r: f'Updated fact: "{shorten(r["fact"] or "", 120, "...")}" ({r["category"]})',
         lambda r: {"fact_id": r["id"], "fact": r["fact"], "category": r["category"]},
         updated_only=True,
     ),
     EventQuery(
         "conversations", "created", "conversations", "created_at", ("user_message", "agent_response"),
-        lambda r: f'Conversation: "{_clip(r["user_message"], 150)}"',
+        lambda r: f'Conversation: "{shorten(r["user_message"] or "", 150, "...")}"',
         lambda r: {"conversation_id": r["id"], "session_id": r["session_id"],
-                   "user_message_preview": _clip(r["user_message"], PREVIEW),
-                   "response_preview": _clip(r["agent_response"], PREVIEW), "tags": json_list(r["tags"])},
+                   "user_message_preview": shorten(r["user_message"] or "", PREVIEW, "..."),
+                   "response_preview": shorten(r["agent_response"] or "", PREVIEW, "..."), "tags": json_list(r["tags"])},
     ),
     EventQuery(
         "profile_changes", "changed", "profile_history", "changed_at", ("change_reason",),

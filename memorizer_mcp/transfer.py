@@ -25,6 +25,7 @@ from memorizer_mcp.db.connection import Row
 from memorizer_mcp.facts import FACT_FIELDS
 from memorizer_mcp.provenance import PROVENANCES, SOURCE_TYPES
 from shared.contracts.memory import FACT_CATEGORIES
+from shared.text import shorten
 
 MAX_IMPORT_BYTES = 50 * 1024 * 1024
 JSON_CONVERSATIONS = 500
@@ -129,10 +130,6 @@ def history_line(row: Row) -> str:
     return fact_line(row["fact"], row["created_at"], f"; until {_day(row['valid_until'])}{replaced}")
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= PREVIEW else text[:PREVIEW] + "..."
-
-
 def render_markdown(
     profile: dict[str, Any] | None,
     profile_updated: str | None,
@@ -158,9 +155,9 @@ def render_markdown(
             parts += [
                 f"## {_day(row['created_at'])}",
                 "",
-                f"**User:** {_clip(row['user_message'])}",
+                f"**User:** {shorten(row['user_message'], PREVIEW, '...')}",
                 "",
-                f"**Assistant:** {_clip(row['agent_response'])}",
+                f"**Assistant:** {shorten(row['agent_response'], PREVIEW, '...')}",
                 "",
                 "---",
                 "",

@@ -22,11 +22,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 import anyio
 import typer
 
-from orchestrator.formatting import clip
 from shared.auth import read_token
 from shared.hub_client import HubClient, HubError, HubRejected
 from shared.logs import configure_logging
 from shared.settings import BridgeSettings, ConfigError, HubAddressSettings, load_settings
+from shared.text import clip
 
 if TYPE_CHECKING:
     pass

@@ -11,6 +11,8 @@ Every message is a sentence a model or a person can act on.
 
 from __future__ import annotations
 
+from shared.text import shorten
+
 
 class HubError(Exception):
     """Base of every error the hub raises on purpose."""
@@ -39,4 +41,4 @@ def describe_cause(exc: BaseException, limit: int = 300) -> str:
         exc = exc.exceptions[0]
     text = " ".join(str(exc).split())
     described = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-    return described if len(described) <= limit else described[: limit - 1] + "…"
+    return shorten(described, limit)

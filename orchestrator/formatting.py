@@ -1,4 +1,4 @@
-"""Text for people: durations and one-line clips, shared by slash commands and diagnostics. Pure."""
+"""Durations for people, shared by slash commands and diagnostics. Pure."""
 
 from __future__ import annotations
 
@@ -15,9 +15,3 @@ def duration(seconds: float) -> str:
     if hours < 48:
         return f"{hours} h {minutes} min" if minutes else f"{hours} h"
     return f"{hours // 24} d {hours % 24} h"
-
-
-def clip(text: str, limit: int) -> str:
-    """One line of at most `limit` characters."""
-    line = " ".join(str(text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from shared.text import shorten
+
 _litellm: Any = None
 _import_lock = threading.Lock()
 
@@ -197,4 +199,4 @@ def describe_llm_error(exc: BaseException, limit: int = 240) -> str:
     # aiohttp names its SSL context object ("ssl:<ssl.SSLContext object at 0x...>"): noise to a reader.
     first = re.sub(r"\s*ssl:<[^>]*>", "", first)
     text = f"{type(exc).__name__}: {first}" if first else type(exc).__name__
-    return text if len(text) <= limit else text[:limit] + "..."
+    return shorten(text, limit, "...")

@@ -36,6 +36,7 @@ from typing import Any
 
 from shared.agents import AgentDefinition
 from shared.skill_files import SkillFile, load_skill_files
+from shared.text import shorten
 from thinker.catalog import ToolCatalog
 from thinker.guards import as_data
 from thinker.hub_tools import HubTools
@@ -186,10 +187,6 @@ def _prune(value: Any) -> Any:
     return value
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
 def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
@@ -214,7 +211,7 @@ def render_system_prompt(layers: PromptLayers) -> str:
     parts = [layers.preamble, layers.persona]
     if layers.profile is not None and _has_content(layers.profile):
         profile = json.dumps(_prune(layers.profile), ensure_ascii=False)
-        parts.append("## What you know about the user\n" + _clip(profile, _PROFILE_MAX_CHARS))
+        parts.append("## What you know about the user\n" + shorten(profile, _PROFILE_MAX_CHARS))
     zone = layers.now.tzname() or "local time"
     parts.append(
         f"## Current date and time\n{layers.now.strftime('%A %Y-%m-%d %H:%M')} ({zone})\n{coming_days(layers.now)}"
@@ -232,11 +229,11 @@ def render_system_prompt(layers: PromptLayers) -> str:
         items = "\n".join(f'  <skill name="{_escape(s.name)}">{_escape(s.description)}</skill>' for s in layers.skills)
         parts.append(f"<available_skills>\n{items}\n</available_skills>")
     if layers.memories:
-        facts = "\n".join(f"- {_clip(m.strip(), _FACT_MAX_CHARS)}" for m in layers.memories if m.strip())
+        facts = "\n".join(f"- {shorten(m.strip(), _FACT_MAX_CHARS)}" for m in layers.memories if m.strip())
         if facts:
             parts.append(f"## Relevant memories about the user\n{facts}")
     if layers.untrusted_memories:
-        facts = "\n".join(f"- {_clip(m.strip(), _FACT_MAX_CHARS)}" for m in layers.untrusted_memories if m.strip())
+        facts = "\n".join(f"- {shorten(m.strip(), _FACT_MAX_CHARS)}" for m in layers.untrusted_memories if m.strip())
         if facts:
             parts.append(f"## Memories written from untrusted content\n{as_data(facts, 'memory')}")
     if layers.tainted:

@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from typing import Any, NoReturn, get_args
 
 from shared.contracts.memory import FACT_CATEGORIES, FactCategory
+from shared.text import ELIDED, shorten
 from shared.timeutil import Clock, as_utc, utc_now
 from thinker.sessions.store import Turn
 from thinker.sessions.utility_llm import TextCompletion
@@ -100,18 +101,14 @@ _FENCED = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 
 
 # --- the prompt ------------------------------------------------------------------------------------------------
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit].rstrip() + " […]"
-
-
 def conversation_lines(turns: Sequence[Turn], max_turns: int = DEFAULT_CONFIG.max_turns) -> list[str]:
     """The last `max_turns` turns as `User: ...` / `Assistant: ...` lines, one per non-empty message."""
     lines: list[str] = []
     for turn in turns[-max_turns:] if max_turns > 0 else ():
         if turn.user.strip():
-            lines.append(f"User: {_clip(turn.user.strip(), MESSAGE_CHARS)}")
+            lines.append(f"User: {shorten(turn.user.strip(), MESSAGE_CHARS, ELIDED)}")
         if turn.assistant.strip():
-            lines.append(f"Assistant: {_clip(turn.assistant.strip(), MESSAGE_CHARS)}")
+            lines.append(f"Assistant: {shorten(turn.assistant.strip(), MESSAGE_CHARS, ELIDED)}")
     return lines
 
 
@@ -245,7 +242,7 @@ async def extract_facts(
     answer = await llm(build_extraction_prompt(conversation, known_facts, user_identity))
     facts = parse_facts(answer)
     if facts is None:
-        log.warning("fact extraction: the answer held no fact list", extra={"answer": _clip(answer, 300)})
+        log.warning("fact extraction: the answer held no fact list", extra={"answer": shorten(answer, 300)})
         return []
     return select_facts(
         facts, known_facts, confidence_threshold=config.confidence_threshold, max_facts=config.max_facts

@@ -9,8 +9,8 @@ from typing import Any, Protocol
 from orchestrator.approvals.gate import Announce
 from orchestrator.approvals.store import Approval
 from orchestrator.callers import Caller, system
-from orchestrator.formatting import clip
 from orchestrator.notify import Notifier
+from shared.text import clip
 
 log = logging.getLogger(__name__)
 

@@ -35,8 +35,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from orchestrator.approvals.policy import Verdict
-from orchestrator.formatting import clip
 from shared.manifest import OwnerRecords
+from shared.text import clip
 
 MIN_WORD = 4
 """Shorter words ("the", "and", "mit", "por") are shared by chance; a short name still counts whole."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from orchestrator.approvals.announce import decided_text
 from orchestrator.approvals.store import AlreadyDecided, ApprovalNotFound
 from orchestrator.commands.registry import CommandContext, CommandError, command, usage_error
-from orchestrator.formatting import clip
+from shared.text import clip
 
 
 @command("approvals", "Calls waiting for your approval")

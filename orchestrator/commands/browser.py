@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from orchestrator.commands.registry import CommandContext, command
-from orchestrator.formatting import clip
+from shared.text import clip
 
 BROWSER_MCP = "web"
 

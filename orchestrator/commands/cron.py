@@ -11,7 +11,7 @@ from typing import Any
 
 from orchestrator.commands._helpers import data_of
 from orchestrator.commands.registry import CommandContext, command
-from orchestrator.formatting import clip
+from shared.text import clip
 
 LIST_TOOL = "memory_list_skills"
 MAX_LISTED = 40

@@ -22,7 +22,7 @@ import anyio
 
 from orchestrator.commands._helpers import parse_count
 from orchestrator.commands.registry import CommandContext, command, usage_error
-from orchestrator.formatting import clip
+from shared.text import clip
 from shared.traces import TRACES_FILENAME
 
 DEFAULT_COUNT = 15

@@ -13,7 +13,7 @@ from typing import Any
 
 from orchestrator.commands._helpers import parse_count
 from orchestrator.commands.registry import CommandContext, command
-from orchestrator.formatting import clip
+from shared.text import clip
 
 DEFAULT_THREATS = 10
 MAX_THREATS = 50

@@ -19,8 +19,9 @@ import anyio
 from orchestrator.commands import cron, logs, security
 from orchestrator.commands._helpers import data_of
 from orchestrator.commands.registry import Command, CommandContext, command, commands, usage_error
-from orchestrator.formatting import clip, duration
+from orchestrator.formatting import duration
 from shared.contracts.thinker_api import BudgetLine, CostStatus
+from shared.text import clip
 
 SUMMARY_LOG_LINES = 5
 SUMMARY_THREATS = 3

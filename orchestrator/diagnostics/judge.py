@@ -16,11 +16,11 @@ from typing import Any
 
 from orchestrator.commands.logs import is_child_copy
 from orchestrator.diagnostics.findings import MB, Finding
-from orchestrator.formatting import clip
 from orchestrator.halt import ALL, TARGETS
 from orchestrator.skills.triggers import AUTO_DISABLE_AFTER, first_due, next_fire, parse_trigger
 from shared.agents import AgentDefinition
 from shared.litellm_loader import model_key_variable
+from shared.text import clip
 
 __all__ = [
     "COST_WARNING_SHARE",

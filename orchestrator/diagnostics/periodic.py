@@ -20,7 +20,7 @@ from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics.findings import MARKS, SEVERITY_ORDER, Finding, finding_json
 from orchestrator.diagnostics.probes import write_json_atomically
 from orchestrator.diagnostics.registry import Check, run_checks
-from orchestrator.formatting import clip
+from shared.text import clip
 
 if TYPE_CHECKING:
     from orchestrator.agents import AgentManager

@@ -23,7 +23,7 @@ import anyio
 
 from orchestrator.commands.registry import CommandContext
 from orchestrator.diagnostics.findings import MARKS, SEVERITY_ORDER, Finding
-from orchestrator.formatting import clip
+from shared.text import clip
 
 CHECK_TIMEOUT_SECONDS = 10.0
 

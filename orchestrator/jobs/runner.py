@@ -46,6 +46,7 @@ from orchestrator.turns import TurnLedger
 from shared.envelope import ErrorCode
 from shared.mcp_tools import ToolFailure
 from shared.secrets import mask_sealed
+from shared.text import clip
 from shared.traces import elapsed_ms, trace_event, traced
 
 if TYPE_CHECKING:
@@ -94,11 +95,6 @@ def _taint_of(caller: Caller) -> list[str]:
 
 def _utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-def _short(text: object, limit: int = _ERROR_CHARS) -> str:
-    text = " ".join(str(text or "").split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class JobRunner:
@@ -309,7 +305,7 @@ class JobRunner:
         record["status"] = status
         record["finishedAt"] = self.clock().isoformat(timespec="seconds")
         if error is not None:
-            record["error"] = _short(error)
+            record["error"] = clip(error or "", _ERROR_CHARS)
         for step in record.get("steps") or []:
             if step["status"] in ("pending", "running") and status == "interrupted":
                 step["status"] = "skipped" if step["status"] == "pending" else "failed"
@@ -348,7 +344,11 @@ class JobRunner:
         if envelope.get("success"):
             step.update(status="succeeded", result=clip_result(mask_sealed(envelope.get("data"))))
         else:
-            step.update(status="failed", error=_short(envelope.get("error")), errorCode=envelope.get("errorCode"))
+            step.update(
+                status="failed",
+                error=clip(envelope.get("error") or "", _ERROR_CHARS),
+                errorCode=envelope.get("errorCode"),
+            )
         self.store.save(record)
 
     async def _backfill(self, record: dict[str, Any], caller: Caller) -> None:
@@ -363,7 +363,7 @@ class JobRunner:
                 arguments = {"agent_id": step["id"], "batch_size": batch}
                 envelope = await self.host.call(BACKFILL_TOOL, arguments, caller=caller)
                 if not envelope.get("success"):
-                    step.update(status="failed", error=_short(envelope.get("error")))
+                    step.update(status="failed", error=clip(envelope.get("error") or "", _ERROR_CHARS))
                     break
                 data = envelope.get("data") or {}
                 embedded, remaining = int(data.get("embedded") or 0), int(data.get("remaining") or 0)

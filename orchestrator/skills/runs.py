@@ -35,6 +35,7 @@ from orchestrator.skills.triggers import (
     parse_trigger,
     should_auto_disable,
 )
+from shared.text import clip
 from shared.timeutil import parse_timestamp
 
 __all__ = [
@@ -210,11 +211,6 @@ class Outcome:
     summary: str = ""
 
 
-def _clip(text: str, limit: int = SUMMARY_CHARS) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def run_outcome(
     skill: Mapping[str, Any],
     *,
@@ -236,7 +232,7 @@ def run_outcome(
     updates: dict[str, Any] = {"last_run_at": iso(now)}
     if success or skipped:
         status = "skipped" if skipped else "success"
-        text = _clip(summary) or ("Nothing to do." if skipped else "Done.")
+        text = clip(summary, SUMMARY_CHARS) or ("Nothing to do." if skipped else "Done.")
         updates.update(last_run_status=status, last_run_summary=text)
         if previous or skill.get("backoff_until"):
             updates.update(consecutive_failures=0, backoff_until=iso(now))
@@ -245,14 +241,14 @@ def run_outcome(
         if one_shot:
             updates["enabled"] = False
         quiet = skipped or not skill.get("notify_on_completion") or text.strip() in QUIET_REPLIES
-        notify = None if quiet or not summary.strip() else f"{name}: {_clip(summary, 3_500)}"
+        notify = None if quiet or not summary.strip() else f"{name}: {clip(summary, 3_500)}"
         return Outcome(updates, notify, "skill_result", status, text)
 
     failures = previous + 1
-    message = _clip(error or summary or "The run failed without saying why.", 500)
+    message = clip(error or summary or "The run failed without saying why.", 500)
     updates.update(
         last_run_status="error",
-        last_run_summary=_clip(f"Failed: {message}"),
+        last_run_summary=clip(f"Failed: {message}", SUMMARY_CHARS),
         last_error=message,
         consecutive_failures=failures,
     )
@@ -273,7 +269,7 @@ def missed_outcome(skill: Mapping[str, Any], decision: RunDecision, *, now: date
     updates: dict[str, Any] = {
         "last_run_at": iso(now),
         "last_run_status": "missed",
-        "last_run_summary": _clip(f"Missed: {decision.reason}."),
+        "last_run_summary": clip(f"Missed: {decision.reason}.", SUMMARY_CHARS),
     }
     if is_one_shot(skill):
         updates["enabled"] = False

@@ -62,6 +62,7 @@ from orchestrator.skills.triggers import RunDecision
 from orchestrator.turns import TurnLedger
 from shared.contracts.thinker_api import MAX_SKILL_STEPS, ExecuteSkillRequest
 from shared.mcp_tools import describe_validation
+from shared.text import clip
 from shared.timeutil import Clock, parse_timestamp, utc_now
 from shared.traces import elapsed_ms, trace_event, traced
 
@@ -309,7 +310,7 @@ class SkillScheduler:
             if not envelope.get("success"):
                 error = f"Step {number} ({tool}) failed: {envelope.get('error') or 'no reason given'}"
                 return run_outcome(skill, now=now, success=False, error=error)
-            results.append(f"{tool}: {_short(envelope.get('data'))}")
+            results.append(f"{tool}: {clip(envelope.get('data'), _RESULT_CHARS)}")
         summary = "; ".join(results) or "No steps."
         # A plan that messages the user has already told them; a second notification would repeat it.
         announced = any(tool in _SEND_TOOLS for tool, _ in calls)
@@ -418,8 +419,3 @@ class SkillScheduler:
     async def listing(self) -> list[dict[str, Any]]:
         await self.refresh()
         return [self.describe(skill) for skill in sorted(self._skills.values(), key=lambda s: int(s["id"]))]
-
-
-def _short(data: Any) -> str:
-    text = " ".join(str(data).split())
-    return text if len(text) <= _RESULT_CHARS else text[: _RESULT_CHARS - 1] + "…"

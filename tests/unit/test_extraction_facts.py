@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from shared.text import ELIDED
 from thinker.extraction import (
     FACT_CATEGORIES,
     FACT_EXTRACTION_PROMPT,
@@ -93,7 +94,7 @@ def test_only_the_last_ten_turns_and_the_latest_known_facts_go_in() -> None:
 
 def test_long_messages_are_clipped_and_empty_ones_left_out() -> None:
     lines = conversation_lines(chat(("x" * 5_000, ""), ("  ", "ok")))
-    assert lines == [f"User: {'x' * 2_000} […]", "Assistant: ok"]
+    assert lines == [f"User: {'x' * (2_000 - len(ELIDED))}{ELIDED}", "Assistant: ok"]
 
 
 # --- reading the answer ----------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from shared.text import ELIDED, shorten
 from shared.timeutil import as_utc
 from thinker.sessions.errors import SessionWriteError
 from thinker.sessions.store import Compaction, Session, SessionStore, Turn
@@ -61,10 +62,6 @@ def should_compact(session: Session, now: datetime, config: CompactionConfig = D
     return session.chars > config.threshold_chars
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit].rstrip() + " […]"
-
-
 def format_for_summary(
     previous_summary: str | None,
     turns: Sequence[Turn],
@@ -75,10 +72,10 @@ def format_for_summary(
     """The text given to the summariser: the earlier summary, then the turns as `User:` / `Assistant:` lines."""
     blocks: list[str] = []
     for turn in turns:
-        lines = [f"User: {_clip(turn.user, message_chars)}"]
+        lines = [f"User: {shorten(turn.user, message_chars, ELIDED)}"]
         if turn.tools_used:
             lines.append(f"(tools used: {', '.join(turn.tools_used)})")
-        lines.append(f"Assistant: {_clip(turn.assistant, message_chars)}")
+        lines.append(f"Assistant: {shorten(turn.assistant, message_chars, ELIDED)}")
         blocks.append("\n".join(lines))
     head = f"Summary of the conversation before this part:\n{previous_summary.strip()}\n\n" if previous_summary else ""
     # Over the limit, the oldest turns go first: the recent ones matter most for what comes next.
@@ -118,7 +115,7 @@ async def compact(
     )
     try:
         async with asyncio.timeout(config.timeout_seconds):
-            summary = _clip((await summarize(text)).strip(), config.max_summary_chars)
+            summary = shorten((await summarize(text)).strip(), config.max_summary_chars, ELIDED)
     except Exception as exc:  # any failure of the injected model call means: no compaction this time
         log.warning("compaction skipped: the summary failed", extra={"chat_id": session.chat_id, "error": repr(exc)})
         return None
