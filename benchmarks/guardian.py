@@ -1,6 +1,6 @@
 """Benchmark: Guardian's detection quality and latency, per layer and layered, at the shipped bars.
 
-Two evaluation sets, reported side by side, neither ever trained or tuned on:
+The evaluation sets, reported side by side, none ever trained or tuned on:
 
 - the corpus given with `--corpus` (`shared/bench/guardian/corpus.jsonl`: other authors' texts; its records
   carry no surface, so they are scanned as surface `other`, whose bars come from all surfaces' calibration);
@@ -13,7 +13,10 @@ Two evaluation sets, reported side by side, neither ever trained or tuned on:
 - the fourth never-tuned set (`datasets/guardian/unseen.txt`, or `--unseen PATH`), attacks inside realistic
   carriers (tickets, invites, transcripts, CSV exports, hidden HTML, READMEs, chat logs) and forum-style jailbreaks
   in ten languages, committed before a calibration change was judged on it, scored the same way (summary key
-  `unseen`).
+  `unseen`);
+- the fifth never-tuned set (`datasets/guardian/later.txt`, or `--later PATH`), written by another author in
+  thirteen or more languages with many short trigger-word prompts among its hard negatives, committed before the
+  third retraining candidate was scored (summary key `later`).
 
 `--weights PATH` scores another classifier (a `guard_model.json` with its `guard_model.onnx` beside it, as
 `make guardian-train --out-dir` writes them) instead of the shipped one, e.g. a candidate next to the shipped one.
@@ -38,7 +41,7 @@ layer's p50 in the same run (these machines are shared and noisy). `load_seconds
 classifier (spec, hashes, ONNX session) and scan a first text (the tokeniser is built then).
 
     python benchmarks/guardian.py --corpus ../shared/bench/guardian/corpus.jsonl [--split holdout]
-        [--holdout PATH] [--fresh PATH] [--blind PATH] [--unseen PATH] [--weights SPEC]
+        [--holdout PATH] [--fresh PATH] [--blind PATH] [--unseen PATH] [--later PATH] [--weights SPEC]
         [--judge-model MODEL --judge-api-base URL]
 
 The last line printed is the JSON summary `{"layered": G, "layers": {name: G}, "holdout": {...}, ...}`.
@@ -72,6 +75,7 @@ from guardian_mcp.training.evaluation import (  # noqa: E402
     FRESH,
     HOLDOUT,
     KINDS,
+    LATER,
     UNSEEN,
     Record,
     read_corpus,
@@ -79,7 +83,7 @@ from guardian_mcp.training.evaluation import (  # noqa: E402
 )
 
 LATENCY_SAMPLES = 40
-NEVER_TUNED = ("holdout", "fresh", "blind", "unseen")
+NEVER_TUNED = ("holdout", "fresh", "blind", "unseen", "later")
 """The never-tuned sets, scored with each record's surface; their summary keys."""
 HARD_NEGATIVE_SOURCES = ("NotInject", "authored hard negative")
 
@@ -312,6 +316,7 @@ def main() -> None:
     parser.add_argument("--fresh", type=Path, default=FRESH, help="the second never-tuned set (same format)")
     parser.add_argument("--blind", type=Path, default=BLIND, help="the third never-tuned set (same format)")
     parser.add_argument("--unseen", type=Path, default=UNSEEN, help="the fourth never-tuned set (same format)")
+    parser.add_argument("--later", type=Path, default=LATER, help="the fifth never-tuned set (same format)")
     parser.add_argument("--weights", type=Path, help="a classifier spec to score instead of the shipped one")
     parser.add_argument("--max-windows", type=int, default=classifier_module.DEFAULT_MAX_WINDOWS)
     parser.add_argument("--judge-model", help="litellm model of an LLM judge to include (costs tokens)")

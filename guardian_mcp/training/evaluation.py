@@ -20,6 +20,8 @@ BLIND = HOLDOUT.with_name("blind.txt")
 """The third never-tuned set, written in another style and committed before the hard-negative bars were set."""
 UNSEEN = HOLDOUT.with_name("unseen.txt")
 """The fourth never-tuned set, written in a fourth style and committed before a calibration change was judged on it."""
+LATER = HOLDOUT.with_name("later.txt")
+"""The fifth never-tuned set, written by another author before the third retraining candidate was scored."""
 
 
 @dataclass(frozen=True)
