@@ -6,8 +6,9 @@ Deterministic for a seed. Every record is `{"text", "label", "kind", "surface", 
   output), `jailbreak`, or `benign` (ordinary text and hard negatives, on every surface);
 - `payload`: for indirect records, the inserted attack as it appears in the text, so training can tell the
   windows that hold it from the ordinary windows of the same document (those are benign examples too);
-- `hard`: only on `quoted.py`'s data files (benign texts holding attacks as data) and `owner.py`'s chat messages
-  (the owner talking about instructions, security, AI and personas), always `true`: calibration counts them
+- `hard`: only on `quoted.py`'s data files (benign texts holding attacks as data), `owner.py`'s chat messages
+  (the owner talking about instructions, security, AI and personas) and `triggers.py`'s short requests (attack
+  words in their ordinary senses), always `true`: calibration counts them
   among the hard negatives and training keeps all their windows;
 - `part`: `fit` or `calib`. Every pool item (goal, opening, sentence, hard negative, persona...) belongs to
   one part by a hash of its text, and a record is built from one part's items only: the calibration records
@@ -29,7 +30,8 @@ from typing import Protocol
 
 from faker import Faker
 
-from guardian_mcp.training import attacks, benign, owner, quoted
+from guardian_mcp.training import attacks, benign, owner, quoted, triggers
+from guardian_mcp.training.quoted import pick
 from guardian_mcp.training.split import CALIB_MOD, Pools
 
 LANGS = ("en", "es", "de", "fr", "pl", "pt")
@@ -38,7 +40,8 @@ LOCALES = {"en": "en_GB", "es": "es_ES", "de": "de_DE", "fr": "fr_FR", "pl": "pl
 # Records per kind. `quoted` are benign files, pages, mails and tool outputs that hold attack strings as data,
 # `ordered` indirect attacks addressed to the assistant inside realistic documents (`quoted.py`); `owner` the
 # owner's chat messages about instructions, security, AI and harmless personas, `persona` the same personas asked
-# to drop their rules, a jailbreak (`owner.py`). New kinds go last: the earlier kinds' records stay the same.
+# to drop their rules, a jailbreak (`owner.py`); `trigger` short benign requests that use attack words in their
+# ordinary senses (`triggers.py`). New kinds go last: the earlier kinds' records stay the same.
 COUNTS = {
     "direct": 2500,
     "indirect": 2500,
@@ -48,6 +51,7 @@ COUNTS = {
     "ordered": 600,
     "owner": 2000,
     "persona": 600,
+    "trigger": 1500,
 }
 # Faker draws dates up to "now" unless told otherwise: a fixed end keeps a seed's records the same on every run.
 DATES_END = datetime(2026, 1, 1)
@@ -363,6 +367,11 @@ class Composer:
             return training_record(self.owner.talk(pools), "benign", "chat", lang, part, payload, hard=True)
         if kind == "persona":
             return training_record(self.owner.persona_attack(pools), "jailbreak", "chat", lang, part, payload)
+        if kind == "trigger":
+            text = self.fill(pick(self.rng, pools, triggers.REQUESTS), lang)
+            if self.rng.random() < 0.4:
+                text = self.owner.dress(pools, text)
+            return training_record(text, "benign", "chat", lang, part, payload, hard=True)
         if kind == "direct":
             surface = "chat"
             text = self.injection(pools, address=0.05)

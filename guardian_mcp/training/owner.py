@@ -611,15 +611,17 @@ class OwnerChat:
 
     def talk(self, pools: Pools) -> str:
         roll = self.rng.random()
-        if roll < 0.45:
+        # Harmless personas are a tenth, not a quarter: trained on many of them as benign, a model let role-play
+        # jailbreaks pass (docs/benchmarks.md, "The owner's chat messages as hard negatives").
+        if roll < 0.58:
             return self.dress(pools, self.c.fill(pick(self.rng, pools, TALK), pools.lang))
-        if roll < 0.7:
+        if roll < 0.68:
             return self.dress(pools, self.c.fill(pick(self.rng, pools, PERSONAS), pools.lang))
         if roll < 0.9:
             return pick(self.rng, pools, PASTE_ASK).replace("{pasted}", self.pasted(pools))
         # Two messages in one: an ordinary request, then one of the above.
         request = self.c.fill(pick(self.rng, pools, benign.REQUESTS), pools.lang)
-        other = self.c.fill(pick(self.rng, pools, self.rng.choice([TALK, PERSONAS])), pools.lang)
+        other = self.c.fill(pick(self.rng, pools, TALK if self.rng.random() < 0.8 else PERSONAS), pools.lang)
         return f"{request}\n{other}"
 
     def persona_attack(self, pools: Pools) -> str:
