@@ -20,7 +20,7 @@ from memorizer_mcp.secret_filter import find_secret_in, refusal
 from memorizer_mcp.service import Memory, unfiltered_hint
 from memorizer_mcp.skills import skill_dict, skill_summary
 from memorizer_mcp.timestamps import db_moment
-from shared.mcp_tools import InvalidArguments, ToolFailure
+from shared.mcp_tools import InvalidArguments, NotFound, ToolFailure
 
 ALL_AGENTS = "*"
 
@@ -136,7 +136,7 @@ class Records:
     def get_skill(self, agent_id: str, skill_id: int) -> dict[str, Any]:
         row = self.memory.skills.get(agent_id, skill_id)
         if row is None:
-            raise ToolFailure(f"Skill {skill_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Skill {skill_id} does not exist for agent '{agent_id}'.")
         return {"skill": skill_dict(row)}
 
     def update_skill(self, agent_id: str, skill_id: int, changes: dict[str, Any]) -> dict[str, Any]:
@@ -151,7 +151,7 @@ class Records:
                 changes[field] = _moment(field, changes[field])
         skills = self.memory.skills
         if skills.get(agent_id, skill_id) is None:
-            raise ToolFailure(f"Skill {skill_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Skill {skill_id} does not exist for agent '{agent_id}'.")
         if "name" in changes and (other := skills.name_taken(agent_id, changes["name"], skill_id)) is not None:
             raise InvalidArguments(f"Agent '{agent_id}' already has a skill named '{changes['name']}' (id {other}).")
         skills.update(agent_id, skill_id, changes, self.memory.now())
@@ -160,7 +160,7 @@ class Records:
     def delete_skill(self, agent_id: str, skill_id: int) -> dict[str, Any]:
         row = self.memory.skills.delete(agent_id, skill_id)
         if row is None:
-            raise ToolFailure(f"Skill {skill_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Skill {skill_id} does not exist for agent '{agent_id}'.")
         return {"deleted_skill": row["name"], "skill_id": skill_id}
 
     # -- contacts ----------------------------------------------------------------------------------------------
@@ -185,14 +185,14 @@ class Records:
     def get_contact(self, agent_id: str, contact_id: int) -> dict[str, Any]:
         row = self.memory.contacts.get(agent_id, contact_id)
         if row is None:
-            raise ToolFailure(f"Contact {contact_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Contact {contact_id} does not exist for agent '{agent_id}'.")
         return {"contact": contact_dict(row)}
 
     def update_contact(self, agent_id: str, contact_id: int, changes: dict[str, Any]) -> dict[str, Any]:
         _check_changes(changes, "contact_id", required=("name", "email"), limited=("company", "role", "notes"))
         found, clash = self.memory.contacts.update(agent_id, contact_id, changes, self.memory.now())
         if not found:
-            raise ToolFailure(f"Contact {contact_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Contact {contact_id} does not exist for agent '{agent_id}'.")
         if clash is not None:
             raise InvalidArguments(
                 f"Another contact already has the e-mail {changes['email']} (id {clash['id']}, name '{clash['name']}')."
@@ -235,11 +235,11 @@ class Records:
         if changes.get("priority") == "none":
             changes["priority"] = None
         if self.memory.projects.get(agent_id, project_id) is None:
-            raise ToolFailure(f"Project {project_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Project {project_id} does not exist for agent '{agent_id}'.")
         self._check_people(agent_id, changes.get("primary_contact_id"), changes.get("participants"))
         found, clash = self.memory.projects.update(agent_id, project_id, changes, self.memory.now())
         if not found:
-            raise ToolFailure(f"Project {project_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Project {project_id} does not exist for agent '{agent_id}'.")
         if clash is not None:
             raise InvalidArguments(f"Another project is already named '{changes['name']}' (id {clash}).")
         return {"updated_fields": list(changes)}
@@ -254,7 +254,7 @@ class Records:
         )
         linked = self.memory.projects.link(agent_id, project_id, fields, self.memory.now())
         if linked is None:
-            raise ToolFailure(f"Project {project_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Project {project_id} does not exist for agent '{agent_id}'.")
         source_id, existed = linked
         result: dict[str, Any] = {"project_source_id": source_id, "linked_at": self.memory.now()}
         if existed:
@@ -279,7 +279,7 @@ class Records:
         now = self.memory.now()
         moment = _moment("last_checked_at", checked_at) or now
         if not self.memory.projects.set_source_status(agent_id, source_id, status, moment, now):
-            raise ToolFailure(f"Project source {source_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Project source {source_id} does not exist for agent '{agent_id}'.")
         return {"updated_fields": ["last_status", "last_checked_at"]}
 
     # -- timeline ----------------------------------------------------------------------------------------------

@@ -44,7 +44,7 @@ from memorizer_mcp.timeline import Timeline
 from memorizer_mcp.timestamps import Clock, to_db, utc_now
 from memorizer_mcp.vector_index import VectorIndex
 from shared.embeddings.base import Embedder
-from shared.mcp_tools import InvalidArguments, NotAllowed, ToolFailure
+from shared.mcp_tools import InvalidArguments, NotAllowed, NotFound, ToolFailure
 
 log = logging.getLogger(__name__)
 
@@ -532,7 +532,7 @@ class Memory:
             raise InvalidArguments(refusal("The new fact text", kind))
         row = await self.offload(self.facts.get, agent_id, fact_id)
         if row is None:
-            raise ToolFailure(f"Fact {fact_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Fact {fact_id} does not exist for agent '{agent_id}'.")
         if trust(provenance) < trust(row["provenance"]):
             # The label must stay true: a less trusted caller rewriting the owner's fact would launder its text.
             raise NotAllowed(
@@ -542,7 +542,7 @@ class Memory:
         keys = claims.keys(claims.parse(text))
         old = await self.offload(self.facts.update, agent_id, fact_id, text, category, keys, self.now())
         if old is None:
-            raise ToolFailure(f"Fact {fact_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Fact {fact_id} does not exist for agent '{agent_id}'.")
         if trust(provenance) > trust(old["provenance"]):
             await self.offload(self.facts.set_provenance, agent_id, fact_id, provenance)
         if old["fact"] != text:
@@ -553,13 +553,13 @@ class Memory:
     def get_fact(self, agent_id: str, fact_id: int) -> dict[str, Any]:
         row = self.facts.get(agent_id, fact_id)
         if row is None:
-            raise ToolFailure(f"Fact {fact_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Fact {fact_id} does not exist for agent '{agent_id}'.")
         return {"fact": fact_dict(row)}
 
     async def delete_fact(self, agent_id: str, fact_id: int) -> dict[str, Any]:
         deleted = await self.offload(self.facts.delete, agent_id, fact_id)
         if deleted is None:
-            raise ToolFailure(f"Fact {fact_id} does not exist for agent '{agent_id}'.")
+            raise NotFound(f"Fact {fact_id} does not exist for agent '{agent_id}'.")
         row, ids = deleted
         self.index.remove(agent_id, ids)
         return {"deleted_fact": row["fact"], "fact_id": fact_id, "history_deleted": len(ids) - 1}

@@ -33,6 +33,8 @@ class ErrorCode(StrEnum):
     """Policy forbids it: a path outside the workspace, a tool the agent may not use."""
     TOOL_ERROR = "TOOL_ERROR"
     """The tool ran and failed."""
+    NOT_FOUND = "NOT_FOUND"
+    """No record with that id (for this agent): nothing was read or changed."""
     APPROVAL_DENIED = "APPROVAL_DENIED"
     """The call waited for the owner's approval, and the owner said no: it did not run."""
     APPROVAL_EXPIRED = "APPROVAL_EXPIRED"

@@ -85,6 +85,10 @@ class NotAllowed(ToolFailure):
     code = ErrorCode.NOT_ALLOWED
 
 
+class NotFound(ToolFailure):
+    code = ErrorCode.NOT_FOUND
+
+
 @dataclass(frozen=True)
 class ServerState(Generic[ServiceT]):
     """What an MCP server's lifespan hands to every tool: its ready service, or the sentence saying why there is

@@ -17,6 +17,7 @@ from orchestrator.approvals.policy import Verdict
 from orchestrator.callers import Caller, system
 from orchestrator.router import Route
 from orchestrator.turns import MAX_SAID_CHARS, Turn
+from shared.envelope import ErrorCode
 from shared.manifest import McpManifest, OwnerRecords
 
 
@@ -45,6 +46,8 @@ class RecordCheck:
         if rules.record_key(route.mcp, records.kind, record_id) in turn.made:
             return Verdict(False)
         texts = await self._texts(route.mcp, records, record_id, arguments)
+        if texts is None:
+            return Verdict(False)  # no such record: the call fails by itself and changes nothing
         named = rules.names_record(turn.said, records.kind, record_id, texts)
         if named or await self._about(route.mcp, records, turn, texts):
             return Verdict(False)
@@ -60,15 +63,20 @@ class RecordCheck:
         if records is not None and made is not None:
             turn.made.add(rules.record_key(route.mcp, records.kind, made))
 
-    async def _texts(self, mcp: str, records: OwnerRecords, record_id: object, arguments: dict[str, Any]) -> list[str]:
+    async def _texts(
+        self, mcp: str, records: OwnerRecords, record_id: object, arguments: dict[str, Any]
+    ) -> list[str] | None:
         """What the record says it is: read by the MCP's reader, or its id when the MCP names records by id (a
-        path). Nothing when the read fails (the owner is then asked, with the id)."""
+        path). None when the reader says there is no such record (NOT_FOUND); nothing when the read fails otherwise
+        (the owner is then asked, with the id)."""
         if records.read is None:
             return [str(record_id)]
         lookup = {records.idArgument: record_id}
         if "agent_id" in arguments:
             lookup["agent_id"] = arguments["agent_id"]
         read = await self.call(f"{mcp}_{records.read}", lookup, caller=system(f"approval: which {records.kind}"))
+        if read.get("errorCode") == ErrorCode.NOT_FOUND:
+            return None
         found = rules.record_fields(read.get("data"), records) if read["success"] else None
         return rules.record_texts(found, records)
 

@@ -215,7 +215,7 @@ async def test_update_and_delete_change_the_fact_and_its_search_entries(embedder
         assert deleted["deleted_fact"] == "Lives in Porto near the river"
         after = await ok(client, "retrieve_memories", query="Porto river")
         assert after["facts"] == []
-        await refused(client, "delete_fact", "TOOL_ERROR", fact_id=fact["fact_id"])
+        await refused(client, "delete_fact", "NOT_FOUND", fact_id=fact["fact_id"])
 
 
 async def test_an_update_to_a_secret_is_refused_and_the_fact_is_unchanged(embedder: FakeEmbedder) -> None:
@@ -235,9 +235,9 @@ async def test_one_agent_can_neither_see_nor_change_another_agents_facts(embedde
         assert (await ok(client, "list_facts"))["total_count"] == 1
         mine = await ok(client, "retrieve_memories", query="chess")
         assert [f["fact"] for f in mine["facts"]] == ["Annabelle's user likes chess too"]
-        error = await refused(client, "delete_fact", "TOOL_ERROR", fact_id=bobs["fact_id"])
+        error = await refused(client, "delete_fact", "NOT_FOUND", fact_id=bobs["fact_id"])
         assert "does not exist for agent 'annabelle'" in error
-        await refused(client, "update_fact", "TOOL_ERROR", fact_id=bobs["fact_id"], fact="hijacked")
+        await refused(client, "update_fact", "NOT_FOUND", fact_id=bobs["fact_id"], fact="hijacked")
         theirs = await ok(client, "list_facts", agent_id="bob")
         assert [f["fact"] for f in theirs["facts"]] == ["Bob likes chess"]
 
@@ -665,10 +665,10 @@ async def test_skills_are_created_once_per_name_listed_updated_and_deleted(embed
         await refused(client, "update_skill", "INVALID_ARGUMENTS", skill_id=created["skill_id"])
         await refused(client, "update_skill", "INVALID_ARGUMENTS", skill_id=created["skill_id"], last_run_at="soon")
         await refused(client, "update_skill", "INVALID_ARGUMENTS", skill_id=created["skill_id"], name="Water")
-        await refused(client, "get_skill", "TOOL_ERROR", skill_id=created["skill_id"], agent_id="bob")
+        await refused(client, "get_skill", "NOT_FOUND", skill_id=created["skill_id"], agent_id="bob")
         deleted = await ok(client, "delete_skill", skill_id=created["skill_id"])
         assert deleted["deleted_skill"] == "Morning Briefing"
-        await refused(client, "get_skill", "TOOL_ERROR", skill_id=created["skill_id"])
+        await refused(client, "get_skill", "NOT_FOUND", skill_id=created["skill_id"])
 
 
 async def test_a_skills_token_budgets_are_stored_and_changed(embedder: FakeEmbedder) -> None:
@@ -705,7 +705,7 @@ async def test_contacts_have_unique_emails_per_agent(embedder: FakeEmbedder) -> 
         await refused(
             client, "update_contact", "INVALID_ARGUMENTS", contact_id=ben["contact_id"], email="ana@example.com"
         )
-        await refused(client, "update_contact", "TOOL_ERROR", contact_id=ben["contact_id"], agent_id="bob", role="x")
+        await refused(client, "update_contact", "NOT_FOUND", contact_id=ben["contact_id"], agent_id="bob", role="x")
 
 
 async def test_projects_link_contacts_and_external_sources(embedder: FakeEmbedder) -> None:
@@ -753,7 +753,7 @@ async def test_projects_link_contacts_and_external_sources(embedder: FakeEmbedde
         )
         assert relinked["project_source_id"] == linked["project_source_id"] and relinked["already_existed"] is True
         await refused(
-            client, "link_project_source", "TOOL_ERROR", project_id=shed["project_id"], mcp_name="x", agent_id="bob"
+            client, "link_project_source", "NOT_FOUND", project_id=shed["project_id"], mcp_name="x", agent_id="bob"
         )
         await ok(
             client, "update_project_source_status", project_source_id=linked["project_source_id"], last_status="warning"
@@ -771,7 +771,7 @@ async def test_projects_link_contacts_and_external_sources(embedder: FakeEmbedde
         await refused(
             client,
             "update_project_source_status",
-            "TOOL_ERROR",
+            "NOT_FOUND",
             project_source_id=linked["project_source_id"],
             last_status="ok",
             agent_id="bob",

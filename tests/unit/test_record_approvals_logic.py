@@ -3,8 +3,12 @@ keeps (orchestrator/turns.py): plain function calls, an injected clock."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import pytest
 
+from orchestrator.approvals.record_check import RecordCheck
 from orchestrator.approvals.records import (
     made_id,
     names_record,
@@ -13,8 +17,13 @@ from orchestrator.approvals.records import (
     record_texts,
     unnamed_verdict,
 )
+from orchestrator.callers import Caller
+from orchestrator.router import Route
 from orchestrator.turns import EARLIER_MESSAGES, FOLLOW_UP_SECONDS, MAX_SAID_CHARS, TurnLedger
-from shared.manifest import OwnerRecords
+from shared.envelope import ErrorCode
+from shared.manifest import MANIFEST_FILENAME, OwnerRecords, load_manifest
+
+REPO = Path(__file__).resolve().parents[2]
 
 SKILLS = OwnerRecords(
     kind="skill", change=["delete_skill"], idArgument="skill_id", read="get_skill", nameFields=["name", "description"]
@@ -125,3 +134,29 @@ def test_a_joined_turn_says_what_each_of_its_turns_said() -> None:
     first, second = ledger.mint("a", said=["one"]), ledger.mint("a", said=["two"])
     joined = ledger.get(f"{first.id},{second.id}", "a")
     assert joined is not None and joined.said == ("one", "two")
+
+
+async def test_an_id_that_names_no_record_is_let_fail_by_itself_and_a_real_unnamed_one_waits() -> None:
+    """The check reads the record through the hub: NOT_FOUND lets the call go on (it fails and changes nothing)."""
+    manifest = load_manifest(REPO / "memorizer_mcp" / MANIFEST_FILENAME)
+    route = Route("memory_delete_skill", "memory", "delete_skill", "", {})
+    answers = {
+        43147: {"success": False, "error": "Skill 43147 does not exist.", "errorCode": ErrorCode.NOT_FOUND},
+        4: {"success": True, "data": {"skill": {"id": 4, "name": "Pre-meeting Prep", "description": ""}}},
+    }
+
+    calls: list[str] = []
+
+    async def call(name: str, arguments: dict[str, Any], *, caller: Caller) -> dict[str, Any]:
+        assert caller.kind == "system"
+        calls.append(name)
+        if name == "memory_compare_request":
+            return {"success": True, "data": {"about": False}}
+        return answers[arguments["skill_id"]]
+
+    check = RecordCheck(call, lambda mcp: manifest if mcp == "memory" else None)
+    turn = TurnLedger().mint("annabelle", said=["Remind me to water the plants at six"])
+    made_up = await check.verdict(route.exposed, route, {"skill_id": 43147}, turn)
+    assert not made_up.hold and calls == ["memory_get_skill"]
+    real = await check.verdict(route.exposed, route, {"skill_id": 4}, turn)
+    assert real.hold and "'Pre-meeting Prep'" in real.reason
