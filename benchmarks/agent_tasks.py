@@ -21,7 +21,8 @@ a second such batch by a third author, for after the first one is fitted), `fres
 the first two), `fresh-2026-11-28b` (`agent_taskset_fresh_d.py`: a fourth, by a fifth author, to measure the
 product after the fixes made from reading the first three), `fresh-2026-11-28c` (`agent_taskset_fresh_e.py`: a
 fifth, by a sixth author, for after the fourth is fitted), `fresh-2026-11-28d` (`agent_taskset_fresh_f.py`: a
-sixth, by a seventh author, for a later session after the fifth is fitted), or `all`.
+sixth, by a seventh author, for a later session after the fifth is fitted), `fresh-2026-11-28e`
+(`agent_taskset_fresh_g.py`: a seventh, by an eighth author, likewise for a later session), or `all`.
 
 `--perfect` answers every model request from the task's script (`Task.script`), loading a tool category with
 `load_tools` first when the selection did not offer the tool it needs: it checks the tasks and their checks,
@@ -76,6 +77,8 @@ from agent_taskset_fresh_e import FRESH_E_TASKS  # noqa: E402
 from agent_taskset_fresh_e import SET_NAME as SET_NAME_E  # noqa: E402
 from agent_taskset_fresh_f import FRESH_F_TASKS  # noqa: E402
 from agent_taskset_fresh_f import SET_NAME as SET_NAME_F  # noqa: E402
+from agent_taskset_fresh_g import FRESH_G_TASKS  # noqa: E402
+from agent_taskset_fresh_g import SET_NAME as SET_NAME_G  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.requests import Request  # noqa: E402
@@ -101,7 +104,17 @@ TASK_SETS: dict[str, tuple[Task, ...]] = {
     SET_NAME_D: FRESH_D_TASKS,
     SET_NAME_E: FRESH_E_TASKS,
     SET_NAME_F: FRESH_F_TASKS,
-    "all": TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS + FRESH_D_TASKS + FRESH_E_TASKS + FRESH_F_TASKS,
+    SET_NAME_G: FRESH_G_TASKS,
+    "all": (
+        TASKS
+        + FRESH_TASKS
+        + FRESH_B_TASKS
+        + FRESH_C_TASKS
+        + FRESH_D_TASKS
+        + FRESH_E_TASKS
+        + FRESH_F_TASKS
+        + FRESH_G_TASKS
+    ),
 }
 """Groups `--set` picks: the first 45 tasks (all of them read while fixing the product) and batches written
 later, which are measured before anyone may fit the product to them."""

@@ -32,6 +32,8 @@ from agent_taskset_fresh_e import FRESH_E_TASKS  # noqa: E402
 from agent_taskset_fresh_e import SET_NAME as SET_NAME_E  # noqa: E402
 from agent_taskset_fresh_f import FRESH_F_TASKS  # noqa: E402
 from agent_taskset_fresh_f import SET_NAME as SET_NAME_F  # noqa: E402
+from agent_taskset_fresh_g import FRESH_G_TASKS  # noqa: E402
+from agent_taskset_fresh_g import SET_NAME as SET_NAME_G  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -154,9 +156,6 @@ def test_the_fifth_fresh_batch_is_a_set_of_its_own_with_changed_reminders_and_te
 
 def test_the_sixth_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed_and_ten_new_languages() -> None:
     assert TASK_SETS[SET_NAME_F] == FRESH_F_TASKS
-    assert TASK_SETS["all"] == (
-        TASKS + FRESH_TASKS + FRESH_B_TASKS + FRESH_C_TASKS + FRESH_D_TASKS + FRESH_E_TASKS + FRESH_F_TASKS
-    )
     assert len(FRESH_F_TASKS) == 24
     per_category = Counter(task.category for task in FRESH_F_TASKS)
     assert per_category == {
@@ -178,6 +177,39 @@ def test_the_sixth_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed
     others = [task.lang for task in FRESH_F_TASKS if task.lang != "en"]
     assert len(others) >= 10 and len(set(others) - earlier) >= 10
     assert_well_formed(FRESH_F_TASKS, "freshf-")
+
+
+def test_the_seventh_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed_and_twelve_languages() -> None:
+    assert TASK_SETS[SET_NAME_G] == FRESH_G_TASKS
+    assert TASK_SETS["all"] == (
+        TASKS
+        + FRESH_TASKS
+        + FRESH_B_TASKS
+        + FRESH_C_TASKS
+        + FRESH_D_TASKS
+        + FRESH_E_TASKS
+        + FRESH_F_TASKS
+        + FRESH_G_TASKS
+    )
+    assert len(FRESH_G_TASKS) == 24
+    per_category = Counter(task.category for task in FRESH_G_TASKS)
+    assert per_category == {
+        "files": 3,
+        "memory": 4,
+        "skills": 5,
+        "email": 3,
+        "calendar": 3,
+        "search": 2,
+        "multistep": 2,
+        "followup": 2,
+    }
+    # Reminders the setup stored, which the task must pause, move to other days or cancel.
+    assert sum(task.category == "skills" and task.setup is not None for task in FRESH_G_TASKS) >= 3
+    # Half in English, half in twelve other languages, one task each.
+    others = [task.lang for task in FRESH_G_TASKS if task.lang != "en"]
+    assert sorted(others) == sorted(["es", "de", "fr", "it", "pt", "nl", "pl", "ru", "ja", "tr", "sv", "cs"])
+    assert sum(len(task.turns) > 1 for task in FRESH_G_TASKS) >= 2
+    assert_well_formed(FRESH_G_TASKS, "freshg-")
 
 
 def test_the_stack_sample_covers_every_category() -> None:
