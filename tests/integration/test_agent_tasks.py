@@ -57,6 +57,19 @@ def assert_well_formed(tasks: Sequence[Task], prefix: str) -> None:
         assert all(text.strip() for text in task.turns), task.id
 
 
+BATCH_OF_24 = {
+    "files": 3,
+    "memory": 4,
+    "skills": 5,
+    "email": 3,
+    "calendar": 3,
+    "search": 2,
+    "multistep": 2,
+    "followup": 2,
+}
+"""Tasks per category of the sixth and seventh batches."""
+
+
 def test_the_task_set_has_forty_user_tasks_in_every_category_with_eight_not_in_english() -> None:
     assert len(TASKS) >= 40
     assert len({task.id for task in TASKS}) == len(TASKS)
@@ -158,16 +171,7 @@ def test_the_sixth_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed
     assert TASK_SETS[SET_NAME_F] == FRESH_F_TASKS
     assert len(FRESH_F_TASKS) == 24
     per_category = Counter(task.category for task in FRESH_F_TASKS)
-    assert per_category == {
-        "files": 3,
-        "memory": 4,
-        "skills": 5,
-        "email": 3,
-        "calendar": 3,
-        "search": 2,
-        "multistep": 2,
-        "followup": 2,
-    }
+    assert per_category == BATCH_OF_24
     # Reminders the setup stored, which the task must cancel, resume or retime.
     assert sum(task.category == "skills" and task.setup is not None for task in FRESH_F_TASKS) >= 2
     # Languages none of the earlier batches used, so the batch says something new about them.
@@ -181,28 +185,10 @@ def test_the_sixth_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed
 
 def test_the_seventh_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed_and_twelve_languages() -> None:
     assert TASK_SETS[SET_NAME_G] == FRESH_G_TASKS
-    assert TASK_SETS["all"] == (
-        TASKS
-        + FRESH_TASKS
-        + FRESH_B_TASKS
-        + FRESH_C_TASKS
-        + FRESH_D_TASKS
-        + FRESH_E_TASKS
-        + FRESH_F_TASKS
-        + FRESH_G_TASKS
-    )
+    assert TASK_SETS["all"] == sum((tasks for name, tasks in TASK_SETS.items() if name != "all"), ())
     assert len(FRESH_G_TASKS) == 24
     per_category = Counter(task.category for task in FRESH_G_TASKS)
-    assert per_category == {
-        "files": 3,
-        "memory": 4,
-        "skills": 5,
-        "email": 3,
-        "calendar": 3,
-        "search": 2,
-        "multistep": 2,
-        "followup": 2,
-    }
+    assert per_category == BATCH_OF_24
     # Reminders the setup stored, which the task must pause, move to other days or cancel.
     assert sum(task.category == "skills" and task.setup is not None for task in FRESH_G_TASKS) >= 3
     # Half in English, half in twelve other languages, one task each.
