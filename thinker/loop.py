@@ -252,11 +252,13 @@ REPEATED_CALL: dict[str, Any] = fail(
 """The result a repeated call gets instead of running (one shared object: the loop recognises it by identity)."""
 
 
-def id_from_nowhere(tool: str, unseen: list[tuple[str, str]]) -> str:
-    """What a call naming a record id nobody gave is told instead of running. Pure."""
+def id_from_nowhere(tool: str, unseen: list[tuple[str, str]], lookup: str | None = None) -> str:
+    """What a call naming a record id nobody gave is told instead of running, naming the tool that finds such ids
+    when there is one. Pure."""
     named = ", ".join(f"{name} {value[:60]}" for name, value in unseen)
+    how = f"with {lookup}" if lookup else "(list or search)"
     return (
-        f"Not run: {named} is not in this conversation. Look it up first (list or search), then call {tool} "
+        f"Not run: {named} is not in this conversation. Look it up first {how}, then call {tool} "
         "with an id from that result."
     )
 
@@ -498,8 +500,12 @@ class AgentLoop:
         if run.toolset.may_change_state(call.name):
             unseen = unseen_ids(normalized.arguments, schema, run.messages)
             if unseen:
-                log.info("call with an id from nowhere refused", extra={"tool": call.name, "ids": unseen})
-                return fail(ErrorCode.INVALID_ARGUMENTS, id_from_nowhere(call.name, unseen)), True
+                lookup = run.toolset.offer_lookup(call.name)
+                log.info(
+                    "call with an id from nowhere refused",
+                    extra={"tool": call.name, "ids": unseen, "lookup_offered": lookup},
+                )
+                return fail(ErrorCode.INVALID_ARGUMENTS, id_from_nowhere(call.name, unseen, lookup)), True
         key = call_key(call.name, normalized.arguments)
         if key in run.calls_made:
             log.info("repeated tool call not run again", extra={"tool": call.name})

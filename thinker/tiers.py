@@ -13,7 +13,7 @@ and may call nothing outside its set.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -106,8 +106,11 @@ class ToolSet:
         essentials: Iterable[Essential] = (),
         meta: bool = True,
         sandbox: bool = False,
+        lookup_of: Callable[[str], str | None] | None = None,
     ) -> None:
+        """`lookup_of`: the tool that finds the ids a tool needs (the selection's lookup companion)."""
         self.catalog = catalog
+        self.lookup_of = lookup_of
         self.essentials = {e.name: e for e in essentials}
         self.meta = meta and not sandbox
         self.sandbox = sandbox
@@ -184,6 +187,18 @@ class ToolSet:
         if kind is ToolKind.HUB:
             return self.catalog.tools[name].input_schema
         return None
+
+    def offer_lookup(self, name: str) -> str | None:
+        """Offer the tool that finds the ids `name` needs, when this interaction may call it; its name, or None.
+
+        A call refused for an id nobody gave is told to look the id up first: the tool to do that must then be
+        there ("pause my choir reminder" was offered `delete_skill` but not `list_skills`, and the 1.5B model
+        invented ids until the turn ran out)."""
+        lookup = self.lookup_of(name) if self.lookup_of is not None and not self.sandbox else None
+        if lookup is None or self.kind(lookup) is not ToolKind.HUB:
+            return None
+        self._offered.setdefault(lookup, None)
+        return lookup
 
     # -- the meta-tools ------------------------------------------------------------------------------------
 

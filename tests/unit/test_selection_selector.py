@@ -290,3 +290,16 @@ async def test_a_second_encoder_that_cannot_load_is_left_out(caplog: pytest.LogC
     assert "second tool-selection encoder unavailable" in caplog.text
     assert (await selector.select("read the file")).method == "hybrid"
     assert second.calls == [[" "]]  # the one attempt of `prepare`: messages do not retry it
+
+
+async def test_a_tools_lookup_is_the_search_or_list_tool_of_its_mcp_that_finds_its_ids() -> None:
+    notes = [
+        ToolInfo("notes_list_notes", "List the notes.", {}, "notes"),
+        ToolInfo("notes_update_note", "Change a note.", {"required": ["note_id"]}, "notes"),
+        ToolInfo("notes_add_note", "Add a note.", {"required": ["text"]}, "notes"),
+    ]
+    selector = ToolSelector(SelectionConfig(), None)
+    assert selector.lookup_of("notes_update_note") is None  # before any refresh
+    await selector.refresh([*TOOLS, *notes], [*MCPS, McpInfo("notes", "Notes", "Notes", ())])
+    assert selector.lookup_of("notes_update_note") == "notes_list_notes"
+    assert selector.lookup_of("notes_add_note") is None and selector.lookup_of("no_such_tool") is None

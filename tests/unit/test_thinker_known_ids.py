@@ -92,6 +92,32 @@ async def test_an_update_naming_an_id_nobody_gave_is_refused_and_runs_after_a_lo
     assert result.success and result.response == "Changed it."
 
 
+async def test_a_refusal_offers_and_names_the_lookup_tool_the_selection_had_left_out(model: Model, hub: NotesHub):
+    catalog = catalog_of(ToolListing.model_validate(LISTING))
+    lookups = {"notes_update_note": "notes_list_notes"}
+    tools = ToolSet(catalog, ("notes_update_note",), lookup_of=lookups.get)
+    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.calls(("notes_list_notes", {}))
+    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.text("Changed it.")
+    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), tools)
+    refused = model.tool_results(1)[0]
+    assert "Look it up first with notes_list_notes, then call notes_update_note" in refused["error"]
+    offered = [[tool["function"]["name"] for tool in request["tools"]] for request in model.requests]
+    assert "notes_list_notes" not in offered[0] and "notes_list_notes" in offered[1]
+    assert [call["name"] for call in hub.calls] == ["notes_list_notes", "notes_update_note"]
+    assert result.success and result.response == "Changed it."
+
+
+def test_no_lookup_is_offered_in_a_sandbox_or_when_the_tool_needs_none() -> None:
+    catalog = catalog_of(ToolListing.model_validate(LISTING))
+    lookups = {"notes_update_note": "notes_list_notes"}
+    sandboxed = ToolSet(catalog, ("notes_update_note",), sandbox=True, lookup_of=lookups.get)
+    assert sandboxed.offer_lookup("notes_update_note") is None and sandboxed.offered == ["notes_update_note"]
+    plain = ToolSet(catalog, ("notes_get_note",), lookup_of=lookups.get)
+    assert plain.offer_lookup("notes_get_note") is None and plain.offered == ["notes_get_note"]
+
+
 async def test_an_id_the_user_wrote_and_any_read_need_no_lookup(model: Model, hub: NotesHub):
     model.calls(("notes_get_note", {"note_id": 99}))
     model.calls(("notes_update_note", {"note_id": 31, "text": "eggs", "agent_id": "bob"}))

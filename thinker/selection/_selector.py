@@ -140,6 +140,14 @@ class ToolSelector:
         """The candidate tools (core tools excluded) as of the last refresh."""
         return self._layout.catalog.names
 
+    def lookup_of(self, name: str) -> str | None:
+        """The tool that finds the ids `name` needs (its lookup companion: a search or find tool of the same MCP
+        first, then a list tool), as of the last refresh; None when it needs none or has none."""
+        catalog = self._layout.catalog
+        index = catalog.index.get(name)
+        tiers = catalog.lookups.get(index, ()) if index is not None else ()
+        return catalog.names[tiers[0][0]] if tiers else None
+
     async def refresh(self, tools: Sequence[ToolInfo], mcps: Sequence[McpInfo]) -> None:
         """Take a new tool list. Nothing is embedded here: `prepare` (or the next `select`) embeds the texts
         not embedded before, so a refresh on the start-up path costs no model load."""
