@@ -167,6 +167,23 @@ def test_the_shipped_policy_file_is_valid_and_a_bad_one_names_the_field(tmp_path
     assert load_policy(tmp_path / "missing.json").default.allow == []
 
 
+def test_the_shipped_policy_lets_reads_of_the_owners_mail_and_calendar_run_and_holds_everything_else_of_gmail() -> None:
+    """A mail or calendar query goes to the owner's own Google account: it can carry nothing to anyone else.
+    Every Gmail tool the shipped policy lets run in a tainted turn must stay read-only."""
+    repo = Path(__file__).resolve().parents[2]
+    shipped = load_policy(repo / "policy.json").for_agent("annabelle")
+    listed = json.loads((repo / "gmail_mcp" / "tools.json").read_text())
+    effects = {f"gmail_{tool['name']}": ToolEffects(**tool["annotations"]) for tool in listed}
+    free = [
+        name
+        for name, tool in effects.items()
+        if not judge(shipped, name, tool, {}, tainted_by=["x"], owner_chat=None).hold
+    ]
+    assert {"gmail_list_events", "gmail_list_emails", "gmail_find_free_time", "gmail_get_email"} <= set(free)
+    assert all(effects[name].readOnlyHint for name in free)
+    assert judge(shipped, "gmail_send_email", effects["gmail_send_email"], {}, tainted_by=["x"], owner_chat=None).hold
+
+
 def store(tmp_path: Path) -> ApprovalStore:
     return ApprovalStore(tmp_path / "approvals.db", tmp_path / "audit.jsonl")
 
