@@ -32,7 +32,8 @@
   claimed action with no tool called in the whole turn gets ONE retry with `tool_choice="required"` at a lower
   temperature, then an honest failure; a claim of having no real-time access while a search tool is offered
   (the original's TOOL_REFUSAL) gets ONE forced tool call at temperature ≤ 0.2, after which the turn goes on
-  as usual; anything else is sanitised and returned.
+  as usual; words instead of the lookup a refusal named (an id nobody gave: "look it up first with
+  memory_list_skills") get ONE forced tool call too; anything else is sanitised and returned.
 
 The loop returns a `TurnResult` with the messages it added (for the session), the tools used, steps and usage.
 """
@@ -226,6 +227,9 @@ class _Run:
     retries_left: int = 0
     guard_used: bool = False
     refusal_guard_used: bool = False
+    lookup_due: str | None = None
+    """The tool a refusal told the model to call first (an id nobody gave), until a call of it works."""
+    lookup_guard_used: bool = False
     call_ids: set[str] = field(default_factory=set)
     calls_made: set[str] = field(default_factory=set)
     """The calls (tool name + normalised arguments, `call_key`) run since the last call that worked and may
@@ -501,6 +505,7 @@ class AgentLoop:
             unseen = unseen_ids(normalized.arguments, schema, run.messages)
             if unseen:
                 lookup = run.toolset.offer_lookup(call.name)
+                run.lookup_due = lookup or run.lookup_due
                 log.info(
                     "call with an id from nowhere refused",
                     extra={"tool": call.name, "ids": unseen, "lookup_offered": lookup},
@@ -524,6 +529,8 @@ class AgentLoop:
         )
         if envelope.get("success"):
             run.failed_tools.pop(call.name, None)
+            if call.name == run.lookup_due:
+                run.lookup_due = None
             # A call that worked and may change state may have changed what others return (read, update, read
             # again to check): only this call counts as made. Reads change nothing, so the calls before them stay
             # made (the 1.5B model alternated two searches until the step limit); a failed call stays made
@@ -603,6 +610,11 @@ class AgentLoop:
             return ModelRequest(
                 tool_choice="required", temperature=retry_temperature(run.temperature), guard_retry=True
             )
+        if run.lookup_due and not run.lookup_guard_used and run.steps < max_steps:
+            # Told which tool finds the id, the 1.5B model answered "I'll need to look up my emails" and stopped.
+            run.lookup_guard_used = True
+            log.warning("lookup guard: words instead of the lookup it was told to make", extra={"tool": run.lookup_due})
+            return ModelRequest(tool_choice="required", temperature=retry_temperature(run.temperature))
         if (
             not run.refusal_guard_used
             and run.steps < max_steps

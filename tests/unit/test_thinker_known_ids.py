@@ -109,6 +109,36 @@ async def test_a_refusal_offers_and_names_the_lookup_tool_the_selection_had_left
     assert result.success and result.response == "Changed it."
 
 
+async def test_words_instead_of_the_named_lookup_get_one_forced_tool_call(model: Model, hub: NotesHub):
+    catalog = catalog_of(ToolListing.model_validate(LISTING))
+    tools = ToolSet(catalog, ("notes_update_note",), lookup_of={"notes_update_note": "notes_list_notes"}.get)
+    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.text("I'll need to look up your notes first.")
+    model.calls(("notes_list_notes", {}))
+    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.text("Changed it.")
+    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), tools)
+    assert model.requests[2].get("tool_choice") == "required"
+    assert [call["name"] for call in hub.calls] == ["notes_list_notes", "notes_update_note"]
+    assert result.success and result.response == "Changed it."
+
+
+async def test_the_lookup_guard_fires_once_and_not_after_the_lookup_ran(model: Model, hub: NotesHub):
+    catalog = catalog_of(ToolListing.model_validate(LISTING))
+    tools = ToolSet(catalog, ("notes_update_note",), lookup_of={"notes_update_note": "notes_list_notes"}.get)
+    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.text("Let me check.")
+    model.text("Which note do you mean?")
+    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), tools)
+    assert [request.get("tool_choice") for request in model.requests][1:] == [None, "required"]
+    assert result.success and result.response == "Which note do you mean?"
+    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.calls(("notes_list_notes", {}))
+    model.text("Which of the two?")
+    answered = await make_loop(model, hub).run(start("change the milk note"), tools)
+    assert answered.response == "Which of the two?" and model.requests[-1].get("tool_choice") is None
+
+
 def test_no_lookup_is_offered_in_a_sandbox_or_when_the_tool_needs_none() -> None:
     catalog = catalog_of(ToolListing.model_validate(LISTING))
     lookups = {"notes_update_note": "notes_list_notes"}
