@@ -50,6 +50,14 @@ TOOLS = ToolSet(
     catalog_of(ToolListing.model_validate(LISTING)), ("notes_list_notes", "notes_get_note", "notes_update_note")
 )
 UPDATE_SCHEMA = LISTING["tools"][2]["inputSchema"]
+UPDATE_MILK = ("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"})
+"""An update naming note 7, which nothing in the conversation gave."""
+
+
+def update_without_lookup() -> ToolSet:
+    """The update tool alone, as a selection that cut its lookup offers it; the lookup known to the tool set."""
+    catalog = catalog_of(ToolListing.model_validate(LISTING))
+    return ToolSet(catalog, ("notes_update_note",), lookup_of={"notes_update_note": "notes_list_notes"}.get)
 
 
 class NotesHub(Hub):
@@ -79,9 +87,9 @@ def start(text: str) -> list[Any]:
 
 
 async def test_an_update_naming_an_id_nobody_gave_is_refused_and_runs_after_a_lookup(model: Model, hub: NotesHub):
-    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.calls(UPDATE_MILK)
     model.calls(("notes_list_notes", {}))
-    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.calls(UPDATE_MILK)
     model.text("Changed it.")
     result = await make_loop(model, hub).run(start("change the milk note to oat milk"), TOOLS)
     refused = model.tool_results(1)[0]
@@ -92,47 +100,35 @@ async def test_an_update_naming_an_id_nobody_gave_is_refused_and_runs_after_a_lo
     assert result.success and result.response == "Changed it."
 
 
-async def test_a_refusal_offers_and_names_the_lookup_tool_the_selection_had_left_out(model: Model, hub: NotesHub):
-    catalog = catalog_of(ToolListing.model_validate(LISTING))
-    lookups = {"notes_update_note": "notes_list_notes"}
-    tools = ToolSet(catalog, ("notes_update_note",), lookup_of=lookups.get)
-    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+@pytest.mark.parametrize("words_first", [False, True], ids=["lookup at once", "words first"])
+async def test_a_refusal_names_and_offers_the_lookup_the_selection_left_out_and_words_get_one_forced_call(
+    words_first: bool, model: Model, hub: NotesHub
+):
+    model.calls(UPDATE_MILK)
+    if words_first:
+        model.text("I'll need to look up your notes first.")
     model.calls(("notes_list_notes", {}))
-    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.calls(UPDATE_MILK)
     model.text("Changed it.")
-    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), tools)
+    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), update_without_lookup())
     refused = model.tool_results(1)[0]
     assert "Look it up first with notes_list_notes, then call notes_update_note" in refused["error"]
     offered = [[tool["function"]["name"] for tool in request["tools"]] for request in model.requests]
     assert "notes_list_notes" not in offered[0] and "notes_list_notes" in offered[1]
-    assert [call["name"] for call in hub.calls] == ["notes_list_notes", "notes_update_note"]
-    assert result.success and result.response == "Changed it."
-
-
-async def test_words_instead_of_the_named_lookup_get_one_forced_tool_call(model: Model, hub: NotesHub):
-    catalog = catalog_of(ToolListing.model_validate(LISTING))
-    tools = ToolSet(catalog, ("notes_update_note",), lookup_of={"notes_update_note": "notes_list_notes"}.get)
-    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
-    model.text("I'll need to look up your notes first.")
-    model.calls(("notes_list_notes", {}))
-    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
-    model.text("Changed it.")
-    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), tools)
-    assert model.requests[2].get("tool_choice") == "required"
+    assert model.requests[2].get("tool_choice") == ("required" if words_first else None)
     assert [call["name"] for call in hub.calls] == ["notes_list_notes", "notes_update_note"]
     assert result.success and result.response == "Changed it."
 
 
 async def test_the_lookup_guard_fires_once_and_not_after_the_lookup_ran(model: Model, hub: NotesHub):
-    catalog = catalog_of(ToolListing.model_validate(LISTING))
-    tools = ToolSet(catalog, ("notes_update_note",), lookup_of={"notes_update_note": "notes_list_notes"}.get)
-    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    tools = update_without_lookup()
+    model.calls(UPDATE_MILK)
     model.text("Let me check.")
     model.text("Which note do you mean?")
     result = await make_loop(model, hub).run(start("change the milk note to oat milk"), tools)
     assert [request.get("tool_choice") for request in model.requests][1:] == [None, "required"]
     assert result.success and result.response == "Which note do you mean?"
-    model.calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.calls(UPDATE_MILK)
     model.calls(("notes_list_notes", {}))
     model.text("Which of the two?")
     answered = await make_loop(model, hub).run(start("change the milk note"), tools)
