@@ -51,7 +51,7 @@ from typing import Any
 from shared.contracts.thinker_api import BudgetStop
 from shared.envelope import ErrorCode, fail
 from shared.secrets import SecretVault
-from shared.text import shorten
+from shared.text import clip
 from shared.traces import elapsed_ms, trace_event
 from thinker.guards import (
     EMPTY_ANSWER,
@@ -130,8 +130,7 @@ def tools_outcome(used: Sequence[str], failed: Mapping[str, str]) -> str:
     worked = [name for name in used if name not in failed]
     parts = [f"Worked: {', '.join(worked)}." if worked else ""]
     for name, error in list(failed.items())[:MAX_FAILURES_SHOWN]:
-        reason = " ".join(error.split())
-        reason = shorten(reason, FAILURE_CHARS)
+        reason = clip(error, FAILURE_CHARS)
         parts.append(f"Failed: {name}" + (f" ({reason})." if reason else "."))
     return " ".join(part for part in parts if part)
 
