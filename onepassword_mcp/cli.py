@@ -20,7 +20,7 @@ from typing import Any
 import anyio
 
 from shared.mcp_tools import ToolFailure
-from shared.validation import shorten
+from shared.text import shorten
 
 __all__ = ["NOT_CONFIGURED", "OpCli", "op_error"]
 

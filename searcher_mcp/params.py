@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from shared.validation import shorten
+from shared.text import shorten
 
 MIN_COUNT = 1
 MAX_COUNT = 20

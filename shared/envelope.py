@@ -15,7 +15,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from shared.validation import MAX_MESSAGE_CHARS, shorten
+from shared.text import shorten
+from shared.validation import MAX_MESSAGE_CHARS
 
 
 class ErrorCode(StrEnum):

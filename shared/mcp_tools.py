@@ -47,7 +47,8 @@ from shared.envelope import Envelope, ErrorCode, fail, ok
 from shared.logs import configure_logging
 from shared.mcp_stdio import serve_stdio
 from shared.settings import CommonSettings, ConfigError, load_settings
-from shared.validation import MAX_NAME_CHARS, describe_problems, shorten, unknown_names_message
+from shared.text import shorten
+from shared.validation import MAX_NAME_CHARS, describe_problems, unknown_names_message
 
 log = logging.getLogger(__name__)
 

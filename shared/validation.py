@@ -18,6 +18,8 @@ from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from shared.text import shorten
+
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 MAX_NAMES = 5
@@ -31,18 +33,11 @@ MAX_PROBLEM_CHARS = 300
 MAX_MESSAGE_CHARS = 2048
 """No description built here is longer."""
 
-ELLIPSIS = "…"
-
 
 class HasErrors(Protocol):
     """pydantic's `ValidationError` and FastAPI's `RequestValidationError` both fit."""
 
     def errors(self) -> Sequence[Any]: ...
-
-
-def shorten(text: str, limit: int) -> str:
-    """`text` cut to at most `limit` characters, ending with '…' when cut."""
-    return text if len(text) <= limit else text[: max(limit - 1, 0)] + ELLIPSIS
 
 
 def _name(value: object) -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 
 from shared.mcp_tools import InvalidArguments
-from shared.validation import MAX_NAME_CHARS, shorten
+from shared.text import shorten
+from shared.validation import MAX_NAME_CHARS
 
 _NUMERIC = re.compile(r"-?\d{1,20}")
 

@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from shared.json_lines import bounded_json_line
 from shared.private_files import open_private, private_file
-from shared.validation import shorten
+from shared.text import shorten
 
 Status = Literal["pending", "approved", "denied", "expired"]
 Decision = Literal["approve", "deny"]

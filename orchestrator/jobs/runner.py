@@ -305,7 +305,7 @@ class JobRunner:
         record["status"] = status
         record["finishedAt"] = self.clock().isoformat(timespec="seconds")
         if error is not None:
-            record["error"] = clip(error or "", _ERROR_CHARS)
+            record["error"] = clip(error, _ERROR_CHARS)
         for step in record.get("steps") or []:
             if step["status"] in ("pending", "running") and status == "interrupted":
                 step["status"] = "skipped" if step["status"] == "pending" else "failed"
