@@ -13,7 +13,7 @@ Four pipelines run over the shared tuning set (`../shared/bench/toolsel`):
 
 Then, on this project's own sets in `benchmarks/data/` (see its README): `dev`, `dev_project`, `dev2_project`, `dev3_project` and
 `dev4_project` (used for choices) and the held-out sets never tuned on, `heldout_catalog` (the shared catalog), `heldout_project` and
-`heldout3_project`, `heldout4_project`, `heldout5_project`, `heldout6_project`, `heldout7_project` (this project's real tools, built from the MCP servers' code by `project_catalog.py`), each
+`heldout3_project`, `heldout4_project`, `heldout5_project`, `heldout6_project`, `heldout7_project`, `heldout8_project` (this project's real tools, built from the MCP servers' code by `project_catalog.py`), each
 overall, per kind and per language.
 
 Counting rules (docs/benchmarks.md and DESIGN): recall is the share of a message's required tools that were
@@ -507,6 +507,7 @@ OWN_SETS: dict[str, str] = {
     "heldout5_project": "heldout5_project.jsonl",
     "heldout6_project": "heldout6_project.jsonl",
     "heldout7_project": "heldout7_project.jsonl",
+    "heldout8_project": "heldout8_project.jsonl",
 }
 """This project's sets in `--data` (benchmarks/data/README.md): name → file."""
 
@@ -522,6 +523,7 @@ PROJECT_SETS = frozenset(
         "heldout5_project",
         "heldout6_project",
         "heldout7_project",
+        "heldout8_project",
     }
 )
 """Sets labelled with this project's own tool names (the rest use the shared catalog)."""
