@@ -367,7 +367,7 @@ def test_each_clauses_best_tool_is_kept_before_the_messages_lesser_picks() -> No
 
 
 def test_a_file_name_an_address_or_a_link_points_at_the_tools_that_take_one() -> None:
-    config = replace(CONFIG, min_tools=1, top_k=1, clause_top=0, lookup_companions=False)
+    config = replace(CONFIG, min_tools=1, top_k=1, clause_top=0, lookup_companions=False, typed_readers=False)
     # No word of the message names a tool; the file name and the e-mail address do, in any language.
     assert picked(select_tools(CATALOG, "quarterly.ods bitte", config).names) == ["files_read_file"]
     assert picked(select_tools(CATALOG, "ana@example.org, bitte", config).names) == ["mail_send_email"]
@@ -473,6 +473,22 @@ def test_family_evidence_is_the_mean_of_the_best_cosines_of_each_mcp() -> None:
     cosine = np.array([0.6, 0.2, 0.4, 0.9, 0.5], dtype=np.float64)
     servers = np.array([0, 0, 0, 1, -1], dtype=np.intp)
     assert family_evidence(cosine, servers, 2) == pytest.approx([0.5, 0.5, 0.5, 0.9, 0.0])
+
+
+def test_a_named_file_brings_the_tool_that_reads_it_right_after_the_best_pick() -> None:
+    # The request is about the calendar; the letter it names must be read first, and ranked by its score the
+    # reader lost its place to the calendar's siblings.
+    config = replace(CONFIG, max_tools=len(CORE_TOOLS) + 3, min_tools=3, top_k=3, clause_top=0, threshold=0.0)
+    cosine = _cosines(calendar_create_event=0.9, calendar_list_events=0.8, calendar_update_event=0.7)
+    message = "put the visit in letter.txt in my calendar"
+    unread = select_tools(CATALOG, message, replace(config, typed_readers=False), cosine=cosine)
+    assert "files_read_file" not in unread.names
+    selection = select_tools(CATALOG, message, config, cosine=cosine)
+    assert picked(selection.names)[:2] == ["calendar_create_event", "files_read_file"]
+    # Not offered where it may not be, nor for a message that names no file.
+    hidden = select_tools(CATALOG, message, config, cosine=cosine, allowed=lambda n: n != "files_read_file")
+    assert "files_read_file" not in hidden.names
+    assert "files_read_file" not in select_tools(CATALOG, "put the visit in my calendar", config, cosine=cosine).names
 
 
 def test_a_family_that_fits_as_a_whole_outranks_a_lone_close_tool() -> None:

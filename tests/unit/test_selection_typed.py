@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from thinker.selection import ToolInfo
-from thinker.selection._typed import acceptance, accepted_kinds, typed_evidence, typed_values
+from thinker.selection._typed import acceptance, accepted_kinds, readers, typed_evidence, typed_values
 
 
 @pytest.mark.parametrize(
@@ -29,8 +29,8 @@ def test_typed_values_finds_file_names_links_and_addresses(text: str, expected: 
     assert typed_values(text) == expected
 
 
-def _tool(name: str, properties: dict[str, Any], required: list[str]) -> ToolInfo:
-    return ToolInfo(name, "", {"type": "object", "properties": properties, "required": required})
+def _tool(name: str, properties: dict[str, Any], required: list[str], mcp: str | None = None) -> ToolInfo:
+    return ToolInfo(name, "", {"type": "object", "properties": properties, "required": required}, mcp)
 
 
 def test_the_kinds_a_tool_takes_come_from_its_required_parameters() -> None:
@@ -57,3 +57,16 @@ def test_typed_evidence_marks_every_tool_taking_a_kind_the_text_contains() -> No
     accepts = acceptance(tools)
     assert typed_evidence("save it as a.txt and mail b@example.org", accepts, 3).tolist() == [1.0, 1.0, 0.0]
     assert np.all(typed_evidence("hello", accepts, 3) == 0.0)
+
+
+def test_each_kind_has_one_reader_the_tool_that_takes_only_such_a_value_and_reads_it() -> None:
+    tools = [
+        _tool("files_create_file", {"path": {}, "content": {}}, ["path", "content"], "files"),
+        _tool("files_read_file", {"path": {}}, ["path"], "files"),
+        _tool("files_delete_file", {"path": {}}, ["path"], "files"),  # takes only a path, but does not read
+        _tool("web_fetch", {"url": {}}, ["url"], "web"),  # the verb need not come first
+        _tool("mail_send_email", {"to": {}, "body": {}}, ["to", "body"], "mail"),
+    ]
+    assert readers(tools) == {"path": 1, "url": 3}
+    # Two tools that could each be the reader: offering either would be a guess, so neither is.
+    assert readers([*tools, _tool("docs_open_document", {"path": {}}, ["path"], "docs")]) == {"url": 3}

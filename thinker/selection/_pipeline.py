@@ -10,12 +10,13 @@ from the embedder) into a `Selection`:
    `top_k`, none below `threshold`;
 3. add each clause's best tools when the message has several parts ("cancel X and book Y");
 4. for a follow-up, add the tools the previous exchange points at;
-5. add the lookup tool each picked tool needs for its ids (`update_event` needs `list_events`);
+5. add the lookup tool each picked tool needs for its ids (`update_event` needs `list_events`), and the reader
+   of each typed value the message names (`read_file` for `stairlift-letter.txt`);
    (throughout, a tool and the one it stands for - an essential and its hub tool - rank as one choice);
 6. pin sticky tools (called in recent turns) and playbook tools;
 7. cap: core first, then the first `reserved_picks` picks, then pinned, then the other picks; picks in the
-   order the message's best, each clause's best (each of these two followed by its lookup companion), then by
-   score.
+   order the message's best (followed by its lookup companion and the readers), each clause's best (followed by
+   its lookup companion), then by score.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from thinker.compact import function_definition
 from thinker.selection._lexical import LexicalIndex, plain_description, tool_terms
 from thinker.selection._routes import BUILTIN_ROUTES, Route, auto_routes, group_members, route_scores
 from thinker.selection._text import name_words, stem, words
-from thinker.selection._typed import acceptance, typed_evidence
+from thinker.selection._typed import acceptance, readers, typed_evidence, typed_values
 from thinker.selection._types import McpInfo, Method, Selection, SelectionConfig, ToolInfo
 
 LOOKUP_TIERS: tuple[tuple[str, ...], ...] = (("search", "find"), ("list",))
@@ -135,6 +136,8 @@ class Catalog:
     """Tool name → characters of the definition the model is sent (`definition_size`)."""
     accepts: Mapping[str, np.ndarray] = field(default_factory=dict)
     """Kind of typed value (`url`, `email`, `path`) → mask of the tools that take it (`_typed`)."""
+    readers: Mapping[str, int] = field(default_factory=dict)
+    """Kind of typed value → index of the tool that reads such a value (`read_file` for a path; `_typed`)."""
 
     @property
     def size(self) -> int:
@@ -207,6 +210,7 @@ def build_catalog(
         ),
         costs={tool.name: definition_size(tool) for tool in candidates},
         accepts=acceptance(candidates),
+        readers=readers(candidates),
     )
 
 
@@ -450,17 +454,29 @@ def select_tools(
                     add([companion[index]])
                     break
 
+    # A file name or a web address in the message names something to read before anything is done with it;
+    # ranked by score, the reader lost to the tools of what is to be done ("put the visit in
+    # stairlift-letter.txt in our calendar" sent the calendar and `create_file`, not `read_file`).
+    named = []
+    if config.typed_readers:
+        named = [i for kind in sorted(typed_values(message)) if (i := catalog.readers.get(kind)) is not None]
+        add([i for i in named if permitted[i]])
+
     # The order the cap reads: the message's best pick, then each clause's best, then all by score (ties
     # alphabetical). By score alone, the message's ranking (the first request's siblings, mostly) filled the
     # cap and the budget before any clause's pick: "check my calendar and write the events into agenda.md"
     # lost its file tool.
     by_score = sorted(chosen, key=lambda i: (-scores[i], catalog.names[i]))
     clause_bests = [ranking[0] for ranking in clause_rankings if ranking]
+
     # The lookup companion of the message's best pick and of each clause's best goes right after it: ranked by
     # its own score it fell to the cap and the budget behind weaker picks, and the tool it serves arrived
     # without a way to find its ids ("pause my Saturday reminder" sent `update_skill` but not `list_skills`).
-    heads = [i for index in dict.fromkeys([*by_score[:1], *clause_bests]) for i in (index, companion.get(index))]
-    order = list(dict.fromkeys([*(i for i in heads if i is not None), *by_score]))
+    def with_companions(indices: Collection[int]) -> list[int]:
+        return [i for index in indices for i in (index, companion.get(index)) if i is not None]
+
+    heads = [*with_companions(by_score[:1]), *(i for i in named if permitted[i]), *with_companions(clause_bests)]
+    order = list(dict.fromkeys([*heads, *by_score]))
 
     picked = {catalog.names[i]: float(scores[i]) for i in chosen}
 

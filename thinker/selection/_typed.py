@@ -5,6 +5,11 @@ taking such a value is wanted: a file name points at the tools with a required p
 a required URL, an e-mail address at those that take one. The tools are found from their own input schemas (the
 names and descriptions of their required parameters), so the rule holds for any MCP's tools, not only this
 project's. The encoders read "save them to agenda.md" as "save them", the file name being noise to them.
+
+A value the message names is mostly one that already exists, and what the user wants done with it needs its
+content first: "put the visit in stairlift-letter.txt in our calendar", "email the list in camp-packing.txt to
+Jo", "mark Flat 2B as paid in rents-2026.txt". So each kind also has its reader, the tool that takes only such a
+value and reads it (`read_file(path)`, `web_fetch(url)`), offered whenever the message names one (`readers`).
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from thinker.selection._text import words
+from thinker.selection._text import name_words, words
 from thinker.selection._types import ToolInfo
 
 KINDS: tuple[str, ...] = ("url", "email", "path")
@@ -39,6 +44,7 @@ _ACCEPTS: Mapping[str, frozenset[str]] = {
     "path": frozenset({"path", "paths", "filename", "filepath"}),
 }
 _EMAIL_PARAMETERS = frozenset({"email", "emails", "to", "cc", "bcc"})
+_READ_VERBS = frozenset({"read", "fetch", "get", "open", "view"})
 
 
 def typed_values(text: str) -> frozenset[str]:
@@ -90,3 +96,19 @@ def typed_evidence(text: str, accepts: Mapping[str, np.ndarray], size: int) -> n
         if mask is not None:
             out[mask] = 1.0
     return out
+
+
+def readers(tools: Sequence[ToolInfo]) -> dict[str, int]:
+    """Kind → index of its reader: a tool whose only required parameter takes the kind and whose name reads
+    (`read`, `fetch`, `get`, `open`, `view`). A kind with several such tools has none: which to offer would be a
+    guess."""
+    found: dict[str, list[int]] = {kind: [] for kind in KINDS}
+    for index, tool in enumerate(tools):
+        required = tool.input_schema.get("required")
+        if not isinstance(required, Sequence) or len(required) != 1:
+            continue
+        if not _READ_VERBS & set(name_words(tool.name, tool.mcp)):
+            continue
+        for kind in accepted_kinds(tool):
+            found[kind].append(index)
+    return {kind: indices[0] for kind, indices in found.items() if len(indices) == 1}

@@ -104,6 +104,8 @@ class SelectionConfig:
     """Weight of the cosine between the message and each tool's MCP (its label, group, keywords and tool names)."""
     lookup_companions: bool = True
     """A tool that needs an id (`event_id`) brings the tool that finds such ids (`list_events`)."""
+    typed_readers: bool = True
+    """A file name or a web address in the message brings the tool that reads it (`read_file`, `web_fetch`)."""
     sticky_lookback: int = 3
     """Tools called in this many recent turns stay offered (`THINKER_STICKY_TOOLS_LOOKBACK`)."""
     sticky_max: int = 4
