@@ -44,6 +44,8 @@ class Embedder(ABC):
 
     provider: str
     model: str
+    languages: frozenset[str] | None = None
+    """ISO 639-1 codes of the languages the model was trained on, where it says; None: unknown or about a hundred."""
 
     @property
     @abstractmethod

@@ -138,6 +138,7 @@ class CachedEmbedder(Embedder):
         self.inner = inner
         self.provider = inner.provider
         self.model = inner.model
+        self.languages = inner.languages
         self.path = directory / cache_file_name(inner.provider, inner.model)
         self.max_entries = max_entries
         self._store: _Store | None = None

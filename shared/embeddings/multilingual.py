@@ -38,6 +38,8 @@ class MultilingualEmbedder(PackagedEmbedder[Any]):
 
     provider = "multilingual"
     model = USE_MULTILINGUAL.model
+    # The sixteen languages of its model card (Chinese simplified and traditional are one code here).
+    languages = frozenset({"ar", "zh", "nl", "en", "fr", "de", "it", "ja", "ko", "pl", "pt", "es", "th", "tr", "ru"})
 
     def __init__(self, *, resources: Path | None = None) -> None:
         """`resources` defaults to the installed package's folder; tests point it at a copy to damage."""

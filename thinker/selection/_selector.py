@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from shared.embeddings import Embedder, EmbeddingError, EmbeddingSettings
+from shared.language import load as load_language_model
+from shared.language import share_in
 from thinker.selection._pipeline import (
     Catalog,
     build_catalog,
@@ -177,8 +179,11 @@ class ToolSelector:
             texts = layout.texts
             missing = list(dict.fromkeys(text for text in texts if _text_key(text) not in self._second_vectors))
             try:
-                # Loaded here even when every tool vector comes from a cache, so no message pays for the load.
+                # Loaded here even when every tool vector comes from a cache, so no message pays for the load;
+                # the language model that weighs the opinion too (about a second, once per process).
                 await self.second.prepare()
+                if self.config.unread_second_weight != self.config.second_weight:
+                    await asyncio.to_thread(load_language_model)
                 vectors = await self.second.embed(missing) if missing else []
             except EmbeddingError as exc:
                 log.warning("second tool-selection encoder unavailable", extra={"reason": str(exc)})
@@ -219,8 +224,19 @@ class ToolSelector:
                 self._matrix = np.zeros((0, self.embedder.dimension), dtype=np.float32)
             return True
 
+    def second_weight(self, message: str) -> float:
+        """The second opinion's weight for `message`: `second_weight` for one in a language the first encoder
+        reads, `unread_second_weight` for one it does not, mixed by the chance of each."""
+        read, unread = self.config.second_weight, self.config.unread_second_weight
+        languages = self.embedder.languages if self.embedder is not None else None
+        if read == unread or not languages:
+            return read
+        share = share_in(message, languages)
+        return read if share is None else share * read + (1.0 - share) * unread
+
     async def _cosines(self, texts: Sequence[str]) -> tuple[_Layout, np.ndarray | None]:
-        """The layout, and the cosine of each text to each of its rows (tools, then MCPs), or None without vectors."""
+        """The layout, and the cosine of each text to each of its rows (tools, then MCPs), or None without vectors;
+        the second encoder's opinion weighed by the language of the first text (the message)."""
         layout = self._layout
         if self.embedder is None:
             return layout, None
@@ -241,7 +257,7 @@ class ToolSelector:
         if opinion is None:
             return layout, cosines
         tool_rows = int(layout.starts[-1]) if len(layout.starts) > layout.catalog.size else len(layout.texts)
-        return layout, fuse(cosines, opinion, tool_rows, self.config.second_weight)
+        return layout, fuse(cosines, opinion, tool_rows, self.second_weight(texts[0]))
 
     async def select(
         self,

@@ -97,11 +97,15 @@ class SelectionConfig:
     context_weight: float = 0.9
     """A follow-up's cosine is the larger of its own and this times that of (previous user turn + message)."""
     mcp_weight: float = 0.3
+    """Weight of the cosine between the message and each tool's MCP (its label, group, keywords and tool names)."""
     second_weight: float = 0.75
     """Weight of the second encoder's opinion (`ToolSelector(second=...)`: multilingual-e5-small beside USE), added
     to each text's cosine after it is put on the first encoder's scale: per message, its cosines centred on their
     mean over the tool texts and scaled to the first's spread (e5's cosines crowd into 0.7-0.9). 0: off."""
-    """Weight of the cosine between the message and each tool's MCP (its label, group, keywords and tool names)."""
+    unread_second_weight: float = 1.5
+    """The second opinion's weight for a message in a language the first encoder was not trained on (its
+    `languages`; Czech, Greek, Vietnamese for USE), where the first encoder's cosines say little. A message
+    gets the two weights mixed by the chance that it is in one of those languages (`shared.language`)."""
     lookup_companions: bool = True
     """A tool that needs an id (`event_id`) brings the tool that finds such ids (`list_events`)."""
     typed_readers: bool = True
