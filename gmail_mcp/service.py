@@ -7,6 +7,7 @@ Google's errors arrive as `GoogleError` and the pure modules' as `EventError`/`U
 from __future__ import annotations
 
 import base64
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -350,11 +351,16 @@ class Gmail:
         ids = list(calendar_ids or ["primary"])
         body = {"timeMin": start.isoformat(), "timeMax": end.isoformat(), "items": [{"id": cid} for cid in ids]}
         answer = await self._call("POST", f"{CALENDAR}/freeBusy", json=body) or {}
+        # Only times, the calendars asked for and Google's one-word reasons leave here: no text anyone else wrote,
+        # so the result is trusted (the manifest does not list this tool) and a turn that checks free time
+        # stays clean.
         busy: list[tuple[datetime, datetime]] = []
-        problems: dict[str, Any] = {}
+        problems: dict[str, list[str]] = {}
         for cid, info in (answer.get("calendars") or {}).items():
+            if cid not in ids:
+                continue
             if info.get("errors"):
-                problems[cid] = [error.get("reason") for error in info["errors"]]
+                problems[cid] = [_reason(error.get("reason")) for error in info["errors"]]
             busy.extend((parse_time(b["start"]), parse_time(b["end"])) for b in info.get("busy") or [])
         slots = free_slots(busy, start, end, min_minutes)
         return {
@@ -393,6 +399,14 @@ class Gmail:
     async def delete_filter(self, filter_id: str) -> dict[str, Any]:
         await self._call("DELETE", f"{GMAIL}/settings/filters/{segment(filter_id)}")
         return {"id": filter_id, "deleted": True}
+
+
+_REASON = re.compile(r"[A-Za-z]{1,40}")
+
+
+def _reason(reason: Any) -> str:
+    """Google's reason code for a calendar's error ("notFound"); anything that is not one word becomes "error"."""
+    return reason if isinstance(reason, str) and _REASON.fullmatch(reason) else "error"
 
 
 __all__ = ["Gmail", "NotFound"]
