@@ -72,10 +72,12 @@ from thinker.normalize import normalize_arguments
 from thinker.sessions.messages import (
     ChatMessage,
     assistant_message,
+    text_of,
     tool_call,
     tool_message,
 )
 from thinker.tiers import BROWSE_TOOLS, ToolKind, ToolSet
+from thinker.unread import read_first, unread_values
 
 log = logging.getLogger(__name__)
 
@@ -229,6 +231,10 @@ class _Run:
     lookup_due: str | None = None
     """The tool a refusal told the model to call first (an id nobody gave), until a call of it works."""
     lookup_guard_used: bool = False
+    request: str = ""
+    """The user's message (a skill's instructions) this turn answers."""
+    read_guard_used: bool = False
+    """A call was refused for acting before what the request names was read (once a turn: `thinker.unread`)."""
     call_ids: set[str] = field(default_factory=set)
     calls_made: set[str] = field(default_factory=set)
     """The calls (tool name + normalised arguments, `call_key`) run since the last call that worked and may
@@ -332,6 +338,7 @@ class AgentLoop:
             chat_id=chat_id,
             temperature=self.model.temperature if temperature is None else temperature,
             start=len(messages),
+            request=next((text_of(m) for m in reversed(messages) if m["role"] == "user"), ""),
             retries_left=self.limits.max_tool_retries,
             # A copy: a subagent call moves this turn's deadline, never the caller's object.
             deadline=TurnDeadline(deadline.at, deadline.seconds) if deadline is not None else None,
@@ -510,6 +517,16 @@ class AgentLoop:
                     extra={"tool": call.name, "ids": unseen, "lookup_offered": lookup},
                 )
                 return fail(ErrorCode.INVALID_ARGUMENTS, id_from_nowhere(call.name, unseen, lookup)), True
+            unread = [] if run.read_guard_used else unread_values(run.request, normalized.arguments, run.messages)
+            reader = run.toolset.offer_reader(unread[0][0]) if unread else None
+            if reader is not None and reader != call.name:
+                run.read_guard_used = True
+                run.lookup_due = reader
+                log.info(
+                    "call before reading what the request names refused",
+                    extra={"tool": call.name, "unread": [value[:80] for _, value in unread], "reader": reader},
+                )
+                return fail(ErrorCode.INVALID_ARGUMENTS, read_first(call.name, unread, reader)), True
         key = call_key(call.name, normalized.arguments)
         if key in run.calls_made:
             log.info("repeated tool call not run again", extra={"tool": call.name})

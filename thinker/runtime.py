@@ -422,7 +422,13 @@ class ThinkerRuntime:
             allowed=callable_names.__contains__,
         )
         self._remember_selection(selection, catalog, elapsed_ms(selecting))
-        toolset = ToolSet(catalog, selection.names, essentials=essentials, lookup_of=self.selector.lookup_of)
+        toolset = ToolSet(
+            catalog,
+            selection.names,
+            essentials=essentials,
+            lookup_of=self.selector.lookup_of,
+            reader_of=self.selector.reader_of,
+        )
         system = render_system_prompt(
             PromptLayers(
                 persona=persona_text(self.agent, self.settings.annabelle_home),
@@ -563,7 +569,13 @@ class ThinkerRuntime:
         selecting = time.perf_counter()
         selection = await self.selector.select(skill.instructions, allowed=callable_names.__contains__)
         self._remember_selection(selection, catalog, elapsed_ms(selecting))
-        return ToolSet(catalog, selection.names, essentials=usable, lookup_of=self.selector.lookup_of)
+        return ToolSet(
+            catalog,
+            selection.names,
+            essentials=usable,
+            lookup_of=self.selector.lookup_of,
+            reader_of=self.selector.reader_of,
+        )
 
     # -- status --------------------------------------------------------------------------------------------
 

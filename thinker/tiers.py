@@ -107,10 +107,13 @@ class ToolSet:
         meta: bool = True,
         sandbox: bool = False,
         lookup_of: Callable[[str], str | None] | None = None,
+        reader_of: Callable[[str], str | None] | None = None,
     ) -> None:
-        """`lookup_of`: the tool that finds the ids a tool needs (the selection's lookup companion)."""
+        """`lookup_of`: the tool that finds the ids a tool needs (the selection's lookup companion); `reader_of`:
+        the tool that reads a kind of value ("path", "url")."""
         self.catalog = catalog
         self.lookup_of = lookup_of
+        self.reader_of = reader_of
         self.essentials = {e.name: e for e in essentials}
         self.meta = meta and not sandbox
         self.sandbox = sandbox
@@ -199,6 +202,14 @@ class ToolSet:
             return None
         self._offered.setdefault(lookup, None)
         return lookup
+
+    def offer_reader(self, kind: str) -> str | None:
+        """Offer the tool that reads a value of `kind`, when this interaction may call it; its name, or None."""
+        reader = self.reader_of(kind) if self.reader_of is not None and not self.sandbox else None
+        if reader is None or self.kind(reader) is not ToolKind.HUB:
+            return None
+        self._offered.setdefault(reader, None)
+        return reader
 
     # -- the meta-tools ------------------------------------------------------------------------------------
 

@@ -150,6 +150,13 @@ class ToolSelector:
         tiers = catalog.lookups.get(index, ()) if index is not None else ()
         return catalog.names[tiers[0][0]] if tiers else None
 
+    def reader_of(self, kind: str) -> str | None:
+        """The tool that reads a value of `kind` ("path": `filer_read_file`, "url": `searcher_web_fetch`), as of the
+        last refresh; None when there is none or several could be."""
+        catalog = self._layout.catalog
+        index = catalog.readers.get(kind)
+        return catalog.names[index] if index is not None else None
+
     async def refresh(self, tools: Sequence[ToolInfo], mcps: Sequence[McpInfo]) -> None:
         """Take a new tool list. Nothing is embedded here: `prepare` (or the next `select`) embeds the texts
         not embedded before, so a refresh on the start-up path costs no model load."""

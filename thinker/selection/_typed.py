@@ -61,6 +61,14 @@ def typed_values(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def named_values(text: str) -> list[tuple[str, str]]:
+    """(kind, value) for each web address and file name `text` names, in order: the values a reader reads."""
+    found = [("url", match.group(0).rstrip(".,;:!?)]}'\"")) for match in _URL.finditer(text)]
+    rest = _EMAIL.sub(" ", _URL.sub(" ", text))
+    found += [("path", match.group(0)) for match in _FILE.finditer(rest)]
+    return list(dict.fromkeys(found))
+
+
 def accepted_kinds(tool: ToolInfo) -> frozenset[str]:
     """The kinds of typed value one of the tool's required parameters takes, read from its schema."""
     properties = tool.input_schema.get("properties")
