@@ -323,3 +323,15 @@ async def test_a_tools_lookup_is_the_search_or_list_tool_of_its_mcp_that_finds_i
     await selector.refresh([*TOOLS, *notes], [*MCPS, McpInfo("notes", "Notes", "Notes", ())])
     assert selector.lookup_of("notes_update_note") == "notes_list_notes"
     assert selector.lookup_of("notes_add_note") is None and selector.lookup_of("no_such_tool") is None
+
+
+async def test_the_reader_of_a_kind_is_the_one_tool_that_takes_only_such_a_value_and_reads_it() -> None:
+    def tool(name: str, required: list[str], mcp: str) -> ToolInfo:
+        return ToolInfo(name, name, {"properties": {p: {} for p in required}, "required": required}, mcp)
+
+    selector = ToolSelector(SelectionConfig(), None)
+    await selector.refresh(
+        [tool("files_read_file", ["path"], "files"), tool("files_create_file", ["path", "content"], "files")], MCPS
+    )
+    assert selector.reader_of("path") == "files_read_file"
+    assert selector.reader_of("url") is None
