@@ -187,6 +187,7 @@ def test_the_public_surface_is_pinned() -> None:
         "ToolInfo",
         "ToolSelector",
         "match_playbooks",
+        "named_values",
         "required_selection",
         "second_opinion_embedder",
         "selection_embedder",
