@@ -34,6 +34,8 @@ from agent_taskset_fresh_f import FRESH_F_TASKS  # noqa: E402
 from agent_taskset_fresh_f import SET_NAME as SET_NAME_F  # noqa: E402
 from agent_taskset_fresh_g import FRESH_G_TASKS  # noqa: E402
 from agent_taskset_fresh_g import SET_NAME as SET_NAME_G  # noqa: E402
+from agent_taskset_fresh_h import FRESH_H_TASKS  # noqa: E402
+from agent_taskset_fresh_h import SET_NAME as SET_NAME_H  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -67,7 +69,7 @@ BATCH_OF_24 = {
     "multistep": 2,
     "followup": 2,
 }
-"""Tasks per category of the sixth and seventh batches."""
+"""Tasks per category of the sixth, seventh and eighth batches."""
 
 
 def test_the_task_set_has_forty_user_tasks_in_every_category_with_eight_not_in_english() -> None:
@@ -196,6 +198,23 @@ def test_the_seventh_fresh_batch_is_a_set_of_its_own_with_stored_reminders_chang
     assert sorted(others) == sorted(["es", "de", "fr", "it", "pt", "nl", "pl", "ru", "ja", "tr", "sv", "cs"])
     assert sum(len(task.turns) > 1 for task in FRESH_G_TASKS) >= 2
     assert_well_formed(FRESH_G_TASKS, "freshg-")
+
+
+def test_the_eighth_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed_and_twelve_languages() -> None:
+    assert TASK_SETS[SET_NAME_H] == FRESH_H_TASKS
+    assert TASK_SETS["all"] == sum((tasks for name, tasks in TASK_SETS.items() if name != "all"), ())
+    assert len(FRESH_H_TASKS) == 24
+    per_category = Counter(task.category for task in FRESH_H_TASKS)
+    assert per_category == BATCH_OF_24
+    # Reminders the setup stored, which the task must pause, move to other days or cancel.
+    assert sum(task.category == "skills" and task.setup is not None for task in FRESH_H_TASKS) >= 3
+    # Half in English, half in twelve other languages, one task each.
+    others = [task.lang for task in FRESH_H_TASKS if task.lang != "en"]
+    assert sorted(others) == sorted(["es", "de", "fr", "pl", "pt", "uk", "ko", "zh", "ar", "hi", "el", "ro"])
+    # At least four of them not in the seventh batch, so the batch says something new about them.
+    assert len(set(others) - {task.lang for task in FRESH_G_TASKS}) >= 4
+    assert sum(len(task.turns) > 1 for task in FRESH_H_TASKS) >= 2
+    assert_well_formed(FRESH_H_TASKS, "freshh-")
 
 
 def test_the_stack_sample_covers_every_category() -> None:
