@@ -457,10 +457,11 @@ def select_tools(
     # A file name or a web address in the message names something to read before anything is done with it;
     # ranked by score, the reader lost to the tools of what is to be done ("put the visit in
     # stairlift-letter.txt in our calendar" sent the calendar and `create_file`, not `read_file`).
-    named = []
+    named: list[int] = []
     if config.typed_readers:
         named = [i for kind in sorted(typed_values(message)) if (i := catalog.readers.get(kind)) is not None]
-        add([i for i in named if permitted[i]])
+        named = [i for i in named if permitted[i]]
+        add(named)
 
     # The order the cap reads: the message's best pick, then each clause's best, then all by score (ties
     # alphabetical). By score alone, the message's ranking (the first request's siblings, mostly) filled the
@@ -475,7 +476,7 @@ def select_tools(
     def with_companions(indices: Collection[int]) -> list[int]:
         return [i for index in indices for i in (index, companion.get(index)) if i is not None]
 
-    heads = [*with_companions(by_score[:1]), *(i for i in named if permitted[i]), *with_companions(clause_bests)]
+    heads = [*with_companions(by_score[:1]), *named, *with_companions(clause_bests)]
     order = list(dict.fromkeys([*heads, *by_score]))
 
     picked = {catalog.names[i]: float(scores[i]) for i in chosen}

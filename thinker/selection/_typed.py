@@ -49,20 +49,15 @@ _READ_VERBS = frozenset({"read", "fetch", "get", "open", "view"})
 
 def typed_values(text: str) -> frozenset[str]:
     """The kinds of typed value `text` contains (`url`, `email`, `path`)."""
-    found = set()
-    if _URL.search(text):
-        found.add("url")
-        text = _URL.sub(" ", text)
-    if _EMAIL.search(text):
+    found = {kind for kind, _ in named_values(text)}
+    if _EMAIL.search(_URL.sub(" ", text)):
         found.add("email")
-        text = _EMAIL.sub(" ", text)
-    if _FILE.search(text):
-        found.add("path")
     return frozenset(found)
 
 
 def named_values(text: str) -> list[tuple[str, str]]:
-    """(kind, value) for each web address and file name `text` names, in order: the values a reader reads."""
+    """(kind, value) for each web address and file name `text` names, in order: the values a reader reads. A web
+    address or an e-mail address is taken out before file names are looked for (`example.com/a.pdf` is a link)."""
     found = [("url", match.group(0).rstrip(".,;:!?)]}'\"")) for match in _URL.finditer(text)]
     rest = _EMAIL.sub(" ", _URL.sub(" ", text))
     found += [("path", match.group(0)) for match in _FILE.finditer(rest)]
