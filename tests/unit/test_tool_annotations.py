@@ -40,13 +40,14 @@ def test_the_packages_under_test_are_the_ones_the_hub_discovers() -> None:
 
 async def test_every_gmail_tool_that_reads_mail_or_calendar_has_untrusted_output_and_writes_do_not() -> None:
     """What a Gmail read returns was written by whoever sent the mail or the invitation; what a write returns
-    (ids, labels) is not, so a turn that sends a mail can still fetch a page without asking."""
+    (ids, labels) is not, so a turn that sends a mail can still fetch a page without asking. `find_free_time`
+    returns only times and one-word reasons (tests/unit/test_gmail_tools.py), so it is the one read trusted."""
     from shared.manifest import load_manifest
 
     manifest = load_manifest(REPO_ROOT / "gmail_mcp" / "manifest.json")
     tools = await importlib.import_module("gmail_mcp.server").server.list_tools()
     reads = {tool.name for tool in tools if tool.annotations.read_only_hint}
     untrusted = {tool.name for tool in tools if manifest.output_untrusted(tool.name)}
-    assert reads <= untrusted
+    assert reads - {"find_free_time"} <= untrusted and "find_free_time" not in untrusted
     assert {"send_email", "reply_email", "create_draft", "send_draft", "modify_labels"}.isdisjoint(untrusted)
     assert {"create_event", "update_event", "quick_add_event"} <= untrusted  # they echo an event others may edit
