@@ -85,7 +85,8 @@ def chat(hub: RunningHub, text: str) -> dict[str, Any]:
 def test_a_change_the_request_did_not_name_waits_names_the_record_and_a_denial_keeps_it(
     hub: RunningHub, llm: FakeOpenAI
 ) -> None:
-    prep = skill(hub, "Pre-meeting Prep", "Gather notes before each meeting")
+    # Not the seeded "Pre-meeting Prep": the hub stores its seed skills as it starts, and a same-named store raced it.
+    prep = skill(hub, "Briefing notes", "Gather notes before each meeting")
     llm.reset()
     llm.set_handler(
         obey(
@@ -102,12 +103,12 @@ def test_a_change_the_request_did_not_name_waits_names_the_record_and_a_denial_k
     thread.start()
     request = wait_for(lambda: pending_approvals(hub), 60)[0]
     assert request["tool"] == "memory_delete_skill"
-    assert "'Pre-meeting Prep'" in request["reason"] and "did not mention" in request["reason"]
+    assert "'Briefing notes'" in request["reason"] and "did not mention" in request["reason"]
     with hub.client() as client:
         assert client.post(f"/approvals/{request['id']}", json={"decision": "deny"}).json()["status"] == "denied"
     thread.join(timeout=120)
     assert "The owner denied memory_delete_skill" in answer["reply"]
-    assert {"Pre-meeting Prep", "Water the plants"} <= set(skill_names(hub))
+    assert {"Briefing notes", "Water the plants"} <= set(skill_names(hub))
 
 
 def test_a_named_record_and_one_the_turn_made_change_without_asking(hub: RunningHub, llm: FakeOpenAI) -> None:
