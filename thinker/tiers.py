@@ -197,19 +197,19 @@ class ToolSet:
         A call refused for an id nobody gave is told to look the id up first: the tool to do that must then be
         there ("pause my choir reminder" was offered `delete_skill` but not `list_skills`, and the 1.5B model
         invented ids until the turn ran out)."""
-        lookup = self.lookup_of(name) if self.lookup_of is not None and not self.sandbox else None
-        if lookup is None or self.kind(lookup) is not ToolKind.HUB:
-            return None
-        self._offered.setdefault(lookup, None)
-        return lookup
+        return self._offer(self.lookup_of, name)
 
     def offer_reader(self, kind: str) -> str | None:
         """Offer the tool that reads a value of `kind`, when this interaction may call it; its name, or None."""
-        reader = self.reader_of(kind) if self.reader_of is not None and not self.sandbox else None
-        if reader is None or self.kind(reader) is not ToolKind.HUB:
+        return self._offer(self.reader_of, kind)
+
+    def _offer(self, finder: Callable[[str], str | None] | None, key: str) -> str | None:
+        """Offer the hub tool `finder` names for `key` (never in a skill's fixed tool set); its name, or None."""
+        tool = finder(key) if finder is not None and not self.sandbox else None
+        if tool is None or self.kind(tool) is not ToolKind.HUB:
             return None
-        self._offered.setdefault(reader, None)
-        return reader
+        self._offered.setdefault(tool, None)
+        return tool
 
     # -- the meta-tools ------------------------------------------------------------------------------------
 

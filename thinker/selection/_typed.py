@@ -57,7 +57,7 @@ def typed_values(text: str) -> frozenset[str]:
 
 def named_values(text: str) -> list[tuple[str, str]]:
     """(kind, value) for each web address and file name `text` names, in order: the values a reader reads. A web
-    address or an e-mail address is taken out before file names are looked for (`example.com/a.pdf` is a link)."""
+    address or an e-mail address is taken out before file names are looked for (`https://example.org/a.pdf` is a link)."""
     found = [("url", match.group(0).rstrip(".,;:!?)]}'\"")) for match in _URL.finditer(text)]
     rest = _EMAIL.sub(" ", _URL.sub(" ", text))
     found += [("path", match.group(0)) for match in _FILE.finditer(rest)]
