@@ -69,6 +69,7 @@ from thinker.hub_tools import SUBAGENT_TOOL, HubTools, call_timeout
 from thinker.known_ids import unseen_ids
 from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ModelTimedOut, ToolCall, Usage
 from thinker.normalize import normalize_arguments
+from thinker.selection import named_values
 from thinker.sessions.messages import (
     ChatMessage,
     assistant_message,
@@ -231,8 +232,12 @@ class _Run:
     lookup_due: str | None = None
     """The tool a refusal told the model to call first (an id nobody gave), until a call of it works."""
     lookup_guard_used: bool = False
-    request: str = ""
-    """The user's message (a skill's instructions) this turn answers."""
+    lookups_run: set[str] = field(default_factory=set)
+    """Lookups the loop ran for the model after refusing an id nobody gave (each once a turn)."""
+    lookup_now: str | None = None
+    """The lookup to run for the model once the current reply's calls are done."""
+    named: list[tuple[str, str]] = field(default_factory=list)
+    """The file names and web addresses of the user's message (a skill's instructions) this turn answers."""
     read_guard_used: bool = False
     """A call was refused for acting before what the request names was read (once a turn: `thinker.unread`)."""
     call_ids: set[str] = field(default_factory=set)
@@ -261,10 +266,17 @@ REPEATED_CALL: dict[str, Any] = fail(
 """The result a repeated call gets instead of running (one shared object: the loop recognises it by identity)."""
 
 
-def id_from_nowhere(tool: str, unseen: list[tuple[str, str]], lookup: str | None = None) -> str:
+def id_from_nowhere(
+    tool: str, unseen: list[tuple[str, str]], lookup: str | None = None, *, looked_up: bool = False
+) -> str:
     """What a call naming a record id nobody gave is told instead of running, naming the tool that finds such ids
-    when there is one. Pure."""
+    when there is one (`looked_up`: the loop calls it next, for the model). Pure."""
     named = ", ".join(f"{name} {value[:60]}" for name, value in unseen)
+    if lookup and looked_up:
+        return (
+            f"Not run: {named} is not in this conversation. {lookup} is called for you next; call {tool} again "
+            "with an id from its result."
+        )
     how = f"with {lookup}" if lookup else "(list or search)"
     return (
         f"Not run: {named} is not in this conversation. Look it up first {how}, then call {tool} "
@@ -338,7 +350,7 @@ class AgentLoop:
             chat_id=chat_id,
             temperature=self.model.temperature if temperature is None else temperature,
             start=len(messages),
-            request=next((text_of(m) for m in reversed(messages) if m["role"] == "user"), ""),
+            named=named_values(next((text_of(m) for m in reversed(messages) if m["role"] == "user"), "")),
             retries_left=self.limits.max_tool_retries,
             # A copy: a subagent call moves this turn's deadline, never the caller's object.
             deadline=TurnDeadline(deadline.at, deadline.seconds) if deadline is not None else None,
@@ -467,6 +479,9 @@ class AgentLoop:
             run.messages.append(
                 tool_message(call.id, self._result_text(run.secrets.mask(envelope), call.name), call.name)
             )
+        if run.lookup_now is not None:
+            await self._look_up(run, run.lookup_now)
+            run.lookup_now = None
         if malformed:
             run.retries_left -= malformed
             if run.retries_left < 0:
@@ -477,6 +492,22 @@ class AgentLoop:
         if repeated:
             return ModelRequest(tool_choice="none")
         return ModelRequest()
+
+    def _may_look_up(self, run: _Run, name: str) -> bool:
+        """Whether the loop may run the lookup `name` for the model: it needs no arguments, and neither the loop
+        nor the model has called it so this turn (its result would be in the conversation already)."""
+        if name in run.lookups_run or run.toolset.required(name):
+            return False
+        bare = normalize_arguments(name, {}, run.toolset.schema(name), chat_id=run.chat_id, agent_id=self.agent_id)
+        return call_key(name, bare.arguments) not in run.calls_made
+
+    async def _look_up(self, run: _Run, name: str) -> None:
+        """Call the lookup `name` with no arguments, as if the model had."""
+        call = ToolCall(self._unique_id(run, f"lookup_{run.steps}"), name, "{}")
+        log.info("lookup run for the model", extra={"tool": name})
+        run.messages.append(assistant_message(None, [tool_call(call.id, call.name, call.arguments)]))
+        envelope, _ = await self._run_call(run, call)
+        run.messages.append(tool_message(call.id, self._result_text(run.secrets.mask(envelope), name), name))
 
     async def _run_call(self, run: _Run, call: ToolCall, *, cut: bool = False) -> tuple[dict[str, Any], bool]:
         """(envelope, well-formed). A malformed call's envelope explains the mistake to the model; `cut`: the reply
@@ -512,12 +543,18 @@ class AgentLoop:
             if unseen:
                 lookup = run.toolset.offer_lookup(call.name)
                 run.lookup_due = lookup or run.lookup_due
+                # Told to look the id up, the 1.5B model called the lookup with a filter that hid the record, or
+                # the change again with another made-up id: a lookup that needs no arguments is run for it.
+                if lookup and self._may_look_up(run, lookup):
+                    run.lookups_run.add(lookup)
+                    run.lookup_now = lookup
                 log.info(
                     "call with an id from nowhere refused",
                     extra={"tool": call.name, "ids": unseen, "lookup_offered": lookup},
                 )
-                return fail(ErrorCode.INVALID_ARGUMENTS, id_from_nowhere(call.name, unseen, lookup)), True
-            unread = [] if run.read_guard_used else unread_values(run.request, normalized.arguments, run.messages)
+                text = id_from_nowhere(call.name, unseen, lookup, looked_up=run.lookup_now == lookup)
+                return fail(ErrorCode.INVALID_ARGUMENTS, text), True
+            unread = [] if run.read_guard_used else unread_values(run.named, normalized.arguments, run.messages)
             reader = run.toolset.offer_reader(unread[0][0]) if unread else None
             if reader is not None and reader != call.name:
                 run.read_guard_used = True
@@ -550,9 +587,11 @@ class AgentLoop:
             # A call that worked and may change state may have changed what others return (read, update, read
             # again to check): only this call counts as made. Reads change nothing, so the calls before them stay
             # made (the 1.5B model alternated two searches until the step limit); a failed call stays made
-            # until one that may change state works.
+            # until one that may change state works. Such a call also means the model found its id: no lookup
+            # is due any more.
             if run.toolset.may_change_state(call.name):
                 run.calls_made = {key}
+                run.lookup_due = None
         else:
             run.failed_tools[call.name] = "" if envelope.get("untrusted") else str(envelope.get("error") or "")
         return envelope, True

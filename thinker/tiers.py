@@ -191,6 +191,11 @@ class ToolSet:
             return self.catalog.tools[name].input_schema
         return None
 
+    def required(self, name: str) -> list[str]:
+        """The parameters a call of `name` must give (none for a tool this interaction cannot call)."""
+        schema = self.schema(name) or {}
+        return list(schema.get("required") or ())
+
     def offer_lookup(self, name: str) -> str | None:
         """Offer the tool that finds the ids `name` needs, when this interaction may call it; its name, or None.
 

@@ -46,8 +46,11 @@ LISTING = {
     ],
     "mcps": {"notes": {"label": "Notes", "toolGroup": "Notes", "toolCount": 3}},
 }
+LOOKUPS = {"notes_update_note": "notes_list_notes"}
 TOOLS = ToolSet(
-    catalog_of(ToolListing.model_validate(LISTING)), ("notes_list_notes", "notes_get_note", "notes_update_note")
+    catalog_of(ToolListing.model_validate(LISTING)),
+    ("notes_list_notes", "notes_get_note", "notes_update_note"),
+    lookup_of=LOOKUPS.get,
 )
 UPDATE_SCHEMA = LISTING["tools"][2]["inputSchema"]
 UPDATE_MILK = ("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"})
@@ -57,7 +60,7 @@ UPDATE_MILK = ("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id
 def update_without_lookup() -> ToolSet:
     """The update tool alone, as a selection that cut its lookup offers it; the lookup known to the tool set."""
     catalog = catalog_of(ToolListing.model_validate(LISTING))
-    return ToolSet(catalog, ("notes_update_note",), lookup_of={"notes_update_note": "notes_list_notes"}.get)
+    return ToolSet(catalog, ("notes_update_note",), lookup_of=LOOKUPS.get)
 
 
 class NotesHub(Hub):
@@ -86,31 +89,63 @@ def start(text: str) -> list[Any]:
     return [system_message("You are a test. Note 7 is not yours to name."), user_message(text)]
 
 
-async def test_an_update_naming_an_id_nobody_gave_is_refused_and_runs_after_a_lookup(model: Model, hub: NotesHub):
+async def test_an_update_naming_an_id_nobody_gave_is_refused_the_lookup_runs_for_it_and_then_the_update(
+    model: Model, hub: NotesHub
+):
     model.calls(UPDATE_MILK)
-    model.calls(("notes_list_notes", {}))
     model.calls(UPDATE_MILK)
     model.text("Changed it.")
     result = await make_loop(model, hub).run(start("change the milk note to oat milk"), TOOLS)
-    refused = model.tool_results(1)[0]
+    refused, listed = model.tool_results(1)
     assert refused["errorCode"] == "INVALID_ARGUMENTS"
-    assert "note_id 7" in refused["error"] and "Look it up first" in refused["error"]
+    assert refused["error"] == (
+        "Not run: note_id 7 is not in this conversation. notes_list_notes is called for you next; call "
+        "notes_update_note again with an id from its result."
+    )
+    # The listing reads as the model's own call, after the refused one's result.
+    assert listed["data"]["count"] == 2
+    calls = [m["tool_calls"][0]["function"]["name"] for m in model.requests[1]["messages"] if m.get("tool_calls")]
+    assert calls == ["notes_update_note", "notes_list_notes"]
     # The refused call never reached the hub; after the listing the same call ran.
     assert [call["name"] for call in hub.calls] == ["notes_list_notes", "notes_update_note"]
     assert result.success and result.response == "Changed it."
 
 
+async def test_the_loop_runs_a_lookup_once_a_turn_and_not_when_the_model_already_made_it(model: Model, hub: NotesHub):
+    model.calls(("notes_list_notes", {}))
+    model.calls(("notes_update_note", {"note_id": 8, "text": "oat milk", "agent_id": "bob"}))
+    model.calls(UPDATE_MILK)
+    model.text("Changed it.")
+    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), TOOLS)
+    refused = model.tool_results(2)[-1]
+    assert "Look it up first with notes_list_notes" in refused["error"]
+    assert [call["name"] for call in hub.calls] == ["notes_list_notes", "notes_update_note"]
+    assert result.success
+
+
+def update_with_search() -> ToolSet:
+    """The update tool alone, its lookup a search that needs a query: the loop cannot run that one for the model."""
+    listing = json.loads(json.dumps(LISTING))
+    listing["tools"][0]["inputSchema"] = {
+        "type": "object",
+        "properties": {"query": {"type": "string"}},
+        "required": ["query"],
+    }
+    catalog = catalog_of(ToolListing.model_validate(listing))
+    return ToolSet(catalog, ("notes_update_note",), lookup_of=LOOKUPS.get)
+
+
 @pytest.mark.parametrize("words_first", [False, True], ids=["lookup at once", "words first"])
-async def test_a_refusal_names_and_offers_the_lookup_the_selection_left_out_and_words_get_one_forced_call(
+async def test_a_refusal_names_and_offers_a_lookup_that_needs_arguments_and_words_get_one_forced_call(
     words_first: bool, model: Model, hub: NotesHub
 ):
     model.calls(UPDATE_MILK)
     if words_first:
         model.text("I'll need to look up your notes first.")
-    model.calls(("notes_list_notes", {}))
+    model.calls(("notes_list_notes", {"query": "milk"}))
     model.calls(UPDATE_MILK)
     model.text("Changed it.")
-    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), update_without_lookup())
+    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), update_with_search())
     refused = model.tool_results(1)[0]
     assert "Look it up first with notes_list_notes, then call notes_update_note" in refused["error"]
     offered = [[tool["function"]["name"] for tool in request["tools"]] for request in model.requests]
@@ -121,7 +156,7 @@ async def test_a_refusal_names_and_offers_the_lookup_the_selection_left_out_and_
 
 
 async def test_the_lookup_guard_fires_once_and_not_after_the_lookup_ran(model: Model, hub: NotesHub):
-    tools = update_without_lookup()
+    tools = update_with_search()
     model.calls(UPDATE_MILK)
     model.text("Let me check.")
     model.text("Which note do you mean?")
@@ -129,18 +164,25 @@ async def test_the_lookup_guard_fires_once_and_not_after_the_lookup_ran(model: M
     assert [request.get("tool_choice") for request in model.requests][1:] == [None, "required"]
     assert result.success and result.response == "Which note do you mean?"
     model.calls(UPDATE_MILK)
-    model.calls(("notes_list_notes", {}))
+    model.calls(("notes_list_notes", {"query": "milk"}))
     model.text("Which of the two?")
     answered = await make_loop(model, hub).run(start("change the milk note"), tools)
     assert answered.response == "Which of the two?" and model.requests[-1].get("tool_choice") is None
 
 
+async def test_a_lookup_the_loop_ran_leaves_no_words_guard_behind(model: Model, hub: NotesHub):
+    model.calls(UPDATE_MILK)
+    model.text("Which of the two notes?")
+    result = await make_loop(model, hub).run(start("change the milk note"), update_without_lookup())
+    assert [request.get("tool_choice") for request in model.requests] == [None, None]
+    assert result.response == "Which of the two notes?"
+
+
 def test_no_lookup_is_offered_in_a_sandbox_or_when_the_tool_needs_none() -> None:
     catalog = catalog_of(ToolListing.model_validate(LISTING))
-    lookups = {"notes_update_note": "notes_list_notes"}
-    sandboxed = ToolSet(catalog, ("notes_update_note",), sandbox=True, lookup_of=lookups.get)
+    sandboxed = ToolSet(catalog, ("notes_update_note",), sandbox=True, lookup_of=LOOKUPS.get)
     assert sandboxed.offer_lookup("notes_update_note") is None and sandboxed.offered == ["notes_update_note"]
-    plain = ToolSet(catalog, ("notes_get_note",), lookup_of=lookups.get)
+    plain = ToolSet(catalog, ("notes_get_note",), lookup_of=LOOKUPS.get)
     assert plain.offer_lookup("notes_get_note") is None and plain.offered == ["notes_get_note"]
 
 
