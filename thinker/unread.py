@@ -16,16 +16,15 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from thinker.selection import named_values
 from thinker.sessions.messages import ChatMessage
 
 
 def unread_values(
-    request: str, arguments: Mapping[str, Any], conversation: Sequence[ChatMessage]
+    named: Sequence[tuple[str, str]], arguments: Mapping[str, Any], conversation: Sequence[ChatMessage]
 ) -> list[tuple[str, str]]:
-    """(kind, value) for each file name and web address in `request` that no earlier call in `conversation` names
-    (compared without case); none when `arguments` name one of them."""
-    named = named_values(request)
+    """(kind, value) for each of the request's `named` values (`thinker.selection.named_values`: its file names
+    and web addresses) that no earlier call in `conversation` names (compared without case); none when `arguments`
+    name one of them."""
     own = json.dumps(arguments, ensure_ascii=False).lower()
     if not named or any(value.lower() in own for _, value in named):
         return []

@@ -10,6 +10,7 @@ import pytest
 from shared.contracts.hub_api import ToolListing
 from tests.unit.test_thinker_loop import Hub, Model, make_loop
 from thinker.catalog import catalog_of
+from thinker.selection import named_values
 from thinker.sessions.messages import assistant_message, tool_call, user_message
 from thinker.tiers import ToolSet
 from thinker.unread import read_first, unread_values
@@ -62,7 +63,7 @@ def test_a_named_value_is_unread_until_a_call_names_it(
     conversation = [user_message(request_text)]
     for index, value in enumerate(earlier):
         conversation.append(assistant_message(None, [tool_call(f"c{index}", "files_read_file", {"path": value})]))
-    assert unread_values(request_text, arguments, conversation) == expected
+    assert unread_values(named_values(request_text), arguments, conversation) == expected
 
 
 def test_the_refusal_names_what_to_read_and_with_what() -> None:
