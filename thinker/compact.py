@@ -15,8 +15,8 @@ prompt tokens in about 25 s on a CPU. The full descriptions and schemas stay whe
   "remind me every Monday" into a skill that mailed a made-up address every week); the tool's default applies;
 - nullable parameters (`anyOf: [X, null]`) as plain X, `$ref`s inlined from `$defs`, nested objects kept to
   `NESTED_DEPTH` level (deeper ones become `{"type": "object"}` with their description);
-- no parameters the Thinker fills itself (`HIDDEN_PARAMETERS`: the agent id, which must never be the model's
-  choice).
+- no parameters that are not the model's to set (`HIDDEN_PARAMETERS`: the agent id, which the Thinker fills, and
+  a memory write's provenance, which the hub decides from the turn's taint).
 
 The arguments the model sends are still checked against the tool's real schema (`normalize.py`, the hub), which
 also coerces the usual near-misses ("5" for 5) and drops nulls.
@@ -30,8 +30,11 @@ from typing import Any
 
 JsonSchema = dict[str, Any]
 
-HIDDEN_PARAMETERS = frozenset({"agent_id"})
-"""Filled by the Thinker with its own agent id (`normalize.normalize_arguments`), never shown to the model."""
+HIDDEN_PARAMETERS = frozenset({"agent_id", "provenance"})
+"""Never shown to the model, and dropped when it sends them anyway (`normalize.normalize_arguments`): the agent id
+is the Thinker's own; a memory write's provenance is decided by the hub (`untrusted` in a tainted turn, else the
+owner's). Shown `provenance`, the 1.5B model stored the owner's correction as "system" and could then not
+change the owner's fact it corrected."""
 
 NESTED_DEPTH = 1
 """Object levels below the parameters that keep their properties (an array's items count as a level)."""

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from thinker.compact import HIDDEN_PARAMETERS
+
 JsonSchema = dict[str, Any]
 
 
@@ -52,13 +54,17 @@ def normalize_arguments(
     """The model's `arguments` for `tool`, made to fit the tool's real `schema`.
 
     A tool that takes an `agent_id` gets this agent's (the model is not shown the parameter, and whatever it
-    sends there is replaced: one agent never reads or writes another's memory by the model's choice).
+    sends there is replaced: one agent never reads or writes another's memory by the model's choice). The other
+    parameters the model is not shown (`compact.HIDDEN_PARAMETERS`) are dropped if it sends them.
     """
     schema = schema or {}
     coerced: list[str] = []
     cleaned = _clean_object(dict(arguments), schema, "", coerced)
     dropped = _drop_unknown(cleaned, schema)
     notes: list[str] = []
+    for name in sorted(HIDDEN_PARAMETERS - {"agent_id"}):
+        if cleaned.pop(name, None) is not None:
+            notes.append(f"{name} left to the hub")
     properties = schema.get("properties")
     if agent_id and isinstance(properties, Mapping) and "agent_id" in properties:
         if cleaned.get("agent_id") not in (None, agent_id):

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from thinker.compact import compact_schema
 from thinker.normalize import normalize_arguments
 
 SCHEMA: dict[str, Any] = {
@@ -36,6 +37,13 @@ def test_a_tool_taking_an_agent_id_gets_this_agents_whatever_the_model_sent() ->
     assert other.arguments["agent_id"] == "work" and other.notes == ("agent_id set to this agent's",)
     # A tool without the parameter gets none.
     assert "agent_id" not in normalize_arguments("t", {"query": "x"}, SCHEMA, agent_id="work").arguments
+
+
+def test_a_memory_writes_provenance_is_left_to_the_hub_whatever_the_model_sent() -> None:
+    schema = {"type": "object", "properties": {"fact": {"type": "string"}, "provenance": {"type": "string"}}}
+    given = normalize_arguments("memory_update_fact", {"fact": "x", "provenance": "system"}, schema)
+    assert given.arguments == {"fact": "x"} and given.notes == ("provenance left to the hub",)
+    assert "provenance" not in compact_schema(schema)["properties"]
 
 
 @pytest.mark.parametrize(
