@@ -36,6 +36,8 @@ from agent_taskset_fresh_g import FRESH_G_TASKS  # noqa: E402
 from agent_taskset_fresh_g import SET_NAME as SET_NAME_G  # noqa: E402
 from agent_taskset_fresh_h import FRESH_H_TASKS  # noqa: E402
 from agent_taskset_fresh_h import SET_NAME as SET_NAME_H  # noqa: E402
+from agent_taskset_fresh_i import FRESH_I_TASKS  # noqa: E402
+from agent_taskset_fresh_i import SET_NAME as SET_NAME_I  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -69,7 +71,7 @@ BATCH_OF_24 = {
     "multistep": 2,
     "followup": 2,
 }
-"""Tasks per category of the sixth, seventh and eighth batches."""
+"""Tasks per category of the sixth, seventh, eighth and ninth batches."""
 
 
 def test_the_task_set_has_forty_user_tasks_in_every_category_with_eight_not_in_english() -> None:
@@ -215,6 +217,23 @@ def test_the_eighth_fresh_batch_is_a_set_of_its_own_with_stored_reminders_change
     assert len(set(others) - {task.lang for task in FRESH_G_TASKS}) >= 4
     assert sum(len(task.turns) > 1 for task in FRESH_H_TASKS) >= 2
     assert_well_formed(FRESH_H_TASKS, "freshh-")
+
+
+def test_the_ninth_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed_and_twelve_languages() -> None:
+    assert TASK_SETS[SET_NAME_I] == FRESH_I_TASKS
+    assert TASK_SETS["all"] == sum((tasks for name, tasks in TASK_SETS.items() if name != "all"), ())
+    assert len(FRESH_I_TASKS) == 24
+    per_category = Counter(task.category for task in FRESH_I_TASKS)
+    assert per_category == BATCH_OF_24
+    # Reminders the setup stored, which the task must pause, move to other days or cancel.
+    assert sum(task.category == "skills" and task.setup is not None for task in FRESH_I_TASKS) >= 3
+    # Half in English, half in twelve other languages, one task each.
+    others = [task.lang for task in FRESH_I_TASKS if task.lang != "en"]
+    assert sorted(others) == sorted(["nl", "de", "fi", "tr", "hu", "es", "sv", "id", "it", "pl", "vi", "fr"])
+    # At least four of them not in the eighth batch, so the batch says something new about them.
+    assert len(set(others) - {task.lang for task in FRESH_H_TASKS}) >= 4
+    assert sum(len(task.turns) > 1 for task in FRESH_I_TASKS) >= 2
+    assert_well_formed(FRESH_I_TASKS, "freshi-")
 
 
 def test_the_stack_sample_covers_every_category() -> None:
