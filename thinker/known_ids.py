@@ -1,4 +1,5 @@
-"""Whether the record ids a call names came from the conversation, not from the model's imagination. Pure.
+"""Whether the record ids and e-mail addresses a call names came from the conversation, not from the model's
+imagination. Pure.
 
 A call that may change state and names a record by id (`skill_id`, `fact_id`, `event_id`, `message_id`, ...) must
 use an id the conversation has seen: one the user wrote, or one a tool returned. The 1.5B model, asked to move a
@@ -12,6 +13,11 @@ a user message or as an id of the parameter's kind in a tool result (`"skill_id"
 listed under `skills` or `skill`), because a bare "1" is in almost every result and a fact's id 1 is not skill 1;
 or as the id the system prompt shows beside a record of the parameter's kind (`shown_id`: "(fact 12)" counts for
 `fact_id`, never for `skill_id`).
+
+The same holds for the e-mail addresses a call that may change state is given as values of their own (a
+recipient, an attendee, a contact's address; not an address inside a mail's text): each must be in a user
+message, a tool result that did not fail, or the system prompt (the memories it shows). The 1.5B model mailed a
+coach at an address it made up from the coach's name, and saved a contact "lucia@example.com" nobody gave.
 """
 
 from __future__ import annotations
@@ -59,6 +65,41 @@ def unseen_ids(
         if not any(_holds(message, name, text) for message in conversation):
             unseen.append((name, text))
     return unseen
+
+
+_ADDRESS = re.compile(r"[\w.+'-]+@[\w-]+(?:\.[\w-]+)+")
+_BETWEEN_ADDRESSES = re.compile(r"[\s,;<>]*")
+
+
+def unseen_addresses(arguments: Mapping[str, Any], conversation: Sequence[ChatMessage]) -> list[str]:
+    """The e-mail addresses `arguments` give as values of their own (a string that holds nothing but addresses, at
+    any depth: a skill's plan holds the calls it will make) that no user message, tool result that did not fail, or
+    system prompt holds (compared without case), in order."""
+    given = [address for text in _strings(arguments) for address in _only_addresses(text)]
+    if not given:
+        return []
+    sources = [
+        text_of(message).lower()
+        for message in conversation
+        if message["role"] in ("user", "system") or (message["role"] == "tool" and not _failed(text_of(message)))
+    ]
+    return [address for address in dict.fromkeys(given) if not any(address.lower() in text for text in sources)]
+
+
+def _strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _strings(item)
+
+
+def _only_addresses(text: str) -> list[str]:
+    """The addresses in `text` when it holds nothing else ("a@x.org, b@y.org"); none for a sentence."""
+    return _ADDRESS.findall(text) if _BETWEEN_ADDRESSES.fullmatch(_ADDRESS.sub("", text)) else []
 
 
 def _holds(message: ChatMessage, name: str, value: str) -> bool:

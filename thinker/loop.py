@@ -66,7 +66,7 @@ from thinker.guards import (
     sanitize,
 )
 from thinker.hub_tools import SUBAGENT_TOOL, HubTools, call_timeout
-from thinker.known_ids import unseen_ids
+from thinker.known_ids import unseen_addresses, unseen_ids
 from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ModelTimedOut, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.selection import named_values
@@ -264,6 +264,15 @@ REPEATED_CALL: dict[str, Any] = fail(
     "Answer the user now with what you have.",
 )
 """The result a repeated call gets instead of running (one shared object: the loop recognises it by identity)."""
+
+
+def address_from_nowhere(tool: str, addresses: Sequence[str]) -> str:
+    """What a call naming an e-mail address nobody gave is told instead of running. Pure."""
+    named = ", ".join(address[:80] for address in addresses[:3])
+    return (
+        f"Not run: {named} is not in this conversation: the user did not write it and no tool returned it. Ask the "
+        f"user for the address, or look it up, then call {tool} again."
+    )
 
 
 def id_from_nowhere(
@@ -554,6 +563,13 @@ class AgentLoop:
                 )
                 text = id_from_nowhere(call.name, unseen, lookup, looked_up=run.lookup_now == lookup)
                 return fail(ErrorCode.INVALID_ARGUMENTS, text), True
+            addresses = unseen_addresses(normalized.arguments, run.messages)
+            if addresses:
+                log.info(
+                    "call with an address from nowhere refused",
+                    extra={"tool": call.name, "addresses": [address[:80] for address in addresses[:3]]},
+                )
+                return fail(ErrorCode.INVALID_ARGUMENTS, address_from_nowhere(call.name, addresses)), True
             unread = [] if run.read_guard_used else unread_values(run.named, normalized.arguments, run.messages)
             reader = run.toolset.offer_reader(unread[0][0]) if unread else None
             if reader is not None and reader != call.name:

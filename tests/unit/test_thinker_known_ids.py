@@ -11,7 +11,7 @@ import pytest
 from shared.contracts.hub_api import ToolListing
 from tests.unit.test_thinker_loop import Hub, Model, make_loop
 from thinker.catalog import catalog_of
-from thinker.known_ids import record_id_parameters, unseen_ids
+from thinker.known_ids import record_id_parameters, unseen_addresses, unseen_ids
 from thinker.sessions.messages import system_message, tool_message, user_message
 from thinker.tiers import ToolSet
 
@@ -244,3 +244,52 @@ def test_a_record_the_system_prompt_shows_with_its_id_counts_as_seen_for_its_own
     assert unseen_ids({"note_id": 1}, UPDATE_SCHEMA, conversation) == [("note_id", "1")]  # not a part of "(note 12)"
     # A fact's id is not a note's: the 1.5B model overwrote skill 1 with a fact shown as "(id 1)".
     assert unseen_ids({"note_id": 7}, UPDATE_SCHEMA, conversation) == [("note_id", "7")]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "unseen"),
+    [
+        ({"to": "coach@club.example", "body": "Yusuf is ill."}, []),  # the user wrote it
+        ({"to": "COACH@club.example"}, []),  # compared without case
+        ({"to": "ann@shop.example"}, []),  # a tool result that worked returned it
+        ({"to": "heoosy@example.com", "body": "x"}, ["heoosy@example.com"]),  # made up from a name
+        ({"attendees": ["coach@club.example", "dr.o@uni.example"]}, ["dr.o@uni.example"]),
+        ({"to": "coach@club.example, dr.o@uni.example"}, ["dr.o@uni.example"]),
+        ({"plan": [{"tool": "mail_send", "parameters": {"to": "weekly@made.up"}}]}, ["weekly@made.up"]),  # any depth
+        ({"body": "Write to me at private@home.example any time."}, []),  # inside a text: not a recipient
+        ({"to": "bounce@mail.example"}, ["bounce@mail.example"]),  # only a failed result echoed it
+        ({"to": "owner@home.example"}, []),  # the memories the system prompt shows
+    ],
+)
+def test_an_address_counts_only_when_the_user_a_working_tool_or_the_prompt_gave_it(
+    arguments: dict[str, Any], unseen: list[str]
+) -> None:
+    conversation = [
+        system_message("## Relevant memories about the user\n- (fact 3) The user's own address is owner@home.example"),
+        user_message("mail the coach (coach@club.example) that Yusuf is ill"),
+        tool_message("c1", '{"success": true, "data": {"emails": [{"from": "Ann <ann@shop.example>"}]}}'),
+        tool_message("c2", '{"success": false, "error": "bounce@mail.example bounced"}'),
+    ]
+    assert unseen_addresses(arguments, conversation) == unseen
+
+
+async def test_a_mail_to_an_address_nobody_gave_is_refused_and_a_given_one_runs(model: Model, hub: NotesHub):
+    made_up = ("notes_update_note", {"note_id": 1234, "text": "coach: heoosy@example.com", "agent_id": "bob"})
+    model.calls(("notes_list_notes", {}))
+    model.calls(("notes_update_note", {"note_id": 1234, "text": "heoosy@example.com", "agent_id": "bob"}))
+    model.calls(("notes_update_note", {"note_id": 1234, "text": "coach@club.example", "agent_id": "bob"}))
+    model.calls(made_up)
+    model.text("Saved.")
+    result = await make_loop(model, hub).run(start("note the coach's address: coach@club.example"), TOOLS)
+    refused = model.tool_results(2)[-1]
+    assert refused["errorCode"] == "INVALID_ARGUMENTS"
+    assert refused["error"] == (
+        "Not run: heoosy@example.com is not in this conversation: the user did not write it and no tool returned "
+        "it. Ask the user for the address, or look it up, then call notes_update_note again."
+    )
+    # The made-up address never reached the hub; the given one did, and an address inside a text is not checked.
+    assert [call["arguments"].get("text") for call in hub.calls[1:]] == [
+        "coach@club.example",
+        "coach: heoosy@example.com",
+    ]
+    assert result.success
