@@ -609,7 +609,13 @@ class AgentLoop:
                 run.calls_made = {key}
                 run.lookup_due = None
         else:
-            run.failed_tools[call.name] = "" if envelope.get("untrusted") else str(envelope.get("error") or "")
+            error = "" if envelope.get("untrusted") else str(envelope.get("error") or "")
+            run.failed_tools[call.name] = error
+            # An error that says which tool to use instead ("change that one with update_skill") offers it: the
+            # 1.5B model, offered only store_skill, was told to update the skill it had stored and could not.
+            named = run.toolset.offer_named(error, call.name)
+            if named:
+                log.info("tools an error named are offered", extra={"tool": call.name, "offered": named})
         return envelope, True
 
     def _remaining(self, run: _Run) -> float | None:

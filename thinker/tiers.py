@@ -13,6 +13,7 @@ and may call nothing outside its set.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import StrEnum
@@ -93,6 +94,15 @@ def build_categories(catalog: ToolCatalog) -> dict[str, Category]:
 def meta_tool_descriptions() -> dict[str, str]:
     """The meta-tools' descriptions (tool selection embeds them like any other tool)."""
     return dict(_META_DESCRIPTIONS)
+
+
+NAMED_TOOLS = 2
+"""Tools one error may bring in (`ToolSet.offer_named`)."""
+_TOOL_WORD = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+
+
+def _same(name: str) -> str:
+    return name
 
 
 class ToolSet:
@@ -207,6 +217,23 @@ class ToolSet:
     def offer_reader(self, kind: str) -> str | None:
         """Offer the tool that reads a value of `kind`, when this interaction may call it; its name, or None."""
         return self._offer(self.reader_of, kind)
+
+    def offer_named(self, text: str, caller: str) -> list[str]:
+        """Offer the tools an error of `caller` tells the model to use ("… change that one with update_skill"):
+        each tool name in `text`, whole or without `caller`'s MCP prefix, that this interaction may call; the
+        names offered (at most `NAMED_TOOLS`), none in a skill's fixed tool set. Only for the MCPs' own words:
+        the caller passes no text a tool returned from outside."""
+        tool = self.catalog.tools.get(caller)
+        prefix = f"{tool.mcp}_" if tool is not None and tool.mcp else ""
+        found: list[str] = []
+        for word in dict.fromkeys(_TOOL_WORD.findall(text)):
+            for name in (word, prefix + word) if prefix else (word,):
+                if name != caller and name not in self._offered and self._offer(_same, name):
+                    found.append(name)
+                    break
+            if len(found) >= NAMED_TOOLS:
+                break
+        return found
 
     def _offer(self, finder: Callable[[str], str | None] | None, key: str) -> str | None:
         """Offer the hub tool `finder` names for `key` (never in a skill's fixed tool set); its name, or None."""

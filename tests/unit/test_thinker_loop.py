@@ -167,6 +167,19 @@ async def test_an_unknown_tool_is_explained_to_the_model_which_then_corrects_its
     assert len(hub.calls) == 1
 
 
+@pytest.mark.parametrize("untrusted", [False, True], ids=["the MCP's error", "text from outside"])
+async def test_a_tool_an_error_names_is_offered_unless_the_error_came_from_outside(
+    untrusted: bool, model: Model, hub: Hub
+) -> None:
+    hub.answer = {"success": False, "error": "Too long to echo: read it back with filer_read_file instead."}
+    if untrusted:
+        hub.answer["untrusted"] = True
+    model.calls(("echo_echo", {"text": "hi"})).text("I could not.")
+    await make_loop(model, hub).run(START, toolset("echo_echo"))
+    offered = [tool["function"]["name"] for tool in model.requests[1]["tools"]]
+    assert ("filer_read_file" in offered) is not untrusted
+
+
 async def test_unparseable_arguments_are_sent_back_as_the_tools_result(model: Model, hub: Hub) -> None:
     model.calls(("echo_echo", '{"text": "hi"')).calls(("echo_echo", '["hi"]')).calls(("echo_echo", {"text": "x"}))
     model.text("done")

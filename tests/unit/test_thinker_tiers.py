@@ -108,6 +108,18 @@ def test_a_catalog_tool_that_was_not_offered_may_still_be_called_outside_a_sandb
     assert toolset.kind("nope") is None
 
 
+def test_an_error_offers_the_tools_it_names_whole_or_without_the_callers_prefix() -> None:
+    toolset = ToolSet(CATALOG, ["memory_store_fact"])
+    said = "Fact 4 is the owner's: look it up with retrieve_memories or filer_list_files, then call store_fact again."
+    assert toolset.offer_named(said, "memory_store_fact") == ["memory_retrieve_memories", "filer_list_files"]
+    assert toolset.offered == ["memory_store_fact", "memory_retrieve_memories", "filer_list_files"]
+    # Nothing again, nothing unknown, never the failed tool itself, and at most two from one error.
+    assert toolset.offer_named(said, "memory_store_fact") == []
+    assert toolset.offer_named("use send_email or read_file", "filer_list_files") == ["filer_read_file"]
+    assert ToolSet(CATALOG, []).offer_named("echo_echo get_status filer_read_file", "x") == ["echo_echo", "get_status"]
+    assert ToolSet(CATALOG, ["echo_echo"], sandbox=True).offer_named("filer_read_file", "echo_echo") == []
+
+
 def test_a_sandbox_offers_exactly_its_tools_no_meta_and_calls_nothing_else() -> None:
     toolset = ToolSet(CATALOG, ["echo_echo", BROWSE_TOOLS], sandbox=True)
     assert toolset.offered == ["echo_echo"]
