@@ -16,7 +16,9 @@ The evaluation sets, reported side by side, none ever trained or tuned on:
   `unseen`);
 - the fifth never-tuned set (`datasets/guardian/later.txt`, or `--later PATH`), written by another author in
   thirteen or more languages with many short trigger-word prompts among its hard negatives, committed before the
-  third retraining candidate was scored (summary key `later`).
+  third retraining candidate was scored (summary key `later`);
+- the sixth never-tuned set (`datasets/guardian/sixth.txt`, or `--sixth PATH`), written by a sixth author in
+  fifteen languages, committed before the fourth round's shipped model was scored on it (summary key `sixth`).
 
 `--weights PATH` scores another classifier (a `guard_model.json` with its `guard_model.onnx` beside it, as
 `make guardian-train --out-dir` writes them) instead of the shipped one, e.g. a candidate next to the shipped one.
@@ -41,7 +43,7 @@ layer's p50 in the same run (these machines are shared and noisy). `load_seconds
 classifier (spec, hashes, ONNX session) and scan a first text (the tokeniser is built then).
 
     python benchmarks/guardian.py --corpus ../shared/bench/guardian/corpus.jsonl [--split holdout]
-        [--holdout PATH] [--fresh PATH] [--blind PATH] [--unseen PATH] [--later PATH] [--weights SPEC]
+        [--holdout PATH] [--fresh PATH] [--blind PATH] [--unseen PATH] [--later PATH] [--sixth PATH] [--weights SPEC]
         [--judge-model MODEL --judge-api-base URL]
 
 The last line printed is the JSON summary `{"layered": G, "layers": {name: G}, "holdout": {...}, ...}`.
@@ -76,6 +78,7 @@ from guardian_mcp.training.evaluation import (  # noqa: E402
     HOLDOUT,
     KINDS,
     LATER,
+    SIXTH,
     UNSEEN,
     Record,
     read_corpus,
@@ -83,7 +86,7 @@ from guardian_mcp.training.evaluation import (  # noqa: E402
 )
 
 LATENCY_SAMPLES = 40
-NEVER_TUNED = ("holdout", "fresh", "blind", "unseen", "later")
+NEVER_TUNED = ("holdout", "fresh", "blind", "unseen", "later", "sixth")
 """The never-tuned sets, scored with each record's surface; their summary keys."""
 HARD_NEGATIVE_SOURCES = ("NotInject", "authored hard negative")
 
@@ -317,6 +320,7 @@ def main() -> None:
     parser.add_argument("--blind", type=Path, default=BLIND, help="the third never-tuned set (same format)")
     parser.add_argument("--unseen", type=Path, default=UNSEEN, help="the fourth never-tuned set (same format)")
     parser.add_argument("--later", type=Path, default=LATER, help="the fifth never-tuned set (same format)")
+    parser.add_argument("--sixth", type=Path, default=SIXTH, help="the sixth never-tuned set (same format)")
     parser.add_argument("--weights", type=Path, help="a classifier spec to score instead of the shipped one")
     parser.add_argument("--max-windows", type=int, default=classifier_module.DEFAULT_MAX_WINDOWS)
     parser.add_argument("--judge-model", help="litellm model of an LLM judge to include (costs tokens)")

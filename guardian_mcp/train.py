@@ -47,14 +47,31 @@ from guardian_mcp import classifier
 from guardian_mcp.encoder import Encoder
 from guardian_mcp.segment import SURFACES
 from guardian_mcp.training import hardness, sources
-from guardian_mcp.training.evaluation import BLIND, FRESH, HOLDOUT, LATER, UNSEEN, read_corpus, read_holdout
+from guardian_mcp.training.evaluation import (
+    BLIND,
+    FRESH,
+    HOLDOUT,
+    LATER,
+    SIXTH,
+    UNSEEN,
+    read_corpus,
+    read_holdout,
+)
 from shared.embeddings.e5_base import BaseModel
 from shared.embeddings.package_files import file_sha256
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO / "datasets" / "guardian" / "train.jsonl.gz"
 DEFAULT_PUBLIC = REPO / "datasets" / "guardian" / "public"
-DEFAULT_EXCLUDE = (HOLDOUT, FRESH, BLIND, UNSEEN, LATER, REPO.parent / "shared" / "bench" / "guardian" / "corpus.jsonl")
+DEFAULT_EXCLUDE = (
+    HOLDOUT,
+    FRESH,
+    BLIND,
+    UNSEEN,
+    LATER,
+    SIXTH,
+    REPO.parent / "shared" / "bench" / "guardian" / "corpus.jsonl",
+)
 KINDS = ("direct", "indirect", "jailbreak", "benign")
 
 
