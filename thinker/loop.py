@@ -276,15 +276,29 @@ def address_from_nowhere(tool: str, addresses: Sequence[str]) -> str:
 
 
 def id_from_nowhere(
-    tool: str, unseen: list[tuple[str, str]], lookup: str | None = None, *, looked_up: bool = False
+    tool: str,
+    unseen: list[tuple[str, str]],
+    lookup: str | None = None,
+    *,
+    looked_up: bool = False,
+    listed: bool = False,
 ) -> str:
     """What a call naming a record id nobody gave is told instead of running, naming the tool that finds such ids
-    when there is one (`looked_up`: the loop calls it next, for the model). Pure."""
+    when there is one (`looked_up`: the loop calls it next, for the model; `listed`: it was called already in this
+    turn). Pure."""
     named = ", ".join(f"{name} {value[:60]}" for name, value in unseen)
     if lookup and looked_up:
         return (
             f"Not run: {named} is not in this conversation. {lookup} is called for you next; call {tool} again "
             "with an id from its result."
+        )
+    if lookup and listed:
+        # Told to look up an event id, the 1.5B model listed the (empty) calendar, then called delete_event with
+        # the same placeholder id until the turn ran out: the reminder it was asked to delete was a skill.
+        return (
+            f"Not run: {named} is not in this conversation, and {lookup} above did not return it. Call {tool} with "
+            "an id it returned; if none is what the user means, it is kept somewhere else: use another tool, or "
+            "tell the user."
         )
     how = f"with {lookup}" if lookup else "(list or search)"
     return (
@@ -561,7 +575,8 @@ class AgentLoop:
                     "call with an id from nowhere refused",
                     extra={"tool": call.name, "ids": unseen, "lookup_offered": lookup},
                 )
-                text = id_from_nowhere(call.name, unseen, lookup, looked_up=run.lookup_now == lookup)
+                looked_up = lookup is not None and run.lookup_now == lookup
+                text = id_from_nowhere(call.name, unseen, lookup, looked_up=looked_up, listed=lookup in run.tools_used)
                 return fail(ErrorCode.INVALID_ARGUMENTS, text), True
             addresses = unseen_addresses(normalized.arguments, run.messages)
             if addresses:

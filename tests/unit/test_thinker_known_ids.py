@@ -118,7 +118,11 @@ async def test_the_loop_runs_a_lookup_once_a_turn_and_not_when_the_model_already
     model.text("Changed it.")
     result = await make_loop(model, hub).run(start("change the milk note to oat milk"), TOOLS)
     refused = model.tool_results(2)[-1]
-    assert "Look it up first with notes_list_notes" in refused["error"]
+    assert refused["error"] == (
+        "Not run: note_id 8 is not in this conversation, and notes_list_notes above did not return it. Call "
+        "notes_update_note with an id it returned; if none is what the user means, it is kept somewhere else: use "
+        "another tool, or tell the user."
+    )
     assert [call["name"] for call in hub.calls] == ["notes_list_notes", "notes_update_note"]
     assert result.success
 
