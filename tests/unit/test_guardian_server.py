@@ -116,10 +116,10 @@ async def test_objects_and_arrays_report_the_path_of_each_threat() -> None:
     }
     data = await call("scan_content", {"content": content})
     assert data["safe"] is False
-    assert {t["path"] for t in data["threats"]} == {"messages[1].body"}
+    assert {t["path"] for t in data["threats"]} == {"messages[1].body", "attachments[1]"}
     assert data["explanation"].startswith("[messages[1].body]: ")
-    # Attack wording the rules see but the model, reading each bare line, does not confirm: marked, not blocked.
-    assert [mark["path"] for mark in data["marks"]] == ["attachments[0]", "attachments[1]"]
+    # Attack wording the rules see but the model, reading the bare line, does not confirm: marked, not blocked.
+    assert [mark["path"] for mark in data["marks"]] == ["attachments[0]"]
 
     array = await call("scan_content", {"content": ["fine", "also fine", INJECTION]})
     assert {t["path"] for t in array["threats"]} == {"[2]"}
