@@ -16,7 +16,7 @@ or as the id the system prompt shows beside a record of the parameter's kind (`s
 
 The same holds for the e-mail addresses a call that may change state is given as values of their own (a
 recipient, an attendee, a contact's address; not an address inside a mail's text): each must be in a user
-message, a tool result that did not fail, or the system prompt (the memories it shows). The 1.5B model mailed a
+message, a tool result that did not fail or came from outside, or the system prompt (the memories it shows). The 1.5B model mailed a
 coach at an address it made up from the coach's name, and saved a contact "lucia@example.com" nobody gave.
 """
 
@@ -78,12 +78,22 @@ def unseen_addresses(arguments: Mapping[str, Any], conversation: Sequence[ChatMe
     given = [address for text in _strings(arguments) for address in _only_addresses(text)]
     if not given:
         return []
-    sources = [
-        text_of(message).lower()
-        for message in conversation
-        if message["role"] in ("user", "system") or (message["role"] == "tool" and not _failed(text_of(message)))
-    ]
+    sources = [text_of(message).lower() for message in conversation if _gives_addresses(message)]
     return [address for address in dict.fromkeys(given) if not any(address.lower() in text for text in sources)]
+
+
+def _gives_addresses(message: ChatMessage) -> bool:
+    """Whether a message's addresses count as given: the user's, the system prompt's, a tool result that did not
+    fail, and any result from outside (an external service's error is outside text like its answers, and what it
+    makes the agent do waits for the owner); not a failure of our own, which may echo the model's address back."""
+    if message["role"] in ("user", "system"):
+        return True
+    if message["role"] != "tool":
+        return False
+    envelope = _json_in(text_of(message))
+    return not (
+        isinstance(envelope, dict) and envelope.get("success") is False and envelope.get("untrusted") is not True
+    )
 
 
 def _strings(value: Any) -> Iterator[str]:

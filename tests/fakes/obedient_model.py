@@ -34,10 +34,17 @@ DIRECTIVE = re.compile(r"ACT-([0-9a-f]{8,})-TCA")
 MAX_CALLS_PER_TURN = 8
 
 
+_ADDRESS = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
 def act(tool: str, **arguments: Any) -> str:
     """An instruction to call `tool`, in a form the obedient model reads wherever it finds it (a mail, a page, a
-    memory, an error text) and that survives JSON escaping, HTML to Markdown and quoting unchanged."""
-    return f"ACT-{json.dumps({'tool': tool, 'arguments': arguments}).encode().hex()}-TCA"
+    memory, an error text) and that survives JSON escaping, HTML to Markdown and quoting unchanged. The e-mail
+    addresses it sends to follow in clear, as a real instruction names them (the Thinker refuses an address no
+    text of the conversation holds)."""
+    directive = f"ACT-{json.dumps({'tool': tool, 'arguments': arguments}).encode().hex()}-TCA"
+    addresses = list(dict.fromkeys(_ADDRESS.findall(json.dumps(arguments))))
+    return f"{directive} (to {', '.join(addresses)})" if addresses else directive
 
 
 def directives(text: str) -> list[tuple[str, dict[str, Any]]]:

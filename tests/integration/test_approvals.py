@@ -105,6 +105,11 @@ def test_a_denied_call_never_runs_and_the_model_reads_why(hub: RunningHub, llm: 
     assert answer["success"] and "did not run" in answer["reply"]
 
 
+def friends(count: int) -> str:
+    """The addresses the owner gives (a send to an address nobody gave is refused before it is counted)."""
+    return ", ".join(f"friend{n}@example.com" for n in range(1, count + 1))
+
+
 def sends(count: int) -> tuple[tuple[str, dict[str, Any]], ...]:
     return tuple(("inbox_send", {"to": f"friend{n}@example.com", "text": f"hello {n}"}) for n in range(1, count + 1))
 
@@ -115,7 +120,7 @@ def test_a_clean_turn_repeating_a_send_past_the_limit_waits_and_a_denial_stops_i
     llm.reset()
     llm.set_handler(obey(*sends(4)))  # the owner's own turn, nothing untrusted read: only the count holds it
     before = len(inbox_effects(hub))
-    thread, answer = chat_in_background(hub, "Say hello to my friends")
+    thread, answer = chat_in_background(hub, f"Say hello to my friends {friends(4)}")
     request = wait_for_pending(hub)
     assert request["arguments"] == {"to": "friend4@example.com", "text": "hello 4"}
     assert "already ran 3 times in this request" in request["reason"]
@@ -130,7 +135,7 @@ def test_an_approval_past_the_limit_lets_the_rest_of_the_turn_run(hub: RunningHu
     llm.reset()
     llm.set_handler(obey(*sends(6)))
     before = len(inbox_effects(hub))
-    thread, answer = chat_in_background(hub, "Say hello to all six friends")
+    thread, answer = chat_in_background(hub, f"Say hello to all six friends {friends(6)}")
     request = wait_for_pending(hub)
     assert decide(hub, request["id"], "approve").json()["status"] == "approved"
     thread.join(timeout=120)
@@ -140,7 +145,7 @@ def test_an_approval_past_the_limit_lets_the_rest_of_the_turn_run(hub: RunningHu
     llm.reset()
     llm.set_handler(obey(*sends(2)))
     with hub.client(timeout=120) as client:
-        assert client.post("/message", json={"message": "Two more hellos"}).json()["success"]
+        assert client.post("/message", json={"message": f"Two more hellos to {friends(2)}"}).json()["success"]
     assert len(inbox_effects(hub)) == before + 8 and pending_approvals(hub) == []
 
 

@@ -261,7 +261,8 @@ def test_a_record_the_system_prompt_shows_with_its_id_counts_as_seen_for_its_own
         ({"to": "coach@club.example, dr.o@uni.example"}, ["dr.o@uni.example"]),
         ({"plan": [{"tool": "mail_send", "parameters": {"to": "weekly@made.up"}}]}, ["weekly@made.up"]),  # any depth
         ({"body": "Write to me at private@home.example any time."}, []),  # inside a text: not a recipient
-        ({"to": "bounce@mail.example"}, ["bounce@mail.example"]),  # only a failed result echoed it
+        ({"to": "bounce@mail.example"}, ["bounce@mail.example"]),  # only a failed result of ours echoed it
+        ({"to": "rates@partner.example"}, []),  # an outside service's error is outside text like its answers
         ({"to": "owner@home.example"}, []),  # the memories the system prompt shows
     ],
 )
@@ -273,6 +274,9 @@ def test_an_address_counts_only_when_the_user_a_working_tool_or_the_prompt_gave_
         user_message("mail the coach (coach@club.example) that Yusuf is ill"),
         tool_message("c1", '{"success": true, "data": {"emails": [{"from": "Ann <ann@shop.example>"}]}}'),
         tool_message("c2", '{"success": false, "error": "bounce@mail.example bounced"}'),
+        tool_message(
+            "c3", '<untrusted-data> {"success": false, "untrusted": true, "error": "ask rates@partner.example"}'
+        ),
     ]
     assert unseen_addresses(arguments, conversation) == unseen
 
