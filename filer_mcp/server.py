@@ -95,7 +95,8 @@ def create_file(
 
     Missing folders are created. Fails if the file exists, unless `overwrite` is true.
 
-    For requests like: save this as notes.txt, write a file, jot this down in a new note.
+    For requests like: save this as notes.txt, make a packing checklist in trip.md, create a new file, jot this
+    down in a new note.
     """
     return server.service(ctx).create_file(path, content, overwrite)
 
