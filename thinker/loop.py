@@ -573,7 +573,11 @@ class AgentLoop:
                     run.lookup_now = lookup
                 log.info(
                     "call with an id from nowhere refused",
-                    extra={"tool": call.name, "ids": unseen, "lookup_offered": lookup},
+                    extra={
+                        "tool": call.name,
+                        "ids": [(name, value[:60]) for name, value in unseen],
+                        "lookup_offered": lookup,
+                    },
                 )
                 looked_up = lookup is not None and run.lookup_now == lookup
                 text = id_from_nowhere(call.name, unseen, lookup, looked_up=looked_up, listed=lookup in run.tools_used)

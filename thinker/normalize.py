@@ -129,9 +129,11 @@ def _coerce_string(value: str, accepted: set[str]) -> Any:
     text = value.strip()
     if "boolean" in accepted and text.lower() in ("true", "false"):
         return text.lower() == "true"
-    if "integer" in accepted and re.fullmatch(r"[+-]?\d+", text):
+    # At most 30 digits: a longer string stays a string for the tool to refuse (Python will not even convert a
+    # number of more than 4,300 digits, and a model's made-up id once was one).
+    if "integer" in accepted and re.fullmatch(r"[+-]?\d{1,30}", text):
         return int(text)
-    if "integer" in accepted and re.fullmatch(r"[+-]?\d+\.0*", text):
+    if "integer" in accepted and re.fullmatch(r"[+-]?\d{1,30}\.0*", text):
         return int(float(text))
     if "number" in accepted:
         try:

@@ -301,3 +301,16 @@ async def test_a_mail_to_an_address_nobody_gave_is_refused_and_a_given_one_runs(
         "coach: heoosy@example.com",
     ]
     assert result.success
+
+
+async def test_a_refused_ids_log_line_and_refusal_stay_short_whatever_the_id(
+    model: Model, hub: NotesHub, caplog: pytest.LogCaptureFixture
+):
+    huge = "9" * 100_000
+    model.calls(("notes_update_note", {"note_id": huge, "text": "x", "agent_id": "bob"}))
+    model.text("Could not.")
+    with caplog.at_level("INFO", logger="thinker.loop"):
+        await make_loop(model, hub).run(start("change a note"), TOOLS)
+    refused = next(r for r in caplog.records if r.getMessage() == "call with an id from nowhere refused")
+    assert len(str(refused.__dict__["ids"])) < 100
+    assert len(model.tool_results(1)[0]["error"]) < 300

@@ -120,3 +120,10 @@ def test_telegram_sends_get_the_current_chat_unless_a_plausible_one_was_named(
 def test_other_tools_and_turns_without_a_chat_get_no_chat_id() -> None:
     assert "chat_id" not in normalize_arguments("filer_read_file", {"message": "x"}, TELEGRAM, chat_id="42").arguments
     assert "chat_id" not in normalize_arguments("send_telegram", {"message": "x"}, TELEGRAM, chat_id=None).arguments
+
+
+def test_a_number_too_long_to_be_one_stays_text_for_the_tool_to_refuse() -> None:
+    schema = {"type": "object", "properties": {"n": {"type": "integer"}, "x": {"type": "number"}}}
+    given = normalize_arguments("t", {"n": "9" * 100_000, "x": "9" * 100_000}, schema)
+    assert given.arguments == {"n": "9" * 100_000, "x": "9" * 100_000}
+    assert normalize_arguments("t", {"n": "12", "x": "1.5"}, schema).arguments == {"n": 12, "x": 1.5}
