@@ -101,10 +101,6 @@ NAMED_TOOLS = 2
 _TOOL_WORD = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
 
 
-def _same(name: str) -> str:
-    return name
-
-
 class ToolSet:
     """The tools of one interaction: what is offered to the model, and what it may call."""
 
@@ -212,11 +208,11 @@ class ToolSet:
         A call refused for an id nobody gave is told to look the id up first: the tool to do that must then be
         there ("pause my choir reminder" was offered `delete_skill` but not `list_skills`, and the 1.5B model
         invented ids until the turn ran out)."""
-        return self._offer(self.lookup_of, name)
+        return self._offer(self.lookup_of(name) if self.lookup_of is not None else None)
 
     def offer_reader(self, kind: str) -> str | None:
         """Offer the tool that reads a value of `kind`, when this interaction may call it; its name, or None."""
-        return self._offer(self.reader_of, kind)
+        return self._offer(self.reader_of(kind) if self.reader_of is not None else None)
 
     def offer_named(self, text: str, caller: str) -> list[str]:
         """Offer the tools an error of `caller` tells the model to use ("… change that one with update_skill"):
@@ -228,17 +224,17 @@ class ToolSet:
         found: list[str] = []
         for word in dict.fromkeys(_TOOL_WORD.findall(text)):
             for name in (word, prefix + word) if prefix else (word,):
-                if name != caller and name not in self._offered and self._offer(_same, name):
+                if name != caller and name not in self._offered and self._offer(name):
                     found.append(name)
                     break
             if len(found) >= NAMED_TOOLS:
                 break
         return found
 
-    def _offer(self, finder: Callable[[str], str | None] | None, key: str) -> str | None:
-        """Offer the hub tool `finder` names for `key` (never in a skill's fixed tool set); its name, or None."""
-        tool = finder(key) if finder is not None and not self.sandbox else None
-        if tool is None or self.kind(tool) is not ToolKind.HUB:
+    def _offer(self, tool: str | None) -> str | None:
+        """Offer the hub tool `tool` when this interaction may call it (never in a skill's fixed tool set); its name,
+        or None."""
+        if tool is None or self.sandbox or self.kind(tool) is not ToolKind.HUB:
             return None
         self._offered.setdefault(tool, None)
         return tool
