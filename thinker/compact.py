@@ -16,7 +16,10 @@ prompt tokens in about 25 s on a CPU. The full descriptions and schemas stay whe
 - nullable parameters (`anyOf: [X, null]`) as plain X, `$ref`s inlined from `$defs`, nested objects kept to
   `NESTED_DEPTH` level (deeper ones become `{"type": "object"}` with their description);
 - no parameters that are not the model's to set (`HIDDEN_PARAMETERS`: the agent id, which the Thinker fills, and
-  a memory write's provenance, which the hub decides from the turn's taint).
+  a memory write's provenance, which the hub decides from the turn's taint);
+- no optional parameter its tool marks as for configuring by hand (`x-advanced`, `shared.contracts.hub_api`):
+  shown a skill's token limits and tool allow-list, the 1.5B model filled them in three of eight new reminders
+  (`max_tokens_per_run: 50`, `required_tools: ["gmail"]`), which refused the call or would have starved the run.
 
 The arguments the model sends are still checked against the tool's real schema (`normalize.py`, the hub), which
 also coerces the usual near-misses ("5" for 5) and drops nulls.
@@ -27,6 +30,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any
+
+from shared.contracts.hub_api import ADVANCED
 
 JsonSchema = dict[str, Any]
 
@@ -145,7 +150,7 @@ def _object(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int,
             continue
         compact = _node(child, definitions, depth)
         if name not in declared:
-            if top and (optional >= MAX_OPTIONAL or _shapeless_list(compact)):
+            if top and (optional >= MAX_OPTIONAL or _shapeless_list(compact) or _advanced(child)):
                 continue
             optional += 1
             if not _structured(compact):
@@ -156,6 +161,10 @@ def _object(node: Mapping[str, Any], definitions: Mapping[str, Any], depth: int,
     if required:
         out["required"] = required
     return out
+
+
+def _advanced(node: Any) -> bool:
+    return isinstance(node, Mapping) and node.get(ADVANCED) is True
 
 
 def _shapeless_list(node: Mapping[str, Any]) -> bool:

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from shared.contracts.hub_api import ADVANCED
 from thinker.compact import MAX_OPTIONAL, compact_description, compact_schema, first_sentence
 
 
@@ -81,6 +82,27 @@ def test_only_the_first_optional_parameters_are_shown_and_required_ones_always()
     properties["last_but_required"] = {"type": "string", "description": "Needed."}
     shown = compact_schema({"properties": properties, "required": ["last_but_required"]})["properties"]
     assert list(shown) == [f"opt{i}" for i in range(MAX_OPTIONAL)] + ["last_but_required"]
+
+
+def test_an_optional_parameter_marked_for_configuring_by_hand_is_left_out_and_does_not_count() -> None:
+    advanced = {"type": "integer", ADVANCED: True}
+    properties: dict[str, Any] = {"limit": advanced, "needed_limit": advanced}
+    properties |= {f"opt{i}": {"type": "string"} for i in range(MAX_OPTIONAL)}
+    shown = compact_schema({"properties": properties, "required": ["needed_limit"]})["properties"]
+    # Hidden optional ones take no slot; a required one is shown whatever its mark (a call cannot do without it).
+    assert list(shown) == ["needed_limit"] + [f"opt{i}" for i in range(MAX_OPTIONAL)]
+
+
+async def test_the_memorizers_skill_tools_show_the_model_no_limits_allow_lists_or_bookkeeping() -> None:
+    from memorizer_mcp.server import server
+
+    tools = {tool.name: tool for tool in await server.list_tools()}
+    for name in ("store_skill", "update_skill"):
+        shown = compact_schema(tools[name].input_schema)["properties"]
+        assert "trigger_config" in shown and "instructions" in shown
+        hidden = {"required_tools", "max_steps", "max_tokens_per_run", "daily_tokens", "notify_interval_minutes"}
+        assert not hidden & set(shown), name
+        assert not {key for key in shown if key.startswith(("last_", "backoff", "consecutive"))}, name
 
 
 def test_an_optional_list_of_shapeless_objects_is_left_out_and_lists_of_values_stay() -> None:
