@@ -163,3 +163,53 @@ def _ids_of_kind(value: Any, kind: str, holder: str = "") -> Iterator[str]:
                     yield str(item)
             else:
                 yield from _ids_of_kind(item, kind, str(key))
+
+
+_LABELS = ("name", "title", "subject", "summary", "fact", "text", "path", "description")
+"""Fields that say what a listed record is, in order of preference."""
+
+
+def listed_records(
+    conversation: Sequence[ChatMessage], lookup: str, kind: str, request: str, *, limit: int = 5
+) -> list[tuple[str, str]]:
+    """(id, label) of the `kind` records the last result of `lookup` that did not fail lists (`{"skills": [{"id": 28,
+    "name": "Swimming"}]}`, `{"event_id": "e1", "summary": ...}`), at most `limit`, those whose label shares most
+    character trigrams with `request` first (ties in listed order). Trigrams need no word list, so they work in
+    any language and script: "natación de Lucía" finds "Natación de Lucía", "燃えないゴミ" finds "燃えないゴミの日".
+    A result from outside (`untrusted`: a calendar, a mailbox) gives ids only, in listed order: its labels are
+    someone else's text, and these pairs are repeated in the loop's own words, outside the untrusted wrapper."""
+    for message in reversed(conversation):
+        if message["role"] != "tool" or message.get("name") != lookup:
+            continue
+        content = text_of(message)
+        if _failed(content):
+            continue
+        envelope = _json_in(content)
+        records = list(dict.fromkeys(_records_of_kind(envelope, kind)))
+        if isinstance(envelope, dict) and envelope.get("untrusted"):
+            return list(dict.fromkeys((record_id, "") for record_id, _ in records))[:limit]
+        wanted = _trigrams(request)
+        ranked = sorted(enumerate(records), key=lambda item: (-len(_trigrams(item[1][1]) & wanted), item[0]))
+        return [record for _, record in ranked[:limit]]
+    return []
+
+
+def _records_of_kind(value: Any, kind: str, holder: str = "") -> Iterator[tuple[str, str]]:
+    if isinstance(value, list):
+        for item in value:
+            yield from _records_of_kind(item, kind, holder)
+    elif isinstance(value, dict):
+        record_id = value.get(f"{kind}_id")
+        if record_id is None and holder in (kind, f"{kind}s"):
+            record_id = value.get("id")
+        if isinstance(record_id, int | str) and not isinstance(record_id, bool):
+            label = next((value[key] for key in _LABELS if isinstance(value.get(key), str)), "")
+            yield str(record_id)[:60], " ".join(label.split())[:60]
+        for key, item in value.items():
+            if isinstance(item, list | dict):
+                yield from _records_of_kind(item, kind, str(key))
+
+
+def _trigrams(text: str) -> set[str]:
+    folded = " ".join(re.findall(r"\w+", text.casefold()))
+    return {folded[i : i + 3] for i in range(len(folded) - 2)}

@@ -49,7 +49,7 @@ from enum import StrEnum
 from typing import Any
 
 from shared.contracts.thinker_api import BudgetStop
-from shared.envelope import ErrorCode, fail
+from shared.envelope import ErrorCode, fail, ok
 from shared.secrets import SecretVault
 from shared.text import clip
 from shared.traces import elapsed_ms, trace_event
@@ -66,7 +66,7 @@ from thinker.guards import (
     sanitize,
 )
 from thinker.hub_tools import SUBAGENT_TOOL, HubTools, call_timeout
-from thinker.known_ids import unseen_addresses, unseen_ids
+from thinker.known_ids import listed_records, unseen_addresses, unseen_ids
 from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ModelTimedOut, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.selection import named_values
@@ -232,10 +232,13 @@ class _Run:
     lookup_due: str | None = None
     """The tool a refusal told the model to call first (an id nobody gave), until a call of it works."""
     lookup_guard_used: bool = False
-    lookups_run: set[str] = field(default_factory=set)
-    """Lookups the loop ran for the model after refusing an id nobody gave (each once a turn)."""
+    lookups_run: dict[str, str] = field(default_factory=dict)
+    """Lookups the loop ran for the model after refusing an id nobody gave (each once a turn), with the kind of
+    record they were run for (`skill` for a refused `skill_id`)."""
     lookup_now: str | None = None
     """The lookup to run for the model once the current reply's calls are done."""
+    request: str = ""
+    """The user's message (a skill's instructions) this turn answers."""
     named: list[tuple[str, str]] = field(default_factory=list)
     """The file names and web addresses of the user's message (a skill's instructions) this turn answers."""
     read_guard_used: bool = False
@@ -282,10 +285,11 @@ def id_from_nowhere(
     *,
     looked_up: bool = False,
     listed: bool = False,
+    records: Sequence[tuple[str, str]] = (),
 ) -> str:
     """What a call naming a record id nobody gave is told instead of running, naming the tool that finds such ids
     when there is one (`looked_up`: the loop calls it next, for the model; `listed`: it was called already in this
-    turn). Pure."""
+    turn, and returned `records`, as (id, label), those nearest the request first). Pure."""
     named = ", ".join(f"{name} {value[:60]}" for name, value in unseen)
     if lookup and looked_up:
         return (
@@ -294,16 +298,40 @@ def id_from_nowhere(
         )
     if lookup and listed:
         # Told to look up an event id, the 1.5B model listed the (empty) calendar, then called delete_event with
-        # the same placeholder id until the turn ran out: the reminder it was asked to delete was a skill.
+        # the same placeholder id until the turn ran out: the reminder it was asked to delete was a skill. Shown
+        # the list, it sent its made-up id again beside "28 Natación de Lucía": the ids are repeated here, with
+        # the parameter's name, nearest the request first.
+        returned = f" It returned {_listing(unseen[0][0], records)}." if records else ""
         return (
-            f"Not run: {named} is not in this conversation, and {lookup} above did not return it. Call {tool} with "
-            "an id it returned; if none is what the user means, it is kept somewhere else: use another tool, or "
-            "tell the user."
+            f"Not run: {named} is not in this conversation, and {lookup} above did not return it.{returned} Call "
+            f"{tool} with an id it returned; if none is what the user means, it is kept somewhere else: use another "
+            "tool, or tell the user."
         )
     how = f"with {lookup}" if lookup else "(list or search)"
     return (
         f"Not run: {named} is not in this conversation. Look it up first {how}, then call {tool} "
         "with an id from that result."
+    )
+
+
+def already_looked_up(lookup: str, kind: str, records: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The result of the model's own call of a lookup the loop already ran for it this turn: what it asked for, the
+    records that lookup returned (nearest the request first), not a refusal. Pure."""
+    if not records:
+        return ok({"note": f"{lookup} already ran in this turn (above) and returned no {kind}."})
+    return ok({"note": f"{lookup} already ran in this turn (above); it returned {_listing(f'{kind}_id', records)}."})
+
+
+def _json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict) if text.strip() else True
+    except json.JSONDecodeError:
+        return False
+
+
+def _listing(parameter: str, records: Sequence[tuple[str, str]]) -> str:
+    return ", ".join(
+        f'{parameter} {record_id} "{label}"' if label else f"{parameter} {record_id}" for record_id, label in records
     )
 
 
@@ -373,7 +401,8 @@ class AgentLoop:
             chat_id=chat_id,
             temperature=self.model.temperature if temperature is None else temperature,
             start=len(messages),
-            named=named_values(next((text_of(m) for m in reversed(messages) if m["role"] == "user"), "")),
+            request=(request := next((text_of(m) for m in reversed(messages) if m["role"] == "user"), "")),
+            named=named_values(request),
             retries_left=self.limits.max_tool_retries,
             # A copy: a subagent call moves this turn's deadline, never the caller's object.
             deadline=TurnDeadline(deadline.at, deadline.seconds) if deadline is not None else None,
@@ -480,7 +509,11 @@ class AgentLoop:
         kept = node.calls[:MAX_CALLS_PER_REPLY]
         calls = [ToolCall(self._unique_id(run, c.id), c.name, c.arguments) for c in kept]
         content = sanitize(node.text) or None
-        run.messages.append(assistant_message(content, [tool_call(c.id, c.name, c.arguments) for c in calls]))
+        # Arguments that are not a JSON object stay out of the history (its result says what was wrong): llama.cpp's
+        # server refuses a whole request whose history holds a call it cannot parse, so one reply cut at the length
+        # limit failed the turn's next model call ("Failed to parse tool call arguments as JSON").
+        recorded = [tool_call(c.id, c.name, c.arguments if _json_object(c.arguments) else "{}") for c in calls]
+        run.messages.append(assistant_message(content, recorded))
         malformed = 0
         repeated = False
         failed: str | None = None
@@ -568,8 +601,9 @@ class AgentLoop:
                 run.lookup_due = lookup or run.lookup_due
                 # Told to look the id up, the 1.5B model called the lookup with a filter that hid the record, or
                 # the change again with another made-up id: a lookup that needs no arguments is run for it.
+                kind = unseen[0][0].removesuffix("_id")
                 if lookup and self._may_look_up(run, lookup):
-                    run.lookups_run.add(lookup)
+                    run.lookups_run[lookup] = kind
                     run.lookup_now = lookup
                 log.info(
                     "call with an id from nowhere refused",
@@ -580,7 +614,9 @@ class AgentLoop:
                     },
                 )
                 looked_up = lookup is not None and run.lookup_now == lookup
-                text = id_from_nowhere(call.name, unseen, lookup, looked_up=looked_up, listed=lookup in run.tools_used)
+                listed = lookup is not None and lookup in run.tools_used
+                records = listed_records(run.messages, lookup, kind, run.request) if listed and lookup else []
+                text = id_from_nowhere(call.name, unseen, lookup, looked_up=looked_up, listed=listed, records=records)
                 return fail(ErrorCode.INVALID_ARGUMENTS, text), True
             addresses = unseen_addresses(normalized.arguments, run.messages)
             if addresses:
@@ -600,6 +636,13 @@ class AgentLoop:
                 )
                 return fail(ErrorCode.INVALID_ARGUMENTS, read_first(call.name, unread, reader)), True
         key = call_key(call.name, normalized.arguments)
+        if key in run.calls_made and call.name in run.lookups_run:
+            # The model made the lookup a refusal told it to make, which the loop had made for it: its result is
+            # what the model asked for, not a repeat to stop ("Look it up first with memory_list_skills", then
+            # "You already made this exact call ... Answer the user now" ended turns of the 1.5B model).
+            log.info("lookup already run for the model", extra={"tool": call.name})
+            records = listed_records(run.messages, call.name, run.lookups_run[call.name], run.request)
+            return already_looked_up(call.name, run.lookups_run[call.name], records), True
         if key in run.calls_made:
             log.info("repeated tool call not run again", extra={"tool": call.name})
             return REPEATED_CALL, True

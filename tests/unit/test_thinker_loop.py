@@ -210,6 +210,13 @@ async def test_a_tool_call_cut_at_the_output_limit_is_explained_as_such(model: M
     error = model.tool_results(1)[0]
     assert error["errorCode"] == "INVALID_ARGUMENTS" and "cut off at the length limit" in error["error"]
     assert result.success and hub.calls == [{"name": "echo_echo", "arguments": {"text": "short"}}]
+    # The cut call stays in the history with empty arguments: a server refuses a history it cannot parse.
+    recorded = [m["tool_calls"][0]["function"] for m in model.requests[1]["messages"] if m.get("tool_calls")]
+    assert recorded == [{"name": "echo_echo", "arguments": "{}"}]
+    assert [m["tool_calls"][0]["function"]["arguments"] for m in result.messages if m.get("tool_calls")] == [
+        "{}",
+        '{"text": "short"}',
+    ]
 
 
 async def test_malformed_calls_are_retried_a_bounded_number_of_times(model: Model, hub: Hub) -> None:
