@@ -8,7 +8,8 @@ normalise their own arguments, with missing tools making a skill disabled instea
 - an update first reads the stored skill, so a partial `trigger_config` is merged over the stored one and a
   hand-made `enabled` change can be told apart from the scheduler's (see `hand_toggle`);
 - a `SkillInputError` becomes the envelope `INVALID_ARGUMENTS` with its sentence; nothing is stored;
-- the normaliser's warnings travel back in `data.warnings`, so the model learns what was fixed;
+- the normaliser's warnings travel back in `data.warnings`, so the model learns what was fixed, and the timing
+  written, in words with its next runs, in `data.runs` (`timing_words`), so it can tell the owner what was stored;
 - the scheduler is told to re-read the skills, so a new skill fires on time.
 """
 
@@ -23,6 +24,7 @@ from orchestrator.settings import OrchestratorSettings
 from orchestrator.skills.errors import SkillInputError
 from orchestrator.skills.normalizer import DEFAULT_AGENT_ID, SKILL_TOOLS, normalize_skill_input
 from orchestrator.skills.runs import WAITING_FOR_TOOLS, iso
+from orchestrator.skills.timing_words import timing_words
 from shared.agents import AgentDefinition
 from shared.envelope import ErrorCode, fail
 
@@ -112,12 +114,14 @@ async def call_skill_tool(hub: SkillWriteHost, name: str, arguments: dict[str, A
         args.update(hand_toggle(stored, args, now))
     envelope = await hub.call(name, args, caller=WRITE)
     if envelope.get("success"):
-        if normal.warnings:
+        said = {"warnings": list(normal.warnings)} if normal.warnings else {}
+        written = args.get("trigger_config")
+        runs = timing_words(written, default_tz=zone, now=now) if isinstance(written, Mapping) else None
+        if runs is not None:
+            said["runs"] = runs
+        if said:
             data = envelope.get("data")
-            envelope["data"] = {
-                **(data if isinstance(data, dict) else {"result": data}),
-                "warnings": list(normal.warnings),
-            }
+            envelope["data"] = {**(data if isinstance(data, dict) else {"result": data}), **said}
         if scheduler is not None:
             scheduler.invalidate()
     return envelope

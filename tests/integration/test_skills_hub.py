@@ -136,9 +136,13 @@ def test_a_reminder_said_in_plain_fields_is_stored_as_cron_and_moved_by_its_days
         assert stored["success"], stored
         skill_id = stored["data"]["skill_id"]
         assert hub.skill(skill_id)["trigger_config"]["schedule"] == "15 8 * * 1-5"
+        # The answer says what was stored in words, with its next runs, for the model to repeat to the owner.
+        assert stored["data"]["runs"].startswith("At 08:15, Monday through Friday (")
+        assert "; next " in stored["data"]["runs"]
         moved = hub.call("memory_update_skill", {"skill_id": skill_id, "trigger_config": {"every": "sunday"}})
         assert moved["success"], moved
         assert hub.skill(skill_id)["trigger_config"]["schedule"] == "15 8 * * 0"
+        assert moved["data"]["runs"].startswith("At 08:15, only on Sunday (")
         unclear = hub.call(
             "memory_store_skill", {"name": "Vague", "instructions": "x", "trigger_config": {"every": "fortnight"}}
         )
