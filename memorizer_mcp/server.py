@@ -50,7 +50,7 @@ from memorizer_mcp.provenance import (
 from memorizer_mcp.records import Records
 from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
-from shared.contracts.hub_api import ADVANCED_FIELD
+from shared.contracts.hub_api import advanced
 from shared.contracts.memory import FactCategory
 from shared.contracts.thinker_api import MAX_SKILL_TOKENS
 from shared.embeddings.base import Embedder
@@ -511,11 +511,10 @@ TriggerConfig = Annotated[
 # by guess names tools that do not exist, or locks a reminder out of the tools its run needs.
 RequiredTools = Annotated[
     list[str] | None,
-    Field(
+    advanced(
         max_length=100,
         description="Only to restrict the skill to some tools (usually left out: it may then use any tool). "
         "Exact tool names, from get_tool_catalog.",
-        json_schema_extra=ADVANCED_FIELD,
     ),
 ]
 ExecutionPlan = Annotated[
@@ -525,21 +524,13 @@ ExecutionPlan = Annotated[
 SkillId = Annotated[RecordId, Field(description="Id of the skill (see list_skills).")]
 SkillTokens = Annotated[
     int | None,
-    Field(
-        ge=0,
-        le=MAX_SKILL_TOKENS,
-        description="Most tokens one run may spend (its model calls stop before; 0 = none).",
-        json_schema_extra=ADVANCED_FIELD,
+    advanced(
+        ge=0, le=MAX_SKILL_TOKENS, description="Most tokens one run may spend (its model calls stop before; 0 = none)."
     ),
 ]
 SkillDailyTokens = Annotated[
     int | None,
-    Field(
-        ge=0,
-        le=MAX_SKILL_TOKENS,
-        description="Most tokens all its runs may spend per day (0 = no limit).",
-        json_schema_extra=ADVANCED_FIELD,
-    ),
+    advanced(ge=0, le=MAX_SKILL_TOKENS, description="Most tokens all its runs may spend per day (0 = no limit)."),
 ]
 
 
@@ -558,18 +549,11 @@ def store_skill(
     trigger_config: TriggerConfig = None,
     required_tools: RequiredTools = None,
     execution_plan: ExecutionPlan = None,
-    max_steps: Annotated[
-        int, Field(ge=1, le=100, description="Most LLM steps per run.", json_schema_extra=ADVANCED_FIELD)
-    ] = 10,
+    max_steps: Annotated[int, advanced(ge=1, le=100, description="Most LLM steps per run.")] = 10,
     notify_on_completion: Annotated[bool, Field(description="Send a notification when it finishes.")] = True,
     notify_interval_minutes: Annotated[
         int,
-        Field(
-            ge=0,
-            le=525_600,
-            description="Least minutes between notifications (0 = global default).",
-            json_schema_extra=ADVANCED_FIELD,
-        ),
+        advanced(ge=0, le=525_600, description="Least minutes between notifications (0 = global default)."),
     ] = 0,
     enabled: Annotated[bool, Field(description="Whether it runs.")] = True,
     max_tokens_per_run: SkillTokens = None,
@@ -645,46 +629,22 @@ def update_skill(
     instructions: Annotated[str | None, Field(description="New instructions.")] = None,
     required_tools: RequiredTools = None,
     execution_plan: ExecutionPlan = None,
-    max_steps: Annotated[
-        int | None, Field(ge=1, le=100, description="New most LLM steps per run.", json_schema_extra=ADVANCED_FIELD)
-    ] = None,
+    max_steps: Annotated[int | None, advanced(ge=1, le=100, description="New most LLM steps per run.")] = None,
     notify_on_completion: Annotated[bool | None, Field(description="New notification setting.")] = None,
     notify_interval_minutes: Annotated[
         int | None,
-        Field(
-            ge=0,
-            le=525_600,
-            description="Least minutes between notifications (0 = global default).",
-            json_schema_extra=ADVANCED_FIELD,
-        ),
+        advanced(ge=0, le=525_600, description="Least minutes between notifications (0 = global default)."),
     ] = None,
-    last_run_at: Annotated[
-        str | None, Field(description="When it last ran (ISO date-time).", json_schema_extra=ADVANCED_FIELD)
-    ] = None,
-    last_run_status: Annotated[
-        str | None, Field(max_length=100, description="e.g. success, error.", json_schema_extra=ADVANCED_FIELD)
-    ] = None,
-    last_run_summary: Annotated[
-        str | None, Field(description="What the last run did.", json_schema_extra=ADVANCED_FIELD)
-    ] = None,
-    last_notified_at: Annotated[
-        str | None, Field(description="When a notification was last sent (ISO).", json_schema_extra=ADVANCED_FIELD)
-    ] = None,
+    last_run_at: Annotated[str | None, advanced(description="When it last ran (ISO date-time).")] = None,
+    last_run_status: Annotated[str | None, advanced(max_length=100, description="e.g. success, error.")] = None,
+    last_run_summary: Annotated[str | None, advanced(description="What the last run did.")] = None,
+    last_notified_at: Annotated[str | None, advanced(description="When a notification was last sent (ISO).")] = None,
     consecutive_failures: Annotated[
         int | None,
-        Field(
-            ge=0,
-            le=1000,
-            description="Failed runs in a row (the scheduler's backoff).",
-            json_schema_extra=ADVANCED_FIELD,
-        ),
+        advanced(ge=0, le=1000, description="Failed runs in a row (the scheduler's backoff)."),
     ] = None,
-    backoff_until: Annotated[
-        str | None, Field(description="No run before this moment (ISO date-time).", json_schema_extra=ADVANCED_FIELD)
-    ] = None,
-    last_error: Annotated[
-        str | None, Field(description="The last failure's error message.", json_schema_extra=ADVANCED_FIELD)
-    ] = None,
+    backoff_until: Annotated[str | None, advanced(description="No run before this moment (ISO date-time).")] = None,
+    last_error: Annotated[str | None, advanced(description="The last failure's error message.")] = None,
     max_tokens_per_run: SkillTokens = None,
     daily_tokens: SkillDailyTokens = None,
 ) -> dict[str, Any]:

@@ -29,8 +29,13 @@ ADVANCED = "x-advanced"
 """Key a tool's author sets (`true`) on an optional parameter of its `inputSchema` that is for configuring by hand
 (the owner over HTTP, the CLI, a SKILL.md file): a run's token limits, a tool allow-list, the scheduler's own
 bookkeeping. The Thinker leaves such parameters out of what the model is shown (`thinker/compact.py`); the tool
-still takes them and applies its default when they are missing. Set it with `Field(json_schema_extra=ADVANCED_FIELD)`."""
-ADVANCED_FIELD: dict[str, Any] = {ADVANCED: True}
+still takes them and applies its default when they are missing. Declared with `advanced(...)` instead of `Field`."""
+
+
+def advanced(**field: Any) -> Any:
+    """`pydantic.Field(**field)` for a parameter marked `ADVANCED` (typed `Any`, as `Field` is, to sit in defaults)."""
+    return Field(**field, json_schema_extra={ADVANCED: True})
+
 
 ToolResult = Envelope
 """`POST /tools/call`'s answer: `{success, data?, error?, errorCode?, blocked?}` (see shared/envelope.py)."""
