@@ -22,12 +22,12 @@ coach at an address it made up from the coach's name, and saved a contact "lucia
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from thinker.sessions.messages import ChatMessage, text_of
+from thinker.sessions.results import CONTEXT_IDS, envelope_of, failed_result
 
 
 def shown_id(kind: str, value: object) -> str:
@@ -37,8 +37,6 @@ def shown_id(kind: str, value: object) -> str:
     return f"({kind} {value})"
 
 
-CONTEXT_IDS = frozenset({"agent_id", "chat_id"})
-"""Ids of where the call runs (filled in by the Thinker), not of records."""
 _SHORT = 4
 
 
@@ -90,7 +88,7 @@ def _gives_addresses(message: ChatMessage) -> bool:
         return True
     if message["role"] != "tool":
         return False
-    envelope = _json_in(text_of(message))
+    envelope = envelope_of(text_of(message))
     return not (
         isinstance(envelope, dict) and envelope.get("success") is False and envelope.get("untrusted") is not True
     )
@@ -121,7 +119,7 @@ def _holds(message: ChatMessage, name: str, value: str) -> bool:
     content = text_of(message)
     if value not in content:
         return False
-    if role == "tool" and _failed(content):
+    if role == "tool" and failed_result(content):
         # A failed call's error echoes what the model sent ("Not run: skill_id 43147 is not in this
         # conversation", "Skill 43147 does not exist"): the 1.5B model's made-up id counted as seen on its retry.
         return False
@@ -130,24 +128,7 @@ def _holds(message: ChatMessage, name: str, value: str) -> bool:
     if name == "id":  # no kind to tell: any id field's value
         return re.search(rf'"\w*id"\s*:\s*"?{re.escape(value)}"?\s*[,}}\]]', content, re.IGNORECASE) is not None
     kind = name.removesuffix("_id")
-    return any(found == value for found in _ids_of_kind(_json_in(content), kind))
-
-
-def _failed(content: str) -> bool:
-    """Whether a tool result is a failure envelope (`"success": false`)."""
-    envelope = _json_in(content)
-    return isinstance(envelope, dict) and envelope.get("success") is False
-
-
-def _json_in(content: str) -> Any:
-    """The JSON envelope of a tool result, also when it is wrapped as untrusted data; None when there is none."""
-    start, end = content.find("{"), content.rfind("}")
-    if start < 0 or end < start:
-        return None
-    try:
-        return json.loads(content[start : end + 1])
-    except ValueError:
-        return None
+    return any(found == value for found in _ids_of_kind(envelope_of(content), kind))
 
 
 def _ids_of_kind(value: Any, kind: str, holder: str = "") -> Iterator[str]:
@@ -182,9 +163,9 @@ def listed_records(
         if message["role"] != "tool" or message.get("name") != lookup:
             continue
         content = text_of(message)
-        if _failed(content):
+        if failed_result(content):
             continue
-        envelope = _json_in(content)
+        envelope = envelope_of(content)
         records = list(dict.fromkeys(_records_of_kind(envelope, kind)))
         if isinstance(envelope, dict) and envelope.get("untrusted"):
             return list(dict.fromkeys((record_id, "") for record_id, _ in records))[:limit]

@@ -252,6 +252,25 @@ def test_a_result_whose_call_is_unknown_is_named_tool() -> None:
     assert truncate_tool_results(history)[0]["content"] == "[tool: truncated, was 500 chars]"
 
 
+def test_a_shortened_result_keeps_the_record_ids_it_held_and_a_failure_keeps_none() -> None:
+    listing = {"success": True, "data": {"emails": [{"id": "msg18", "subject": "x" * 400}], "skill_id": 7}}
+    failure = {"success": False, "error": "Not run: skill_id 43147 is not in this conversation." + " " * 400}
+    history: list[ChatMessage] = [
+        call("1"),
+        result("1", json.dumps(listing)),
+        call("2"),
+        result("2", json.dumps(failure)),
+        call("3"),
+        result("3", BIG),
+        call("4"),
+        result("4", BIG),
+    ]
+    out = truncate_tool_results(history)
+    assert out[1]["content"].startswith("[tool_1: truncated, was ")
+    assert out[1]["content"].endswith('chars; its ids: {"ids": [{"email_id": "msg18"}, {"skill_id": "7"}]}]')
+    assert out[3]["content"] == f"[tool_2: truncated, was {len(json.dumps(failure))} chars]"
+
+
 # --- relevance selection ------------------------------------------------------------------------------------------
 def test_older_pairs_are_user_messages_with_their_final_text_answer() -> None:
     history: list[ChatMessage] = [

@@ -370,3 +370,21 @@ def test_a_listing_from_outside_gives_ids_only_so_no_stranger_writes_the_loops_w
     wrapped = f'<untrusted-data source="gmail_list_events">\n{json.dumps(envelope)}\n</untrusted-data>'
     conversation = [tool_message("c1", wrapped, "gmail_list_events")]
     assert listed_records(conversation, "gmail_list_events", "event", "the PIN mail") == [("e1", ""), ("e2", "")]
+
+
+def test_an_id_a_shortened_older_result_kept_still_counts_as_seen() -> None:
+    from thinker.sessions.history import truncate_tool_results
+
+    notes = {"notes": [{"id": 12, "text": "x" * 500}]}
+    filler = json.dumps({"success": True, "data": "y" * 500})
+    conversation = truncate_tool_results(
+        [
+            user_message("change the milk note"),
+            listing("notes_list_notes", notes),
+            tool_message("c2", filler, "web_search"),
+            tool_message("c3", filler, "web_search"),
+        ]
+    )
+    assert "truncated" in conversation[1]["content"]
+    assert unseen_ids({"note_id": 12}, UPDATE_SCHEMA, conversation) == []
+    assert unseen_ids({"note_id": 13}, UPDATE_SCHEMA, conversation) == [("note_id", "13")]

@@ -5,7 +5,8 @@
    similarity to the current message is at least 0.45, most similar first, up to 20 messages in all, in
    chronological order; without an embedder (or when it fails) simply the last 20;
 3. `repair_history`: the tool-call chain made valid again (see its docstring for the rules);
-4. `truncate_tool_results`: tool results older than the last 2 shortened to "[<tool>: truncated, was N chars]".
+4. `truncate_tool_results`: tool results older than the last 2 shortened to "[<tool>: truncated, was N chars]",
+   with the record ids they held (`known_ids.kept_ids`).
 
 Steps 2-4 are pure functions over `ChatMessage` lists and never modify their input. `build_history` is the one
 place that does I/O: it asks the embedder for vectors.
@@ -30,6 +31,7 @@ from thinker.sessions.messages import (
     text_of,
     tool_message,
 )
+from thinker.sessions.results import kept_ids
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +204,8 @@ def _tool_names(messages: Sequence[ChatMessage]) -> dict[str, str]:
 
 
 def truncate_tool_results(messages: Sequence[ChatMessage], keep_last: int = KEEP_TOOL_RESULTS) -> list[ChatMessage]:
-    """Older tool results replaced by `[<tool>: truncated, was N chars]`; the last `keep_last` stay whole.
+    """Older tool results replaced by `[<tool>: truncated, was N chars]` (plus `; its ids: {"ids": [...]}` when the
+    result held record ids); the last `keep_last` stay whole.
 
     A result already shorter than its replacement is left alone (shortening it would save nothing). The tool
     name comes from the result's `name`, else from the call it answers, else "tool".
@@ -216,6 +219,11 @@ def truncate_tool_results(messages: Sequence[ChatMessage], keep_last: int = KEEP
             content = message["content"]
             name = message.get("name") or names.get(message["tool_call_id"]) or "tool"
             note = f"[{name}: truncated, was {len(content)} chars]"
+            ids = kept_ids(content)
+            if ids:
+                # The record ids stay: without them a follow-up naming one ("reply to msg18") was refused as an id
+                # nobody gave, though an earlier turn's tool had returned it.
+                note = f"[{name}: truncated, was {len(content)} chars; its ids: {json.dumps({'ids': ids})}]"
             if len(note) < len(content):
                 out.append(tool_message(message["tool_call_id"], note, message.get("name")))
                 continue
