@@ -212,6 +212,16 @@ class End:
 Node = ModelRequest | CallTools | FinishText | End
 
 
+@dataclass(frozen=True)
+class _PendingLookup:
+    """A lookup the loop runs for the model once the reply's calls are done, and the refused call it serves."""
+
+    lookup: str
+    call_id: str
+    tool: str
+    unseen: list[tuple[str, str]]
+
+
 @dataclass
 class _Run:
     """The mutable state of one turn."""
@@ -235,7 +245,7 @@ class _Run:
     lookups_run: dict[str, str] = field(default_factory=dict)
     """Lookups the loop ran for the model after refusing an id nobody gave (each once a turn), with the kind of
     record they were run for (`skill` for a refused `skill_id`)."""
-    lookup_now: str | None = None
+    lookup_now: _PendingLookup | None = None
     """The lookup to run for the model once the current reply's calls are done."""
     request: str = ""
     """The user's message (a skill's instructions) this turn answers."""
@@ -289,12 +299,13 @@ def id_from_nowhere(
 ) -> str:
     """What a call naming a record id nobody gave is told instead of running, naming the tool that finds such ids
     when there is one (`looked_up`: the loop calls it next, for the model; `listed`: it was called already in this
-    turn, and returned `records`, as (id, label), those nearest the request first). Pure."""
+    turn; either way `records`, as (id, label), are what it returned, those nearest the request first). Pure."""
     named = ", ".join(f"{name} {value[:60]}" for name, value in unseen)
     if lookup and looked_up:
+        nearest = f" Nearest the request: {_listing(unseen[0][0], records)}." if records else ""
         return (
             f"Not run: {named} is not in this conversation. {lookup} is called for you next; call {tool} again "
-            "with an id from its result."
+            f"with an id from its result.{nearest}"
         )
     if lookup and listed:
         # Told to look up an event id, the 1.5B model listed the (empty) calendar, then called delete_event with
@@ -557,13 +568,26 @@ class AgentLoop:
         bare = normalize_arguments(name, {}, run.toolset.schema(name), chat_id=run.chat_id, agent_id=self.agent_id)
         return call_key(name, bare.arguments) not in run.calls_made
 
-    async def _look_up(self, run: _Run, name: str) -> None:
-        """Call the lookup `name` with no arguments, as if the model had."""
+    async def _look_up(self, run: _Run, pending: _PendingLookup) -> None:
+        """Call the lookup with no arguments, as if the model had; then the refusal it serves names the records it
+        returned that are nearest the request (told only "an id from its result", the 1.5B model took the first
+        skill of the list, a seeded one, and overwrote its instructions)."""
+        name = pending.lookup
         call = ToolCall(self._unique_id(run, f"lookup_{run.steps}"), name, "{}")
         log.info("lookup run for the model", extra={"tool": name})
         run.messages.append(assistant_message(None, [tool_call(call.id, call.name, call.arguments)]))
         envelope, _ = await self._run_call(run, call)
         run.messages.append(tool_message(call.id, self._result_text(run.secrets.mask(envelope), name), name))
+        records = listed_records(run.messages, name, run.lookups_run[name], run.request)
+        if not records:
+            return
+        text = id_from_nowhere(pending.tool, pending.unseen, name, looked_up=True, records=records)
+        for index, message in enumerate(run.messages):
+            if message["role"] == "tool" and message.get("tool_call_id") == pending.call_id:
+                refusal = fail(ErrorCode.INVALID_ARGUMENTS, text)
+                run.messages[index] = tool_message(
+                    pending.call_id, self._result_text(refusal, pending.tool), pending.tool
+                )
 
     async def _run_call(self, run: _Run, call: ToolCall, *, cut: bool = False) -> tuple[dict[str, Any], bool]:
         """(envelope, well-formed). A malformed call's envelope explains the mistake to the model; `cut`: the reply
@@ -604,7 +628,7 @@ class AgentLoop:
                 kind = unseen[0][0].removesuffix("_id")
                 if lookup and self._may_look_up(run, lookup):
                     run.lookups_run[lookup] = kind
-                    run.lookup_now = lookup
+                    run.lookup_now = _PendingLookup(lookup, call.id, call.name, unseen)
                 log.info(
                     "call with an id from nowhere refused",
                     extra={
@@ -613,7 +637,7 @@ class AgentLoop:
                         "lookup_offered": lookup,
                     },
                 )
-                looked_up = lookup is not None and run.lookup_now == lookup
+                looked_up = run.lookup_now is not None and run.lookup_now.lookup == lookup
                 listed = lookup is not None and lookup in run.tools_used
                 records = listed_records(run.messages, lookup, kind, run.request) if listed and lookup else []
                 text = id_from_nowhere(call.name, unseen, lookup, looked_up=looked_up, listed=listed, records=records)

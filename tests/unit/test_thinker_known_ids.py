@@ -98,9 +98,11 @@ async def test_an_update_naming_an_id_nobody_gave_is_refused_the_lookup_runs_for
     result = await make_loop(model, hub).run(start("change the milk note to oat milk"), TOOLS)
     refused, listed = model.tool_results(1)
     assert refused["errorCode"] == "INVALID_ARGUMENTS"
+    # Written before the listing ran, completed after it with the records nearest the request.
     assert refused["error"] == (
         "Not run: note_id 7 is not in this conversation. notes_list_notes is called for you next; call "
-        "notes_update_note again with an id from its result."
+        'notes_update_note again with an id from its result. Nearest the request: note_id 7 "milk", note_id 1234 '
+        '"bread".'
     )
     # The listing reads as the model's own call, after the refused one's result.
     assert listed["data"]["count"] == 2
