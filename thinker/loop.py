@@ -254,6 +254,8 @@ class _Run:
     read_guard_used: bool = False
     """A call was refused for acting before what the request names was read (once a turn: `thinker.unread`)."""
     call_ids: set[str] = field(default_factory=set)
+    refused: set[str] = field(default_factory=set)
+    """Calls refused for an id nobody gave: the same call, still naming an unseen id, is a repeat."""
     calls_made: set[str] = field(default_factory=set)
     """The calls (tool name + normalised arguments, `call_key`) run since the last call that worked and may
     change state, that one included: a repeat with nothing changed in between is not run again."""
@@ -618,9 +620,15 @@ class AgentLoop:
                 "tool arguments normalised",
                 extra={"tool": call.name, "dropped": list(normalized.dropped), "notes": list(normalized.notes)},
             )
+        key = call_key(call.name, normalized.arguments)
         if run.toolset.may_change_state(call.name):
             unseen = unseen_ids(normalized.arguments, schema, run.messages)
+            if unseen and key in run.refused:
+                # Refused, the 1.5B model sent the same made-up id six times over, a minute of the owner's wait each.
+                log.info("refused tool call repeated", extra={"tool": call.name})
+                return REPEATED_CALL, True
             if unseen:
+                run.refused.add(key)
                 lookup = run.toolset.offer_lookup(call.name)
                 run.lookup_due = lookup or run.lookup_due
                 # Told to look the id up, the 1.5B model called the lookup with a filter that hid the record, or
@@ -659,7 +667,6 @@ class AgentLoop:
                     extra={"tool": call.name, "unread": [value[:80] for _, value in unread], "reader": reader},
                 )
                 return fail(ErrorCode.INVALID_ARGUMENTS, read_first(call.name, unread, reader)), True
-        key = call_key(call.name, normalized.arguments)
         if key in run.calls_made and call.name in run.lookups_run:
             # The model made the lookup a refusal told it to make, which the loop had made for it: its result is
             # what the model asked for, not a repeat to stop ("Look it up first with memory_list_skills", then

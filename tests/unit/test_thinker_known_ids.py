@@ -390,3 +390,17 @@ def test_an_id_a_shortened_older_result_kept_still_counts_as_seen() -> None:
     assert "truncated" in conversation[1]["content"]
     assert unseen_ids({"note_id": 12}, UPDATE_SCHEMA, conversation) == []
     assert unseen_ids({"note_id": 13}, UPDATE_SCHEMA, conversation) == [("note_id", "13")]
+
+
+async def test_the_same_refused_call_sent_again_is_a_repeat_and_the_model_is_asked_for_its_answer(
+    model: Model, hub: NotesHub
+):
+    made_up = ("notes_update_note", {"note_id": 99, "text": "oat milk"})
+    model.calls(made_up).calls(made_up).text("I could not find that note.")
+    no_lookup = ToolSet(catalog_of(ToolListing.model_validate(LISTING)), ("notes_update_note",))
+    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), no_lookup)
+    first, second = model.tool_results(2)
+    assert first["error"].startswith("Not run: note_id 99 is not in this conversation.")
+    assert second["errorCode"] == "NOT_ALLOWED" and second["error"].startswith("You already made this exact call")
+    assert model.requests[2]["tool_choice"] == "none"
+    assert hub.calls == [] and result.response == "I could not find that note."
