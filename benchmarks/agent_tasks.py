@@ -24,7 +24,8 @@ fifth, by a sixth author, for after the fourth is fitted), `fresh-2026-11-28d` (
 sixth, by a seventh author, for a later session after the fifth is fitted), `fresh-2026-11-28e`
 (`agent_taskset_fresh_g.py`: a seventh, by an eighth author, likewise for a later session), `fresh-2026-11-28f`
 (`agent_taskset_fresh_h.py`: an eighth, by a ninth author, likewise for a later session), `fresh-2026-11-28g`
-(`agent_taskset_fresh_i.py`: a ninth, by a tenth author, likewise for a later session), or `all`.
+(`agent_taskset_fresh_i.py`: a ninth, by a tenth author, likewise for a later session), `fresh-2026-11-28h`
+(`agent_taskset_fresh_j.py`: a tenth, by an eleventh author, likewise for a later session), or `all`.
 
 `--perfect` answers every model request from the task's script (`Task.script`), loading a tool category with
 `load_tools` first when the selection did not offer the tool it needs: it checks the tasks and their checks,
@@ -85,6 +86,8 @@ from agent_taskset_fresh_h import FRESH_H_TASKS  # noqa: E402
 from agent_taskset_fresh_h import SET_NAME as SET_NAME_H  # noqa: E402
 from agent_taskset_fresh_i import FRESH_I_TASKS  # noqa: E402
 from agent_taskset_fresh_i import SET_NAME as SET_NAME_I  # noqa: E402
+from agent_taskset_fresh_j import FRESH_J_TASKS  # noqa: E402
+from agent_taskset_fresh_j import SET_NAME as SET_NAME_J  # noqa: E402
 from jsonschema import Draft202012Validator  # noqa: E402
 from starlette.applications import Starlette  # noqa: E402
 from starlette.requests import Request  # noqa: E402
@@ -113,6 +116,7 @@ TASK_SETS: dict[str, tuple[Task, ...]] = {
     SET_NAME_G: FRESH_G_TASKS,
     SET_NAME_H: FRESH_H_TASKS,
     SET_NAME_I: FRESH_I_TASKS,
+    SET_NAME_J: FRESH_J_TASKS,
     "all": (
         TASKS
         + FRESH_TASKS
@@ -124,6 +128,7 @@ TASK_SETS: dict[str, tuple[Task, ...]] = {
         + FRESH_G_TASKS
         + FRESH_H_TASKS
         + FRESH_I_TASKS
+        + FRESH_J_TASKS
     ),
 }
 """Groups `--set` picks: the first 45 tasks (all of them read while fixing the product) and batches written
