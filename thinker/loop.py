@@ -256,6 +256,8 @@ class _Run:
     call_ids: set[str] = field(default_factory=set)
     refused: set[str] = field(default_factory=set)
     """Calls refused for an id nobody gave: the same call, still naming an unseen id, is a repeat."""
+    looked_up: set[str] = field(default_factory=set)
+    """The lookups (`call_key`) the loop ran for the model, until a call that may change state works."""
     calls_made: set[str] = field(default_factory=set)
     """The calls (tool name + normalised arguments, `call_key`) run since the last call that worked and may
     change state, that one included: a repeat with nothing changed in between is not run again."""
@@ -567,8 +569,12 @@ class AgentLoop:
         nor the model has called it so this turn (its result would be in the conversation already)."""
         if name in run.lookups_run or run.toolset.required(name):
             return False
+        return self._bare_key(run, name) not in run.calls_made
+
+    def _bare_key(self, run: _Run, name: str) -> str:
+        """The `call_key` of calling `name` with no arguments."""
         bare = normalize_arguments(name, {}, run.toolset.schema(name), chat_id=run.chat_id, agent_id=self.agent_id)
-        return call_key(name, bare.arguments) not in run.calls_made
+        return call_key(name, bare.arguments)
 
     async def _look_up(self, run: _Run, pending: _PendingLookup) -> None:
         """Call the lookup with no arguments, as if the model had; then the refusal it serves names the records it
@@ -579,6 +585,7 @@ class AgentLoop:
         log.info("lookup run for the model", extra={"tool": name})
         run.messages.append(assistant_message(None, [tool_call(call.id, call.name, call.arguments)]))
         envelope, _ = await self._run_call(run, call)
+        run.looked_up.add(self._bare_key(run, name))
         run.messages.append(tool_message(call.id, self._result_text(run.secrets.mask(envelope), name), name))
         records = listed_records(run.messages, name, run.lookups_run[name], run.request)
         if not records:
@@ -667,10 +674,12 @@ class AgentLoop:
                     extra={"tool": call.name, "unread": [value[:80] for _, value in unread], "reader": reader},
                 )
                 return fail(ErrorCode.INVALID_ARGUMENTS, read_first(call.name, unread, reader)), True
-        if key in run.calls_made and call.name in run.lookups_run:
+        if key in run.looked_up:
             # The model made the lookup a refusal told it to make, which the loop had made for it: its result is
             # what the model asked for, not a repeat to stop ("Look it up first with memory_list_skills", then
-            # "You already made this exact call ... Answer the user now" ended turns of the 1.5B model).
+            # "You already made this exact call ... Answer the user now" ended turns of the 1.5B model). Only
+            # until a change works: after one, the same listing again is a repeat like any other (shown the
+            # list once more after deleting the right reminder, the same model went on to delete two others).
             log.info("lookup already run for the model", extra={"tool": call.name})
             records = listed_records(run.messages, call.name, run.lookups_run[call.name], run.request)
             return already_looked_up(call.name, run.lookups_run[call.name], records), True
@@ -700,6 +709,7 @@ class AgentLoop:
             # is due any more.
             if run.toolset.may_change_state(call.name):
                 run.calls_made = {key}
+                run.looked_up = set()
                 run.lookup_due = None
         else:
             error = "" if envelope.get("untrusted") else str(envelope.get("error") or "")

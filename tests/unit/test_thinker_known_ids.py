@@ -404,3 +404,16 @@ async def test_the_same_refused_call_sent_again_is_a_repeat_and_the_model_is_ask
     assert second["errorCode"] == "NOT_ALLOWED" and second["error"].startswith("You already made this exact call")
     assert model.requests[2]["tool_choice"] == "none"
     assert hub.calls == [] and result.response == "I could not find that note."
+
+
+async def test_after_a_change_works_the_listing_again_is_an_ordinary_repeat(model: Model, hub: NotesHub):
+    listing_call = ("notes_list_notes", {})
+    model.calls(("notes_update_note", {"note_id": 99, "text": "oat milk"}))
+    model.calls(UPDATE_MILK).calls(listing_call).calls(listing_call).text("Changed it.")
+    result = await make_loop(model, hub).run(start("change the milk note to oat milk"), TOOLS)
+    again = model.tool_results(4)[-1]
+    # Shown the list once more after the right change, the 1.5B model went on to change other records.
+    assert again["errorCode"] == "NOT_ALLOWED" and again["error"].startswith("You already made this exact call")
+    assert model.requests[4]["tool_choice"] == "none"
+    assert [call["name"] for call in hub.calls] == ["notes_list_notes", "notes_update_note", "notes_list_notes"]
+    assert result.response == "Changed it."
