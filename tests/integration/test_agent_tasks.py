@@ -38,6 +38,8 @@ from agent_taskset_fresh_h import FRESH_H_TASKS  # noqa: E402
 from agent_taskset_fresh_h import SET_NAME as SET_NAME_H  # noqa: E402
 from agent_taskset_fresh_i import FRESH_I_TASKS  # noqa: E402
 from agent_taskset_fresh_i import SET_NAME as SET_NAME_I  # noqa: E402
+from agent_taskset_fresh_j import FRESH_J_TASKS  # noqa: E402
+from agent_taskset_fresh_j import SET_NAME as SET_NAME_J  # noqa: E402
 
 SAMPLE = (
     "files-create-pt",
@@ -71,7 +73,7 @@ BATCH_OF_24 = {
     "multistep": 2,
     "followup": 2,
 }
-"""Tasks per category of the sixth, seventh, eighth and ninth batches."""
+"""Tasks per category of the sixth to tenth batches."""
 
 
 def test_the_task_set_has_forty_user_tasks_in_every_category_with_eight_not_in_english() -> None:
@@ -234,6 +236,19 @@ def test_the_ninth_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed
     assert len(set(others) - {task.lang for task in FRESH_H_TASKS}) >= 4
     assert sum(len(task.turns) > 1 for task in FRESH_I_TASKS) >= 2
     assert_well_formed(FRESH_I_TASKS, "freshi-")
+
+
+def test_the_tenth_fresh_batch_is_a_set_of_its_own_with_stored_reminders_changed_and_twelve_new_languages() -> None:
+    assert TASK_SETS[SET_NAME_J] == FRESH_J_TASKS
+    assert len(FRESH_J_TASKS) == 24
+    assert Counter(task.category for task in FRESH_J_TASKS) == BATCH_OF_24
+    assert sum(task.category == "skills" and task.setup is not None for task in FRESH_J_TASKS) >= 3
+    others = [task.lang for task in FRESH_J_TASKS if task.lang != "en"]
+    assert len(others) == 12 and len(set(others)) == 12
+    # None of its languages in the ninth batch.
+    assert not set(others) & {task.lang for task in FRESH_I_TASKS}
+    assert sum(len(task.turns) > 1 for task in FRESH_J_TASKS) >= 2
+    assert_well_formed(FRESH_J_TASKS, "freshj-")
 
 
 def test_the_stack_sample_covers_every_category() -> None:
