@@ -49,7 +49,7 @@ from enum import StrEnum
 from typing import Any
 
 from shared.contracts.thinker_api import BudgetStop
-from shared.envelope import ErrorCode, fail, ok
+from shared.envelope import ErrorCode, fail
 from shared.secrets import SecretVault
 from shared.text import clip
 from shared.traces import elapsed_ms, trace_event
@@ -69,6 +69,7 @@ from thinker.hub_tools import SUBAGENT_TOOL, HubTools, call_timeout
 from thinker.known_ids import listed_records, unseen_addresses, unseen_ids
 from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ModelTimedOut, ToolCall, Usage
 from thinker.normalize import normalize_arguments
+from thinker.refusals import REPEATED_CALL, address_from_nowhere, already_looked_up, id_from_nowhere, not_run_after
 from thinker.selection import named_values
 from thinker.sessions.messages import (
     ChatMessage,
@@ -275,81 +276,6 @@ class _Run:
             self.tools_used.append(name)
 
 
-REPEATED_CALL: dict[str, Any] = fail(
-    ErrorCode.NOT_ALLOWED,
-    "You already made this exact call in this turn; its result is above and it was not run again. "
-    "Answer the user now with what you have.",
-)
-"""The result a repeated call gets instead of running (one shared object: the loop recognises it by identity)."""
-
-
-def address_from_nowhere(tool: str, addresses: Sequence[str]) -> str:
-    """What a call naming an e-mail address nobody gave is told instead of running. Pure."""
-    named = ", ".join(address[:80] for address in addresses[:3])
-    return (
-        f"Not run: {named} is not in this conversation: the user did not write it and no tool returned it. Ask the "
-        f"user for the address, or look it up, then call {tool} again."
-    )
-
-
-def id_from_nowhere(
-    tool: str,
-    unseen: list[tuple[str, str]],
-    lookup: str | None = None,
-    *,
-    looked_up: bool = False,
-    listed: bool = False,
-    records: Sequence[tuple[str, str]] = (),
-) -> str:
-    """What a call naming a record id nobody gave is told instead of running, naming the tool that finds such ids
-    when there is one (`looked_up`: the loop calls it next, for the model; `listed`: it was called already in this
-    turn; either way `records`, as (id, label), are what it returned, those nearest the request first). Pure."""
-    named = ", ".join(f"{name} {value[:60]}" for name, value in unseen)
-    if lookup and looked_up:
-        nearest = f" Nearest the request: {_listing(unseen[0][0], records)}." if records else ""
-        return (
-            f"Not run: {named} is not in this conversation. {lookup} is called for you next; call {tool} again "
-            f"with an id from its result.{nearest}"
-        )
-    if lookup and listed:
-        # Told to look up an event id, the 1.5B model listed the (empty) calendar, then called delete_event with
-        # the same placeholder id until the turn ran out: the reminder it was asked to delete was a skill. Shown
-        # the list, it sent its made-up id again beside "28 Natación de Lucía": the ids are repeated here, with
-        # the parameter's name, nearest the request first.
-        returned = f" It returned {_listing(unseen[0][0], records)}." if records else ""
-        return (
-            f"Not run: {named} is not in this conversation, and {lookup} above did not return it.{returned} Call "
-            f"{tool} with an id it returned; if none is what the user means, it is kept somewhere else: use another "
-            "tool, or tell the user."
-        )
-    how = f"with {lookup}" if lookup else "(list or search)"
-    return (
-        f"Not run: {named} is not in this conversation. Look it up first {how}, then call {tool} "
-        "with an id from that result."
-    )
-
-
-def already_looked_up(lookup: str, kind: str, records: Sequence[tuple[str, str]]) -> dict[str, Any]:
-    """The result of the model's own call of a lookup the loop already ran for it this turn: what it asked for, the
-    records that lookup returned (nearest the request first), not a refusal. Pure."""
-    if not records:
-        return ok({"note": f"{lookup} already ran in this turn (above) and returned no {kind}."})
-    return ok({"note": f"{lookup} already ran in this turn (above); it returned {_listing(f'{kind}_id', records)}."})
-
-
-def _json_object(text: str) -> bool:
-    try:
-        return isinstance(json.loads(text), dict) if text.strip() else True
-    except json.JSONDecodeError:
-        return False
-
-
-def _listing(parameter: str, records: Sequence[tuple[str, str]]) -> str:
-    return ", ".join(
-        f'{parameter} {record_id} "{label}"' if label else f"{parameter} {record_id}" for record_id, label in records
-    )
-
-
 MAX_CALLS_PER_REPLY = 8
 """Tool calls run from one model reply; the rest are dropped from it. The 1.5B model once wrote 47 calls in one
 reply (invented message ids, one after another): each result went into the conversation and the next prompt
@@ -357,13 +283,11 @@ was 10,000 tokens. A real plan of more steps goes on in the next reply, and the 
 changes long before this."""
 
 
-def not_run_after(failed: str) -> dict[str, Any]:
-    """The result of a call that was not run because an earlier call of the same reply failed. Pure."""
-    return fail(
-        ErrorCode.NOT_ALLOWED,
-        f"Not run: {failed}, called before it in the same reply, failed. Read that result, then call again what "
-        "is still needed.",
-    )
+def _json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict) if text.strip() else True
+    except json.JSONDecodeError:
+        return False
 
 
 def call_key(name: str, arguments: dict[str, Any]) -> str:
