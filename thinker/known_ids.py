@@ -27,7 +27,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from thinker.sessions.messages import ChatMessage, text_of
-from thinker.sessions.results import CONTEXT_IDS, envelope_of, failed_result
+from thinker.sessions.results import CONTEXT_IDS, envelope_of, failed, is_id
 
 
 def shown_id(kind: str, value: object) -> str:
@@ -89,9 +89,7 @@ def _gives_addresses(message: ChatMessage) -> bool:
     if message["role"] != "tool":
         return False
     envelope = envelope_of(text_of(message))
-    return not (
-        isinstance(envelope, dict) and envelope.get("success") is False and envelope.get("untrusted") is not True
-    )
+    return not (failed(envelope) and envelope.get("untrusted") is not True)
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -119,7 +117,8 @@ def _holds(message: ChatMessage, name: str, value: str) -> bool:
     content = text_of(message)
     if value not in content:
         return False
-    if role == "tool" and failed_result(content):
+    envelope = envelope_of(content) if role == "tool" else None
+    if failed(envelope):
         # A failed call's error echoes what the model sent ("Not run: skill_id 43147 is not in this
         # conversation", "Skill 43147 does not exist"): the 1.5B model's made-up id counted as seen on its retry.
         return False
@@ -128,22 +127,7 @@ def _holds(message: ChatMessage, name: str, value: str) -> bool:
     if name == "id":  # no kind to tell: any id field's value
         return re.search(rf'"\w*id"\s*:\s*"?{re.escape(value)}"?\s*[,}}\]]', content, re.IGNORECASE) is not None
     kind = name.removesuffix("_id")
-    return any(found == value for found in _ids_of_kind(envelope_of(content), kind))
-
-
-def _ids_of_kind(value: Any, kind: str, holder: str = "") -> Iterator[str]:
-    """Ids of `kind` records in a result: `<kind>_id` fields, and `id` fields of records held under `<kind>` or
-    `<kind>s` (`{"skills": [{"id": 29}]}`, `{"skill": {"id": 29}}`)."""
-    if isinstance(value, list):
-        for item in value:
-            yield from _ids_of_kind(item, kind, holder)
-    elif isinstance(value, dict):
-        for key, item in value.items():
-            if isinstance(item, int | str) and not isinstance(item, bool):
-                if key == f"{kind}_id" or (key == "id" and holder in (kind, f"{kind}s")):
-                    yield str(item)
-            else:
-                yield from _ids_of_kind(item, kind, str(key))
+    return any(found == value for found, _ in _records_of_kind(envelope, kind))
 
 
 _LABELS = ("name", "title", "subject", "summary", "fact", "text", "path", "description")
@@ -162,11 +146,12 @@ def listed_records(
     for message in reversed(conversation):
         if message["role"] != "tool" or message.get("name") != lookup:
             continue
-        content = text_of(message)
-        if failed_result(content):
+        envelope = envelope_of(text_of(message))
+        if failed(envelope):
             continue
-        envelope = envelope_of(content)
-        records = list(dict.fromkeys(_records_of_kind(envelope, kind)))
+        records = list(
+            dict.fromkeys((record_id[:60], label[:60]) for record_id, label in _records_of_kind(envelope, kind))
+        )
         if isinstance(envelope, dict) and envelope.get("untrusted"):
             return list(dict.fromkeys((record_id, "") for record_id, _ in records))[:limit]
         wanted = _trigrams(request)
@@ -176,16 +161,19 @@ def listed_records(
 
 
 def _records_of_kind(value: Any, kind: str, holder: str = "") -> Iterator[tuple[str, str]]:
+    """(id, label) of the `kind` records in a result: `<kind>_id` fields, and `id` fields of records held under
+    `<kind>` or `<kind>s` (`{"skills": [{"id": 29, "name": ...}]}`, `{"skill": {"id": 29}}`); the label is the
+    record's first `_LABELS` field, folded to one line ("" when it has none)."""
     if isinstance(value, list):
         for item in value:
             yield from _records_of_kind(item, kind, holder)
     elif isinstance(value, dict):
-        record_id = value.get(f"{kind}_id")
-        if record_id is None and holder in (kind, f"{kind}s"):
-            record_id = value.get("id")
-        if isinstance(record_id, int | str) and not isinstance(record_id, bool):
-            label = next((value[key] for key in _LABELS if isinstance(value.get(key), str)), "")
-            yield str(record_id)[:60], " ".join(label.split())[:60]
+        keys = (f"{kind}_id", "id") if holder in (kind, f"{kind}s") else (f"{kind}_id",)
+        ids = [str(value[key]) for key in keys if is_id(value.get(key))]
+        if ids:
+            label = next((" ".join(value[key].split()) for key in _LABELS if isinstance(value.get(key), str)), "")
+            for record_id in ids:
+                yield record_id, label
         for key, item in value.items():
             if isinstance(item, list | dict):
                 yield from _records_of_kind(item, kind, str(key))

@@ -6,7 +6,7 @@
    chronological order; without an embedder (or when it fails) simply the last 20;
 3. `repair_history`: the tool-call chain made valid again (see its docstring for the rules);
 4. `truncate_tool_results`: tool results older than the last 2 shortened to "[<tool>: truncated, was N chars]",
-   with the record ids they held (`known_ids.kept_ids`).
+   with the record ids they held (`results.kept_ids`).
 
 Steps 2-4 are pure functions over `ChatMessage` lists and never modify their input. `build_history` is the one
 place that does I/O: it asks the embedder for vectors.

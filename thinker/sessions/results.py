@@ -15,9 +15,13 @@ CONTEXT_IDS = frozenset({"agent_id", "chat_id"})
 """Ids of where the call runs (filled in by the Thinker), not of records."""
 
 
-def failed_result(content: str) -> bool:
-    """Whether a tool result is a failure envelope (`"success": false`)."""
-    envelope = envelope_of(content)
+def is_id(value: Any) -> bool:
+    """Whether a result's field value can be a record id (a number or a string; not a boolean)."""
+    return isinstance(value, int | str) and not isinstance(value, bool)
+
+
+def failed(envelope: Any) -> bool:
+    """Whether a tool result's envelope (as `envelope_of` reads it) is a failure (`"success": false`)."""
     return isinstance(envelope, dict) and envelope.get("success") is False
 
 
@@ -37,7 +41,7 @@ def kept_ids(content: str, *, limit: int = 10) -> list[dict[str, str]]:
     `skills` becomes `skill_id`), at most `limit`, for a shortened result to keep: the history truncates older
     results, and an id the user then names ("reply to that mail") must still count as seen."""
     envelope = envelope_of(content)
-    if envelope is None or failed_result(content):
+    if envelope is None or failed(envelope):
         return []
     found = dict.fromkeys(_id_fields(envelope))
     return [{name: value} for name, value in list(found)[:limit]]
@@ -49,7 +53,7 @@ def _id_fields(value: Any, holder: str = "") -> Iterator[tuple[str, str]]:
             yield from _id_fields(item, holder)
     elif isinstance(value, dict):
         for key, item in value.items():
-            if isinstance(item, int | str) and not isinstance(item, bool) and str(item).strip():
+            if is_id(item) and str(item).strip():
                 if key.endswith("_id") and key not in CONTEXT_IDS:
                     yield key, str(item)[:60]
                 elif key == "id" and holder:
