@@ -18,7 +18,10 @@ The evaluation sets, reported side by side, none ever trained or tuned on:
   thirteen or more languages with many short trigger-word prompts among its hard negatives, committed before the
   third retraining candidate was scored (summary key `later`);
 - the sixth never-tuned set (`datasets/guardian/sixth.txt`, or `--sixth PATH`), written by a sixth author in
-  fifteen languages, committed before the fourth round's shipped model was scored on it (summary key `sixth`).
+  fifteen languages, committed before the fourth round's shipped model was scored on it (summary key `sixth`);
+- the seventh never-tuned set (`datasets/guardian/seventh.txt`, or `--seventh PATH`), written by a seventh author
+  in fifteen or more languages, committed before the fifth round's candidate (a soup of three seeds) was trained
+  (summary key `seventh`).
 
 `--weights PATH` scores another classifier (a `guard_model.json` with its `guard_model.onnx` beside it, as
 `make guardian-train --out-dir` writes them) instead of the shipped one, e.g. a candidate next to the shipped one.
@@ -43,7 +46,8 @@ layer's p50 in the same run (these machines are shared and noisy). `load_seconds
 classifier (spec, hashes, ONNX session) and scan a first text (the tokeniser is built then).
 
     python benchmarks/guardian.py --corpus ../shared/bench/guardian/corpus.jsonl [--split holdout]
-        [--holdout PATH] [--fresh PATH] [--blind PATH] [--unseen PATH] [--later PATH] [--sixth PATH] [--weights SPEC]
+        [--holdout PATH] [--fresh PATH] [--blind PATH] [--unseen PATH] [--later PATH] [--sixth PATH] [--seventh PATH]
+        [--weights SPEC]
         [--judge-model MODEL --judge-api-base URL]
 
 The last line printed is the JSON summary `{"layered": G, "layers": {name: G}, "holdout": {...}, ...}`.
@@ -78,6 +82,7 @@ from guardian_mcp.training.evaluation import (  # noqa: E402
     HOLDOUT,
     KINDS,
     LATER,
+    SEVENTH,
     SIXTH,
     UNSEEN,
     Record,
@@ -86,7 +91,7 @@ from guardian_mcp.training.evaluation import (  # noqa: E402
 )
 
 LATENCY_SAMPLES = 40
-NEVER_TUNED = ("holdout", "fresh", "blind", "unseen", "later", "sixth")
+NEVER_TUNED = ("holdout", "fresh", "blind", "unseen", "later", "sixth", "seventh")
 """The never-tuned sets, scored with each record's surface; their summary keys."""
 HARD_NEGATIVE_SOURCES = ("NotInject", "authored hard negative")
 
@@ -321,6 +326,7 @@ def main() -> None:
     parser.add_argument("--unseen", type=Path, default=UNSEEN, help="the fourth never-tuned set (same format)")
     parser.add_argument("--later", type=Path, default=LATER, help="the fifth never-tuned set (same format)")
     parser.add_argument("--sixth", type=Path, default=SIXTH, help="the sixth never-tuned set (same format)")
+    parser.add_argument("--seventh", type=Path, default=SEVENTH, help="the seventh never-tuned set (same format)")
     parser.add_argument("--weights", type=Path, help="a classifier spec to score instead of the shipped one")
     parser.add_argument("--max-windows", type=int, default=classifier_module.DEFAULT_MAX_WINDOWS)
     parser.add_argument("--judge-model", help="litellm model of an LLM judge to include (costs tokens)")

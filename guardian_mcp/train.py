@@ -52,6 +52,7 @@ from guardian_mcp.training.evaluation import (
     FRESH,
     HOLDOUT,
     LATER,
+    SEVENTH,
     SIXTH,
     UNSEEN,
     read_corpus,
@@ -70,6 +71,7 @@ DEFAULT_EXCLUDE = (
     UNSEEN,
     LATER,
     SIXTH,
+    SEVENTH,
     REPO.parent / "shared" / "bench" / "guardian" / "corpus.jsonl",
 )
 KINDS = ("direct", "indirect", "jailbreak", "benign")
@@ -209,11 +211,19 @@ def main() -> None:
     parser.add_argument("--block-floor", type=float, default=0.9)
     parser.add_argument("--seed", type=int, default=22)
     parser.add_argument(
+        "--soup",
+        type=int,
+        default=1,
+        help="fine-tune this many times (seeds --seed, --seed+1, ...) and ship the average of their weights",
+    )
+    parser.add_argument(
         "--model", type=Path, help="skip fine-tuning: calibrate this already exported int8 ONNX file instead"
     )
     args = parser.parse_args()
     if args.everyday and not args.public:
         parser.error("--everyday adds to the public text: give --public too")
+    if args.soup < 1:
+        parser.error(f"--soup {args.soup}: give 1 (one model) or more")
     # Made before training, not at export: a missing or unwritable folder used to fail after minutes of it.
     try:
         args.out_dir.mkdir(parents=True, exist_ok=True)
@@ -238,17 +248,22 @@ def main() -> None:
         records += extra
     fit_records = [r for r in records if r["part"] == "fit"]
     calib_records = [r for r in records if r["part"] == "calib"]
-    rng = random.Random(args.seed)
-    examples = finetune.examples(fit_records, rng, args.easy_keep)
+    seeds = [args.seed + member for member in range(args.soup)]
+    # Each member of a soup trains on its own sample of the plain benign windows: together they see more of them.
+    samples = [finetune.examples(fit_records, random.Random(seed), args.easy_keep) for seed in seeds]
     print(
-        f"{len(fit_records)} fit records → {len(examples)} windows; {len(calib_records)} calibration records",
+        f"{len(fit_records)} fit records → {len(samples[0])} windows; {len(calib_records)} calibration records",
         flush=True,
     )
 
     base = BaseModel()
     model_path = args.out_dir / classifier.MODEL_FILE
     if args.model is None:
-        net = finetune.train(base, examples, layers=args.layers, epochs=args.epochs, seed=args.seed)
+        nets = []
+        for seed, sample in zip(seeds, samples, strict=True):
+            print(f"fine-tuning with seed {seed} ({len(nets) + 1} of {len(seeds)})", flush=True)
+            nets.append(finetune.train(base, sample, layers=args.layers, epochs=args.epochs, seed=seed))
+        net = finetune.soup(nets)
         finetune.export_onnx(net, model_path)
         print(f"exported {model_path} ({model_path.stat().st_size / 1e6:.1f} MB)", flush=True)
     elif args.model.resolve() != model_path.resolve():
@@ -295,7 +310,7 @@ def main() -> None:
         "data": {
             "file": args.data.name,
             "sha256": hashlib.sha256(args.data.read_bytes()).hexdigest(),
-            "fit_windows": len(examples),
+            "fit_windows": len(samples[0]),
             "calib_records": len(calib_records),
             "calib_hard_negatives": int(hard.sum()),
             "public": public,

@@ -1,5 +1,5 @@
 """Evaluation sets as records: the shared corpus (JSONL), the never-tuned sets (`holdout.txt`, `fresh.txt`,
-`blind.txt`, `unseen.txt`, `later.txt`, `sixth.txt`) and, for checking a change before the never-tuned sets are scored, the training data's
+`blind.txt`, `unseen.txt`, `later.txt`, `sixth.txt`, `seventh.txt`) and, for checking a change before the never-tuned sets are scored, the training data's
 `calib` part (`read_set`).
 
 Pure parsing, no model: used by `benchmarks/guardian.py` and its tests.
@@ -24,6 +24,8 @@ LATER = HOLDOUT.with_name("later.txt")
 """The fifth never-tuned set, written by another author before the third retraining candidate was scored."""
 SIXTH = HOLDOUT.with_name("sixth.txt")
 """The sixth never-tuned set, written by another author before the fourth round's shipped model was scored on it."""
+SEVENTH = HOLDOUT.with_name("seventh.txt")
+"""The seventh never-tuned set, written by another author before the fifth round's candidate was trained."""
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ strings as data, `quoted.py`): each of their windows is the kind of text the mod
 
 from __future__ import annotations
 
+import copy
 import math
 import random
 import time
@@ -124,6 +125,22 @@ def train(
                 print(f"step {step}/{steps} loss {loss.item():.4f} ({elapsed:.0f} s)", flush=True)
     net.eval()
     return net
+
+
+def soup(nets: Sequence[GuardNet]) -> GuardNet:
+    """The uniform average of the weights of networks fine-tuned from the same base (a "model soup", Wortsman et
+    al., 2022): one network to run, with about the stability of their ensemble. The recipe moves a lot with the
+    seed alone (52 to 114 of 355 attacks blocked across three seeds on the same data), and the body starts from
+    the same base and moves little, so the members stay close enough to average; the heads are linear, so their
+    average is the average of their logits over those shared features."""
+    if len(nets) == 1:
+        return nets[0]
+    states = [net.state_dict() for net in nets]
+    averaged = {name: torch.stack([state[name].float() for state in states]).mean(0) for name in states[0]}
+    out = copy.deepcopy(nets[0])
+    out.load_state_dict(averaged)
+    out.eval()
+    return out
 
 
 def export_onnx(net: GuardNet, path: Path) -> None:

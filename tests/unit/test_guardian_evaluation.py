@@ -16,6 +16,7 @@ from guardian_mcp.training.evaluation import (
     HOLDOUT,
     KINDS,
     LATER,
+    SEVENTH,
     SIXTH,
     UNSEEN,
     parse_holdout,
@@ -79,8 +80,17 @@ def test_the_sixth_set_has_every_kind_benign_texts_on_every_surface_and_fifteen_
     assert len({r.lang for r in records}) == 15
 
 
+def test_the_seventh_set_has_every_kind_benign_texts_on_every_surface_and_many_languages() -> None:
+    records = read_holdout(SEVENTH)
+    assert {r.kind for r in records} == set(KINDS) and len(records) == 200
+    assert {r.surface for r in records if r.kind == "benign"} == {"chat", "email", "web", "file", "tool"}
+    assert {r.surface for r in records if r.kind == "indirect"} == {"email", "web", "file", "tool"}
+    assert len({r.lang for r in records}) >= 15
+    assert all(len({r.lang for r in records if r.kind == kind}) > 1 for kind in KINDS)
+
+
 def test_training_never_reads_a_never_tuned_set_as_training_text() -> None:
-    assert {HOLDOUT, FRESH, BLIND, UNSEEN, LATER, SIXTH} <= set(DEFAULT_EXCLUDE)
+    assert {HOLDOUT, FRESH, BLIND, UNSEEN, LATER, SIXTH, SEVENTH} <= set(DEFAULT_EXCLUDE)
 
 
 def test_corpus_records_take_their_kind_or_default_from_the_label(tmp_path: Path) -> None:
