@@ -327,3 +327,20 @@ async def test_the_encoder_keeps_facts_about_other_people_other_attributes_and_a
             stored = await ok(client, "store_fact", fact=second, category="contact", agent_id=agent, **OWNER)
             assert stored["decision"] == "added", agent
             assert sorted(await facts_of(client, agent_id=agent)) == sorted([first, second])
+
+
+async def test_the_owner_saying_we_updates_what_the_owner_said_with_i(encoder: None) -> None:
+    # "Я ..." then "Мы ...": each fact opens with a word the other lacks, which marks two people ("Иван ..." /
+    # "Ольга ..."), except when both words are the owner speaking, one or many.
+    async with Client(server) as client:
+        kazan = await ok(client, "store_fact", fact="Я живу в Казани.", category="background", agent_id="ru", **OWNER)
+        moved = await ok(
+            client, "store_fact", fact="Мы переехали в Нижний Новгород.", category="background", agent_id="ru", **OWNER
+        )
+        assert moved["superseded"] == [{"id": kazan["fact_id"], "fact": "Я живу в Казани."}]
+        # The owner's brother is someone else, whoever speaks.
+        await ok(client, "store_fact", fact="Мы живём в Казани.", category="background", agent_id="ru2", **OWNER)
+        brother = await ok(
+            client, "store_fact", fact="Мой брат переехал в Пермь.", category="contact", agent_id="ru2", **OWNER
+        )
+        assert brother["decision"] == "added"
