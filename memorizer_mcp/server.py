@@ -51,7 +51,7 @@ from memorizer_mcp.records import Records
 from memorizer_mcp.service import Memory
 from memorizer_mcp.settings import MemorizerSettings
 from shared.contracts.hub_api import advanced
-from shared.contracts.memory import FactCategory
+from shared.contracts.memory import TIMING_DAYS, FactCategory
 from shared.contracts.thinker_api import MAX_SKILL_TOKENS
 from shared.embeddings.base import Embedder
 from shared.mcp_tools import (
@@ -503,8 +503,8 @@ TriggerConfig = Annotated[
     dict[str, Any] | None,
     Field(
         description='When it runs, once: {"in_minutes": N}, {"in_days": N, "time": "HH:MM"} or {"at": '
-        '"YYYY-MM-DDTHH:MM"}; repeating: {"every": DAYS, "time": "HH:MM"} (DAYS: "day", "weekday", "weekend", '
-        'a weekday name or a list of them, or "month" with "day": N) or {"interval_minutes": N}.'
+        '"YYYY-MM-DDTHH:MM"}; repeating: {"every": DAYS, "time": "HH:MM"} '
+        f'({TIMING_DAYS}) or {{"interval_minutes": N}}.'
     ),
 ]
 # The first sentence is what a model is shown: it says when to leave the list out, because a model that fills it

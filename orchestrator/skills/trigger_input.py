@@ -24,6 +24,7 @@ from orchestrator.skills.plain_timing import (
     fill_from_stored,
 )
 from orchestrator.skills.triggers import check_cron, cron_next, parse_moment, zone
+from shared.contracts.memory import TIMING_DAYS
 
 # Keys a model may put at the top level of the call instead of in trigger_config ("time" and "day" would be
 # ambiguous there).
@@ -106,9 +107,8 @@ def settle_trigger_type(
     if creating and args["trigger_type"] == "cron" and not scheduled:
         raise SkillInputError(
             'A cron skill needs a time in trigger_config: once {"in_minutes": N}, {"in_days": N, "time": "HH:MM"} '
-            'or {"at": "YYYY-MM-DDTHH:MM"}; repeating {"every": DAYS, "time": "HH:MM"} (DAYS: "day", "weekday", '
-            '"weekend", a weekday name or a list of them, or "month" with "day": N), {"interval_minutes": N} or '
-            '{"schedule": CRON}.'
+            f'or {{"at": "YYYY-MM-DDTHH:MM"}}; repeating {{"every": DAYS, "time": "HH:MM"}} ({TIMING_DAYS}), '
+            '{"interval_minutes": N} or {"schedule": CRON}.'
         )
 
 

@@ -41,6 +41,10 @@ SKILL_STATE_FIELDS: tuple[str, ...] = (
     "last_error",
 )
 """How a skill stands: switched by its owner, kept up to date by the scheduler after each run."""
+TIMING_DAYS = 'DAYS: "day", "weekday", "weekend", a weekday name or a list of them, or "month" with "day": N'
+"""What `every` takes in a skill's plain timing ({"every": DAYS, "time": "HH:MM"}), said once for the tool
+description, the reminder playbook and the refusal of a cron skill without a time."""
+
 SKILL_JSON_FIELDS = frozenset({"trigger_config", "required_tools", "execution_plan"})
 """Stored as JSON text: structured values on the wire."""
 

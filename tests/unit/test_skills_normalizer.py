@@ -523,3 +523,13 @@ def test_only_the_two_skill_tools_are_normalised():
 def test_compat_names_point_at_routed_tools():
     assert all("_" in real for real in COMPAT_TOOL_NAMES.values())
     assert COMPAT_TOOL_NAMES["send_telegram"] == "telegram_send_message"
+
+
+def test_the_days_every_takes_are_described_once_for_the_tool_and_the_reminder_playbook() -> None:
+    from memorizer_mcp.server import TriggerConfig
+    from orchestrator.skills.seeds.playbooks import PLAYBOOKS
+    from shared.contracts.memory import TIMING_DAYS
+
+    described = TriggerConfig.__metadata__[0].description
+    reminders = next(p for p in PLAYBOOKS if "memory_store_skill" in p.required_tools)
+    assert TIMING_DAYS in described and TIMING_DAYS in reminders.instructions

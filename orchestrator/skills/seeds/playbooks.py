@@ -7,6 +7,7 @@ when several match. Each playbook's `required_tools` join the tool selection whe
 from __future__ import annotations
 
 from orchestrator.skills.seeds.model import SeedSkill, playbook
+from shared.contracts.memory import TIMING_DAYS
 
 PLAYBOOKS: tuple[SeedSkill, ...] = (
     playbook(
@@ -340,8 +341,10 @@ PLAYBOOKS: tuple[SeedSkill, ...] = (
         "Create reminders and scheduled tasks as skills.",
         """
 Every reminder or recurring task is a skill stored with memory_store_skill.
-1. When: trigger_config {"every": DAYS, "time": "HH:MM"} for set times (DAYS: "day", "weekday", "weekend", a
-   weekday name or a list of them, or "month" with "day": N), {"interval_minutes": N} for "every N minutes",
+1. When: trigger_config {"every": DAYS, "time": "HH:MM"} for set times ("""
+        + TIMING_DAYS
+        + """),
+   {"interval_minutes": N} for "every N minutes",
    {"in_minutes": N} or {"in_days": N, "time": "HH:MM"} for once. A cron {"schedule": CRON} works too.
    Times are the user's local time unless they name a zone ("timezone": "Europe/Berlin").
 2. Fixed message, no thinking needed (a plain reminder): give execution_plan with ONE step,
