@@ -25,7 +25,8 @@
   searches taking turns, eight steps); after such a call worked (an update between two reads), the same call
   runs again. The model is told so and asked for its answer (`tool_choice="none"`) on the next step. When one
   call of a reply fails, the reply's later calls are not run (they often depend on it: a draft, then sending
-  "your-draft-id-here"); their results say so. A reply's calls beyond `MAX_CALLS_PER_REPLY` are dropped from it.
+  "your-draft-id-here"); their results say so. Exact copies of a call in one reply are left out of it (the first
+  runs; copies are not a repeat to stop for), and its calls beyond `MAX_CALLS_PER_REPLY` are dropped.
 - `FinishText` looks at a text answer: a tool call written as text (for an offered tool) is run for real, unless
   the request asked for words only (the last step, a repeated call: a small model then writes the call it was
   refused as text, and running it would undo the stop); a
@@ -33,7 +34,8 @@
   temperature, then an honest failure; a claim of having no real-time access while a search tool is offered
   (the original's TOOL_REFUSAL) gets ONE forced tool call at temperature ≤ 0.2, after which the turn goes on
   as usual; words instead of the lookup a refusal named (an id nobody gave: "look it up first with
-  memory_list_skills") get ONE forced tool call too; anything else is sanitised and returned.
+  memory_list_skills") get ONE forced tool call too; an answer that repeats the loop's own "You already made this
+  exact call" is no answer (the owner is told what the turn did instead); anything else is sanitised and returned.
 
 The loop returns a `TurnResult` with the messages it added (for the session), the tools used, steps and usage.
 """
@@ -69,7 +71,14 @@ from thinker.hub_tools import SUBAGENT_TOOL, HubTools, call_timeout
 from thinker.known_ids import listed_records, unseen_addresses, unseen_ids
 from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ModelTimedOut, ToolCall, Usage
 from thinker.normalize import normalize_arguments
-from thinker.refusals import REPEATED_CALL, address_from_nowhere, already_looked_up, id_from_nowhere, not_run_after
+from thinker.refusals import (
+    REPEATED_CALL,
+    address_from_nowhere,
+    already_looked_up,
+    echoes_refusal,
+    id_from_nowhere,
+    not_run_after,
+)
 from thinker.selection import named_values
 from thinker.sessions.messages import (
     ChatMessage,
@@ -290,6 +299,24 @@ def _json_object(text: str) -> bool:
         return False
 
 
+def _without_copies(calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """A reply's calls with exact copies left out (same tool, same arguments), the first of each kept. A small
+    model writes one call twice or more in a reply (the same create_file five times; two identical searches, then
+    the same e-mail twice). Answered "already made", the copies read as the model repeating itself, and the loop
+    asked it for words after the first step: the 1.5B model then told the owner the loop's own sentence."""
+    seen: set[tuple[str, str]] = set()
+    out: list[ToolCall] = []
+    for call in calls:
+        try:
+            arguments = json.dumps(json.loads(call.arguments), sort_keys=True)
+        except (TypeError, ValueError):
+            arguments = call.arguments
+        if (call.name, arguments) not in seen:
+            seen.add((call.name, arguments))
+            out.append(call)
+    return out
+
+
 def call_key(name: str, arguments: dict[str, Any]) -> str:
     """A call's identity within a turn: the tool and its normalised arguments, key order ignored. Pure."""
     return f"{name}:{json.dumps(arguments, sort_keys=True, ensure_ascii=False, default=str)}"
@@ -440,12 +467,15 @@ class AgentLoop:
         return candidate
 
     async def _call_tools(self, run: _Run, node: CallTools, max_steps: int) -> Node:
-        if len(node.calls) > MAX_CALLS_PER_REPLY:
+        distinct = _without_copies(node.calls)
+        if len(distinct) < len(node.calls):
+            log.info("copies of a call in one reply dropped", extra={"copies": len(node.calls) - len(distinct)})
+        if len(distinct) > MAX_CALLS_PER_REPLY:
             log.warning(
                 "model reply had too many tool calls; the first ones run, the rest are dropped",
-                extra={"calls": len(node.calls), "kept": MAX_CALLS_PER_REPLY},
+                extra={"calls": len(distinct), "kept": MAX_CALLS_PER_REPLY},
             )
-        kept = node.calls[:MAX_CALLS_PER_REPLY]
+        kept = distinct[:MAX_CALLS_PER_REPLY]
         calls = [ToolCall(self._unique_id(run, c.id), c.name, c.arguments) for c in kept]
         content = sanitize(node.text) or None
         # Arguments that are not a JSON object stay out of the history (its result says what was wrong): llama.cpp's
@@ -728,7 +758,7 @@ class AgentLoop:
             log.warning("refusal guard: no real-time access claimed with search tools offered, forcing a tool call")
             return ModelRequest(tool_choice="required", temperature=refusal_temperature(run.temperature))
         answer = sanitize(text)
-        if not answer:
+        if not answer or echoes_refusal(answer):
             return self._empty_answer(run)
         if node.reply.finish_reason == "length":
             answer = f"{answer}\n\n{cut_off(self.limits.max_output_tokens)}"

@@ -20,6 +20,12 @@ REPEATED_CALL: dict[str, Any] = fail(
 """The result a repeated call gets instead of running (one shared object: the loop recognises it by identity)."""
 
 
+def echoes_refusal(text: str) -> bool:
+    """Whether an answer repeats what the loop told the model instead of answering: asked for words after a
+    repeat, the 1.5B model wrote "You already made this exact call in this turn; …" as its reply to the owner."""
+    return str(REPEATED_CALL["error"]).split(";")[0] in text
+
+
 def address_from_nowhere(tool: str, addresses: Sequence[str]) -> str:
     """What a call naming an e-mail address nobody gave is told instead of running. Pure."""
     named = ", ".join(address[:80] for address in addresses[:3])

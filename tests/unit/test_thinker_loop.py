@@ -20,6 +20,7 @@ from thinker.guards import HONEST_FAILURE
 from thinker.hub_tools import HubTools
 from thinker.llm import ModelClient
 from thinker.loop import MAX_CALLS_PER_REPLY, MAX_FAILURES_SHOWN, AgentLoop, LoopLimits, StopReason, tools_outcome
+from thinker.refusals import REPEATED_CALL
 from thinker.sessions.messages import system_message, user_message
 from thinker.tiers import BROWSE_TOOLS, LOAD_TOOLS, ToolSet
 
@@ -292,15 +293,28 @@ async def test_after_a_failed_call_the_rest_of_the_reply_waits_for_the_model(mod
     assert result.success and result.tools_used == ("echo_echo",)
 
 
-async def test_copies_of_a_call_in_one_reply_are_not_run_and_do_not_stop_the_others(model: Model, hub: Hub) -> None:
+async def test_copies_of_a_call_in_one_reply_are_left_out_and_the_turn_goes_on(model: Model, hub: Hub) -> None:
     same = ("echo_echo", {"text": "create"})
-    model.calls(same, same, same, ("echo_echo", {"text": "other"})).text("done")
+    model.calls(same, same, ("echo_echo", {"text": "create"}), ("echo_echo", {"text": "other"}))
+    model.calls(("echo_echo", {"text": "next"})).text("done")
     result = await make_loop(model, hub).run(START, toolset())
-    assert [c["arguments"]["text"] for c in hub.calls] == ["create", "other"]
-    first, *copies, other = model.tool_results(1)
+    assert [c["arguments"]["text"] for c in hub.calls] == ["create", "other", "next"]
+    # Only the first of the copies is in the conversation, with its result: nothing reads as a repeat.
+    first, other = model.tool_results(1)
     assert first["success"] and other["success"]
-    assert all("already made this exact call" in copy["error"] for copy in copies) and len(copies) == 2
+    reply = next(m for m in result.messages if m.get("tool_calls"))
+    assert [json.loads(c["function"]["arguments"])["text"] for c in reply["tool_calls"]] == ["create", "other"]
+    assert [r.get("tool_choice") for r in model.requests] == [None, None, None]
     assert result.success and result.response == "done"
+
+
+async def test_an_answer_that_repeats_the_loops_own_sentence_is_no_answer(model: Model, hub: Hub) -> None:
+    # Asked for words after a repeat, the 1.5B model told the owner "You already made this exact call ...".
+    model.calls(("echo_echo", {"text": "hi"})).calls(("echo_echo", {"text": "hi"}))
+    model.text(str(REPEATED_CALL["error"]))
+    result = await make_loop(model, hub).run(START, toolset())
+    assert "already made" not in result.response
+    assert result.response == "Done (used echo_echo)."
 
 
 async def test_a_reply_with_too_many_calls_runs_the_first_ones_and_drops_the_rest(model: Model, hub: Hub) -> None:
