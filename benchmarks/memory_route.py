@@ -68,7 +68,7 @@ async def main() -> None:
     texts = list(dict.fromkeys(text for old, new, _, _ in pairs for text in (old, new)))
     vectors = dict(zip(texts, np.asarray(await encoder.embed(texts), dtype=np.float32), strict=True))
     differences = [attributes.Difference.of(old, new) for old, new, _, _ in pairs]
-    words = list(dict.fromkeys(w for d in differences for w in d.words))
+    words = list(dict.fromkeys(w for d in differences for w in d.vector_words))
     word_vectors = dict(zip(words, np.asarray(await encoder.embed(words), dtype=np.float32), strict=True))
     await encoder.aclose()
     rows: dict[bool, list[dict[str, Any]]] = {True: [], False: []}

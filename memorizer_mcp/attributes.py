@@ -250,7 +250,7 @@ class Difference:
     """Every word only the stored fact has is a number, and the new fact has another."""
 
     @property
-    def words(self) -> tuple[str, ...]:
+    def vector_words(self) -> tuple[str, ...]:
         """Every word whose vector `judge_difference` reads."""
         return tuple(dict.fromkeys((*self.old, *self.new, *(self.openings or ()))))
 

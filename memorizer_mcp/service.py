@@ -340,7 +340,7 @@ class Memory:
                 if (attribute := attributes.shared_attribute(vector, vectors[0], differences[c.id], prototypes))
             }
             # Only the words of pairs that state one attribute are embedded (a few per pair, mostly cached).
-            words = list(dict.fromkeys(w for i in found for w in differences[i].words))
+            words = list(dict.fromkeys(w for i in found for w in differences[i].vector_words))
             word_vectors = (
                 dict(zip(words, np.asarray(await self.values.embed(words), dtype=np.float32), strict=True))
                 if words
