@@ -80,6 +80,21 @@ def unseen_addresses(arguments: Mapping[str, Any], conversation: Sequence[ChatMe
     return [address for address in dict.fromkeys(given) if not any(address.lower() in text for text in sources)]
 
 
+def optional_holders(
+    arguments: Mapping[str, Any], addresses: Sequence[str], schema: Mapping[str, Any] | None
+) -> list[str]:
+    """The parameters that hold `addresses`, when none of them is required by `schema` (attendees, cc): the call
+    can go without them. Empty when a required one holds an address (the recipient of a mail)."""
+    wanted = {address.lower() for address in addresses}
+    holders = [
+        name
+        for name, value in arguments.items()
+        if any(address.lower() in wanted for text in _strings(value) for address in _only_addresses(text))
+    ]
+    required = set((schema or {}).get("required") or ())
+    return [] if not holders or required & set(holders) else holders
+
+
 def _gives_addresses(message: ChatMessage) -> bool:
     """Whether a message's addresses count as given: the user's, the system prompt's, a tool result that did not
     fail, and any result from outside (an external service's error is outside text like its answers, and what it

@@ -68,7 +68,7 @@ from thinker.guards import (
     sanitize,
 )
 from thinker.hub_tools import SUBAGENT_TOOL, HubTools, call_timeout
-from thinker.known_ids import listed_records, unseen_addresses, unseen_ids
+from thinker.known_ids import listed_records, optional_holders, unseen_addresses, unseen_ids
 from thinker.llm import BudgetExceeded, LlmError, ModelClient, ModelReply, ModelTimedOut, ToolCall, Usage
 from thinker.normalize import normalize_arguments
 from thinker.refusals import (
@@ -617,7 +617,8 @@ class AgentLoop:
                     "call with an address from nowhere refused",
                     extra={"tool": call.name, "addresses": [address[:80] for address in addresses[:3]]},
                 )
-                return fail(ErrorCode.INVALID_ARGUMENTS, address_from_nowhere(call.name, addresses)), True
+                optional = optional_holders(normalized.arguments, addresses, schema)
+                return fail(ErrorCode.INVALID_ARGUMENTS, address_from_nowhere(call.name, addresses, optional)), True
             unread = [] if run.read_guard_used else unread_values(run.named, normalized.arguments, run.messages)
             reader = run.toolset.offer_reader(unread[0][0]) if unread else None
             if reader is not None and reader != call.name:

@@ -26,13 +26,16 @@ def echoes_refusal(text: str) -> bool:
     return str(REPEATED_CALL["error"]).split(";")[0] in text
 
 
-def address_from_nowhere(tool: str, addresses: Sequence[str]) -> str:
-    """What a call naming an e-mail address nobody gave is told instead of running. Pure."""
+def address_from_nowhere(tool: str, addresses: Sequence[str], optional: Sequence[str] = ()) -> str:
+    """What a call naming an e-mail address nobody gave is told instead of running; `optional`, the parameters
+    holding it when none is required (attendees, cc): told only to ask or look it up, the 1.5B model gave up on
+    an event the owner had asked for because it had invited addresses it made up. Pure."""
     named = ", ".join(address[:80] for address in addresses[:3])
-    return (
-        f"Not run: {named} is not in this conversation: the user did not write it and no tool returned it. Ask the "
-        f"user for the address, or look it up, then call {tool} again."
-    )
+    unseen = f"Not run: {named} is not in this conversation: the user did not write it and no tool returned it."
+    if optional:
+        left_out = " and ".join(name[:40] for name in optional[:3])
+        return f"{unseen} Call {tool} again without {left_out}, or ask the user for the address."
+    return f"{unseen} Ask the user for the address, or look it up, then call {tool} again."
 
 
 def id_from_nowhere(

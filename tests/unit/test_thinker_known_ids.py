@@ -11,7 +11,8 @@ import pytest
 from shared.contracts.hub_api import ToolListing
 from tests.unit.test_thinker_loop import Hub, Model, make_loop
 from thinker.catalog import catalog_of
-from thinker.known_ids import listed_records, record_id_parameters, unseen_addresses, unseen_ids
+from thinker.known_ids import listed_records, optional_holders, record_id_parameters, unseen_addresses, unseen_ids
+from thinker.refusals import address_from_nowhere
 from thinker.sessions.messages import system_message, tool_message, user_message
 from thinker.tiers import ToolSet
 
@@ -39,6 +40,7 @@ LISTING = {
                     "note_id": {"type": "integer"},
                     "text": {"type": "string"},
                     "agent_id": {"type": "string"},
+                    "share_with": {"type": "string"},
                 },
                 "required": ["note_id", "text", "agent_id"],
             },
@@ -301,6 +303,35 @@ def test_an_address_counts_only_when_the_user_a_working_tool_or_the_prompt_gave_
         ),
     ]
     assert unseen_addresses(arguments, conversation) == unseen
+
+
+def test_a_made_up_address_in_parameters_the_call_can_go_without_is_told_to_leave_them_out() -> None:
+    # The 1.5B model invited addresses it made up to an event the owner had asked for, was told to ask for them,
+    # and gave up on the event.
+    event = {"required": ["summary", "start"], "properties": {}}
+    arguments = {"summary": "Talk", "start": "2026-12-01T10:00", "attendees": ["made@up.example", "me@home.example"]}
+    assert optional_holders(arguments, ["made@up.example"], event) == ["attendees"]
+    told = address_from_nowhere("gmail_create_event", ["made@up.example"], ["attendees"])
+    assert told.endswith("Call gmail_create_event again without attendees, or ask the user for the address.")
+    # A required recipient cannot be left out: the model is told to ask or look it up, as before.
+    mail = {"required": ["to", "subject", "body"], "properties": {}}
+    assert (
+        optional_holders({"to": "made@up.example", "cc": "x@y.example"}, ["made@up.example", "x@y.example"], mail) == []
+    )
+    assert optional_holders({"to": "ann@shop.example"}, ["other@up.example"], mail) == []
+    assert "Ask the user for the address, or look it up" in address_from_nowhere("gmail_send_email", ["a@b.example"])
+
+
+async def test_a_made_up_address_in_an_optional_parameter_is_left_out_and_the_change_runs(model: Model, hub: NotesHub):
+    shared = ("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob", "share_with": "x@made.up"})
+    model.calls(shared).calls(("notes_update_note", {"note_id": 7, "text": "oat milk", "agent_id": "bob"}))
+    model.text("Updated.")
+    result = await make_loop(model, hub).run(start("note 7 should say oat milk"), TOOLS)
+    assert model.tool_results(1)[0]["error"].endswith(
+        "Call notes_update_note again without share_with, or ask the user for the address."
+    )
+    assert [call["arguments"] for call in hub.calls] == [{"note_id": 7, "text": "oat milk", "agent_id": "bob"}]
+    assert result.success
 
 
 async def test_a_mail_to_an_address_nobody_gave_is_refused_and_a_given_one_runs(model: Model, hub: NotesHub):
